@@ -1,0 +1,102 @@
+"""What the task changed: `rt delta` (files, line counts, scope) and `rt review` (diffs), with no commit needed.
+
+Both measure against the task's snapshot, so changes that were uncommitted before the task don't count.
+"""
+from __future__ import annotations
+
+import difflib
+
+from rt import state
+from rt.core import ExitCode, Result, to_rel
+from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
+from rt.task import load_snapshot
+
+MARK = {"modified": "M", "added": "A", "deleted": "D"}
+
+
+def task_changes(ctx, task: dict) -> list[Change]:
+    """Every file changed since the task's snapshot, with line counts and whether the scope allows it."""
+    before = load_snapshot(ctx.store, task)
+    now = scan(ctx.repo, ctx.store).files
+    scope = state.scope_paths(task)
+    out = []
+    for path, status in changes(before, now):
+        old = original_lines(ctx, task, path, before) if status != "added" else []
+        new = text_lines(current_bytes(ctx.repo, path)) if status != "deleted" else []
+        added, removed = count_lines(old, new)
+        out.append(Change(path, status, added, removed, None if scope is None else path in scope))
+    return out
+
+
+def original_lines(ctx, task: dict, path: str, before: dict, plan_first: bool = False) -> list[str] | None:
+    """A file's lines before the task: from the snapshot, or the copy `rt plan` saved (first if asked)."""
+    snap = before[path][0] if path in before else None
+    saved = task["originals"].get(path)
+    digest = (saved or snap) if plan_first else (snap or saved)
+    return text_lines(original(ctx.repo, ctx.store, digest)) if digest else None
+
+
+def format_change(c: Change) -> str:
+    counts = "binary or not saved" if c.added is None else f"+{c.added} -{c.removed}"
+    flag = "  OUTSIDE SCOPE" if c.in_scope is False else ""
+    return f"{MARK[c.status]} {c.path}  {counts}{flag}"
+
+
+def args_delta(p) -> None:
+    pass
+
+
+def cmd_delta(ctx, args) -> Result:
+    task = state.active_task(ctx.store)
+    found = task_changes(ctx, task)
+    outside = [c.path for c in found if c.in_scope is False]
+    head = f"{len(found)} file(s) changed since task {task['id']} started"
+    if task.get("scope") is None and found:
+        head += " (no plan yet: scope not checked)"
+    if outside:
+        head += f"; {len(outside)} outside the planned scope"
+    text = "\n".join([head] + [format_change(c) for c in found])
+    data = {"task": task["id"], "changes": [vars(c) for c in found], "outside_scope": outside}
+    return Result(text, data, ExitCode.FINDING if outside else ExitCode.OK)
+
+
+def args_review(p) -> None:
+    p.add_argument("files", nargs="*", metavar="F", help="only these files")
+    p.add_argument("--stat", action="store_true", help="a line per file with its +/- counts")
+
+
+def cmd_review(ctx, args) -> Result:
+    task = state.active_task(ctx.store)
+    found = task_changes(ctx, task)
+    if args.files:
+        wanted = {to_rel(ctx.repo, f) for f in args.files}
+        found = [c for c in found if c.path in wanted]
+    if args.stat:
+        lines = [format_change(c) for c in found]
+        total_add = sum(c.added or 0 for c in found)
+        total_del = sum(c.removed or 0 for c in found)
+        lines.append(f"{len(found)} file(s), +{total_add} -{total_del}")
+        return Result("\n".join(lines), {"changes": [vars(c) for c in found]})
+    before = load_snapshot(ctx.store, task)
+    chunks = []
+    for c in found:
+        old = [] if c.status == "added" else original_lines(ctx, task, c.path, before, plan_first=True)
+        new = [] if c.status == "deleted" else text_lines(current_bytes(ctx.repo, c.path))
+        a = "/dev/null" if c.status == "added" else f"a/{c.path}"
+        b = "/dev/null" if c.status == "deleted" else f"b/{c.path}"
+        if old is None or new is None:
+            chunks.append(f"--- {a}\n+++ {b}\n(binary, large, or original not saved: no text diff)\n")
+            continue
+        diff = "".join(_terminated(difflib.unified_diff(old, new, a, b)))
+        chunks.append(diff)
+    text = "".join(chunks) if chunks else "no changes since the task started"
+    return Result(text.rstrip("\n"), {"diff": "".join(chunks), "files": [c.path for c in found]})
+
+
+def _terminated(lines):
+    """Diff lines with a newline each, marking a last line that had none, as `diff -u` does."""
+    for line in lines:
+        if line.endswith("\n"):
+            yield line
+        else:
+            yield line + "\n\\ No newline at end of file\n"

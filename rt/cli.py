@@ -1,0 +1,127 @@
+"""The `rt` command line: one table of commands, each mapped to the module that handles it.
+
+A command's module is imported only when that command runs, so `rt hook ...` starts lean.
+Every handler is `cmd_<name>(ctx, args) -> Result`; its arguments come from `args_<name>(parser)`.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import sys
+from dataclasses import dataclass
+from functools import cached_property
+
+from rt import __version__
+from rt.core import ExitCode, Result, RtError, UsageError, find_repo
+
+
+@dataclass(frozen=True)
+class Command:
+    module: str
+    group: str
+    summary: str
+
+
+COMMANDS: dict[str, Command] = {
+    # task: the state machine (rt/task.py)
+    "start": Command("rt.task", "task", "start a task: snapshot the repository and make it the active task"),
+    "status": Command("rt.task", "task", "where the active task stands and the next step, to resume after a break"),
+    "plan": Command("rt.task", "task", "record the approved scope: files to edit, create and delete"),
+    "scope": Command("rt.task", "task", "add files to the approved scope or remove them"),
+    "step": Command("rt.task", "task", "record progress on the active task"),
+    "block": Command("rt.task", "task", "stop the active task with the reason it cannot go on"),
+    "finish": Command("rt.task", "task", "close the verified task and write the final report"),
+    "tasks": Command("rt.task", "task", "list all tasks with their final states and the share finished"),
+    "repair": Command("rt.task", "task", "set damaged state files aside so rt can go on"),
+    # changes: measured against the task's snapshot (rt/changes.py)
+    "delta": Command("rt.changes", "changes", "files changed since the task started, with line counts and scope"),
+    "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
+    # context: index, manifest, pack and look-ups
+    # checks: baselines, new diagnostics, verify
+    # integration: Claude Code hooks, install, help
+}
+
+
+class Ctx:
+    """What a handler may touch: the repository (found on first use) and its `.rt/` store."""
+
+    def __init__(self, json_out: bool):
+        self.json = json_out
+
+    @cached_property
+    def repo(self):
+        return find_repo()
+
+    @cached_property
+    def store(self):
+        from rt.store import Store
+        return Store(self.repo)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # one line, not argparse's usage block
+        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+
+
+def build_parser(name: str) -> tuple[argparse.ArgumentParser, object]:
+    cmd = COMMANDS[name]
+    module = importlib.import_module(cmd.module)
+    parser = _Parser(prog=f"rt {name}", description=cmd.summary)
+    parser.add_argument("--json", action="store_true", help="machine-readable output")
+    getattr(module, f"args_{name.replace('-', '_')}")(parser)
+    return parser, getattr(module, f"cmd_{name.replace('-', '_')}")
+
+
+def overview() -> str:
+    lines = [f"rt {__version__}: task runner for coding agents", "", "usage: rt <command> [options] [--json]", ""]
+    groups: dict[str, list[str]] = {}
+    for name, cmd in COMMANDS.items():
+        groups.setdefault(cmd.group, []).append(f"  {name:<10} {cmd.summary}")
+    for group, rows in groups.items():
+        lines += [f"{group}:"] + rows
+    lines += ["", "`rt <command> --help` shows a command's options."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):  # not when a test captures output
+            stream.reconfigure(errors="backslashreplace")
+    json_out = "--json" in argv
+    try:
+        if not argv or argv[0] in ("-h", "--help"):
+            print(overview())
+            return ExitCode.OK if argv else ExitCode.USAGE
+        if argv[0] == "--version":
+            print(f"rt {__version__}")
+            return ExitCode.OK
+        name = argv[0]
+        if name not in COMMANDS:
+            raise UsageError(f"unknown command {name!r}; `rt --help` lists the commands")
+        parser, handler = build_parser(name)
+        args = parser.parse_args(argv[1:])
+        result: Result = handler(Ctx(args.json), args)
+    except RtError as e:
+        return _fail(json_out, str(e), e.code)
+    except KeyboardInterrupt:
+        return _fail(json_out, "interrupted", ExitCode.USAGE)
+    except Exception as e:  # a bug: one line, and the traceback only on request
+        if os.environ.get("RT_DEBUG"):
+            raise
+        return _fail(json_out, f"internal error: {type(e).__name__}: {e} (rerun with RT_DEBUG=1 for a traceback)",
+                     ExitCode.INTERNAL)
+    if json_out:
+        print(json.dumps(result.data, sort_keys=True, ensure_ascii=False))
+    elif result.text:
+        print(result.text)
+    return int(result.code)
+
+
+def _fail(json_out: bool, message: str, code: int) -> int:
+    if json_out:
+        print(json.dumps({"error": message, "exit": int(code)}, sort_keys=True))
+    print(f"rt: error: {message}", file=sys.stderr)
+    return int(code)

@@ -1,0 +1,307 @@
+"""Shared ground for every command: exit codes, errors, the repository, its files and safe paths.
+
+Nothing here knows about tasks or checks; modules above it do.
+"""
+from __future__ import annotations
+
+import difflib
+import enum
+import fnmatch
+import os
+import re
+import stat
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+MAX_TEXT_BYTES = 1_000_000
+"""Files larger than this are listed as `large` and never read as text."""
+
+HEAVY_DIRS = frozenset({
+    ".git", ".rt", ".hg", ".svn", "node_modules", ".venv", "venv", "__pycache__", ".tox", ".nox",
+    ".mypy_cache", ".pytest_cache", ".ruff_cache", "dist", "build", "target", ".next", ".nuxt",
+    ".cache", ".gradle", ".idea", "coverage", ".eggs",
+})
+"""Skipped by the fallback walker (outside git) whatever .gitignore says."""
+
+
+class ExitCode(enum.IntEnum):
+    """The only exit codes rt uses; the README documents them."""
+    OK = 0
+    FINDING = 1       # a finding: FAIL verdict, changes outside scope, a name found nowhere
+    USAGE = 2         # bad arguments, bad path, illegal state move, damaged state
+    INCOMPLETE = 3    # a required check could not run
+    INTERNAL = 4      # a bug in rt; reported in one line
+
+
+class RtError(Exception):
+    """An error the user can act on; the top-level handler prints its message in one line."""
+    code = ExitCode.USAGE
+
+
+class UsageError(RtError):
+    pass
+
+
+class PathError(RtError):
+    pass
+
+
+class StateError(RtError):
+    pass
+
+
+class StoreError(RtError):
+    pass
+
+
+class NotFoundError(RtError):
+    code = ExitCode.FINDING
+
+
+@dataclass
+class Result:
+    """What a command hands back: terse text for people, `data` for `--json`."""
+    text: str = ""
+    data: dict = field(default_factory=dict)
+    code: int = ExitCode.OK
+
+
+# ---------------------------------------------------------------- running programs
+
+def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
+        env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run a program with an argument list, never through a shell."""
+    full_env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
+    if env:
+        full_env.update(env)
+    return subprocess.run(argv, cwd=str(cwd), capture_output=True, timeout=timeout, input=input,
+                          env=full_env, check=False)
+
+
+def git(root: Path, *args: str, input: bytes | None = None) -> bytes | None:
+    """Output of a git command in `root`, or None when git is missing or fails."""
+    try:
+        proc = run(["git", *args], root, input=input)
+    except (FileNotFoundError, PermissionError):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
+
+
+# ---------------------------------------------------------------- the repository
+
+@dataclass(frozen=True)
+class Repo:
+    root: Path
+    is_git: bool
+
+    @property
+    def store_dir(self) -> Path:
+        return self.root / ".rt"
+
+
+def find_repo(start: Path | None = None) -> Repo:
+    """The git top level when inside git, else the current folder."""
+    start = Path(start or os.getcwd()).resolve()
+    out = git(start, "rev-parse", "--show-toplevel")
+    if out:
+        top = Path(os.fsdecode(out.rstrip(b"\n"))).resolve()
+        # a bare or broken repository has no work tree worth using
+        if top.is_dir():
+            return Repo(top, True)
+    return Repo(start, False)
+
+
+# ---------------------------------------------------------------- paths
+
+def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
+    """A user-given path as a repository-relative POSIX path; refuses anything that leaves the repo.
+
+    Relative paths are taken from the current folder. No symlink is followed out of the repository:
+    every existing component is checked against the root after resolving it.
+    """
+    if not user_path or "\x00" in user_path:
+        raise PathError(f"invalid path {user_path!r}: give a file path inside the repository")
+    base = Path(cwd or os.getcwd())
+    raw = Path(user_path)
+    absolute = raw if raw.is_absolute() else base / raw
+    norm = Path(os.path.normpath(absolute))
+    root = repo.root
+    try:
+        rel = norm.relative_to(root)
+    except ValueError:
+        # the cwd itself may be reached through a symlink; retry with it resolved
+        try:
+            rel = Path(os.path.normpath(base.resolve() / raw)).relative_to(root)
+        except ValueError:
+            raise PathError(f"{user_path}: outside the repository {root.name}/; rt only works on paths inside it") from None
+    if rel.parts[:1] == (".rt",):
+        raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
+    # walk existing components: a symlink that resolves outside the root is refused
+    cur = root
+    for part in rel.parts:
+        cur = cur / part
+        if cur.is_symlink():
+            target = cur.resolve()
+            if target != root and root not in target.parents:
+                raise PathError(f"{user_path}: goes through a symlink that leaves the repository; refused")
+    return rel.as_posix() if rel.parts else "."
+
+
+def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
+    """Existing paths that look like `wanted`, best first, for 'did you mean' errors."""
+    by_name: dict[str, list[str]] = {}
+    for c in candidates:
+        by_name.setdefault(c.rsplit("/", 1)[-1], []).append(c)
+    name = wanted.rsplit("/", 1)[-1]
+    picks: list[str] = []
+    for hit in difflib.get_close_matches(name, list(by_name), n=n, cutoff=0.6):
+        picks.extend(sorted(by_name[hit], key=lambda p: -difflib.SequenceMatcher(None, wanted, p).ratio()))
+    for hit in difflib.get_close_matches(wanted, candidates, n=n, cutoff=0.5):
+        if hit not in picks:
+            picks.append(hit)
+    return picks[:n]
+
+
+# ---------------------------------------------------------------- listing files
+
+def list_files(repo: Repo) -> list[str]:
+    """Tracked plus untracked-not-ignored files, sorted, as repository-relative POSIX paths."""
+    if repo.is_git:
+        out = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z")
+        if out is not None:
+            names = {os.fsdecode(p) for p in out.split(b"\x00") if p}
+            return sorted(n for n in names if not n.startswith(".rt/"))
+    return sorted(_walk(repo.root))
+
+
+class _IgnoreRules:
+    """The subset of .gitignore that matters in practice: globs, `**`, anchors, dir-only and `!`."""
+
+    def __init__(self, base: str, lines: list[str]):
+        self.rules: list[tuple[re.Pattern, bool, bool]] = []
+        for line in lines:
+            line = line.rstrip("\n").rstrip()
+            if not line or line.startswith("#"):
+                continue
+            negate = line.startswith("!")
+            if negate:
+                line = line[1:]
+            dir_only = line.endswith("/")
+            line = line.strip("/") if dir_only else line
+            anchored = "/" in line.lstrip("/") or line.startswith("/")
+            line = line.lstrip("/")
+            pat = _glob_to_regex(line)
+            prefix = re.escape(base + "/") if base else ""
+            rx = f"^{prefix}{pat}$" if anchored else f"^{prefix}(?:.*/)?{pat}$"
+            self.rules.append((re.compile(rx, re.S), negate, dir_only))
+
+    def verdict(self, rel: str, is_dir: bool) -> bool | None:
+        result = None
+        for rx, negate, dir_only in self.rules:
+            if dir_only and not is_dir:
+                continue
+            if rx.match(rel):
+                result = not negate
+        return result
+
+
+def _glob_to_regex(glob: str) -> str:
+    out, i = [], 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("/**", i) and i + 3 == len(glob):
+            out.append("/.*")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif glob[i] == "[":
+            j = glob.find("]", i)
+            if j == -1:
+                out.append(re.escape(glob[i]))
+                i += 1
+            else:
+                out.append(fnmatch.translate(glob[i:j + 1])[4:-3])
+                i = j + 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return "".join(out)
+
+
+def _walk(root: Path) -> list[str]:
+    found: list[str] = []
+    stack: list[tuple[str, list[_IgnoreRules]]] = [("", [])]
+    while stack:
+        rel_dir, rules = stack.pop()
+        abs_dir = root / rel_dir if rel_dir else root
+        gi = abs_dir / ".gitignore"
+        if gi.is_file():
+            try:
+                rules = rules + [_IgnoreRules(rel_dir, gi.read_text(encoding="utf-8", errors="replace").splitlines())]
+            except OSError:
+                pass
+        try:
+            entries = list(os.scandir(abs_dir))
+        except OSError:
+            continue
+        for e in entries:
+            rel = f"{rel_dir}/{e.name}" if rel_dir else e.name
+            is_dir = e.is_dir(follow_symlinks=False)
+            if is_dir and e.name in HEAVY_DIRS:
+                continue
+            ignored = None
+            for r in rules:
+                v = r.verdict(rel, is_dir)
+                if v is not None:
+                    ignored = v
+            if ignored:
+                continue
+            if is_dir:
+                stack.append((rel, rules))
+            else:
+                found.append(rel)
+    return found
+
+
+# ---------------------------------------------------------------- reading files
+
+def classify(data: bytes, size: int) -> str:
+    """`text`, `binary` or `large`: only text files are ever read as text."""
+    if size > MAX_TEXT_BYTES:
+        return "large"
+    if b"\x00" in data[:8192]:
+        return "binary"
+    return "text"
+
+
+def decode(data: bytes) -> str:
+    """Text of a file whatever its encoding: UTF-8, else Latin-1 so every byte survives as a character."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def read_text(repo: Repo, rel: str) -> str | None:
+    """A repository file's text, or None when it is missing, binary, large, or a link leaving the repo."""
+    path = repo.root / rel
+    try:
+        st = os.lstat(path)
+        if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_TEXT_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if classify(data, len(data)) != "text":
+        return None
+    return decode(data)

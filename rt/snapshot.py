@@ -1,0 +1,180 @@
+"""Content snapshots of the tree, the stat cache that keeps them cheap, and the delta between two of them.
+
+Hashes are git blob ids (sha1 of `blob <size>\\0<content>`), so a file git already holds unchanged
+can be recovered with `git cat-file` and needs no copy in `.rt/blobs/`.
+"""
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+import stat
+from dataclasses import dataclass
+
+from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, list_files
+from rt.store import Store
+
+STATCACHE = "statcache.json"
+
+
+def blob_id(data: bytes) -> str:
+    h = hashlib.sha1(b"blob %d\x00" % len(data))
+    h.update(data)
+    return h.hexdigest()
+
+
+@dataclass
+class Scan:
+    """The tree as it is now: path -> (blob id, kind), plus how many files had to be read."""
+    files: dict[str, tuple[str, str]]
+    read: int
+
+
+def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
+    """Hash every listed file, re-reading only files whose size, mtime or inode changed.
+
+    With `save_originals`, text files that git cannot give back unchanged are copied into the blob
+    store, so `rt review` and `rt delta` can show their original content later.
+    """
+    try:
+        cache = (store.read_json(STATCACHE) or {}).get("files", {})
+    except StoreError:
+        cache = {}  # only a cache: a damaged one is rebuilt
+    index = _git_index(repo) if save_originals else {}
+    files: dict[str, tuple[str, str]] = {}
+    new_cache: dict[str, list] = {}
+    read = 0
+    root = repo.root
+    for rel in list_files(repo):
+        path = os.path.join(root, rel)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue  # deleted between listing and reading, or a tracked file already gone
+        key = [st.st_size, st.st_mtime_ns, st.st_ino]
+        hit = cache.get(rel)
+        data = None
+        if hit and hit[:3] == key:
+            digest, kind = hit[3], hit[4]
+        elif stat.S_ISLNK(st.st_mode):
+            try:
+                data = os.fsencode(os.readlink(path))
+            except OSError:
+                continue
+            digest, kind = blob_id(data), "link"
+        elif stat.S_ISREG(st.st_mode):
+            try:
+                digest, kind, data = _hash_file(path, st.st_size)
+            except OSError:
+                continue
+            read += 1
+        else:
+            continue
+        files[rel] = (digest, kind)
+        new_cache[rel] = key + [digest, kind]
+        if save_originals and kind == "text" and index.get(rel) != digest and not store.has_blob(digest):
+            if data is None:
+                try:
+                    with open(path, "rb") as f:
+                        data = f.read()
+                except OSError:
+                    continue
+                if blob_id(data) != digest:
+                    continue  # changed while we looked; the snapshot keeps the hash it recorded
+            store.put_blob(digest, data)
+    if new_cache != cache:
+        store.ensure()
+        store.write_json(STATCACHE, {"files": new_cache})
+    return Scan(files, read)
+
+
+def _hash_file(path: str, size: int) -> tuple[str, str, bytes | None]:
+    if size > MAX_TEXT_BYTES:
+        h = hashlib.sha1(b"blob %d\x00" % size)
+        with open(path, "rb") as f:
+            for chunk in iter(lambda: f.read(1 << 20), b""):
+                h.update(chunk)
+        return h.hexdigest(), "large", None
+    with open(path, "rb") as f:
+        data = f.read()
+    return blob_id(data), classify(data, len(data)), data
+
+
+def _git_index(repo: Repo) -> dict[str, str]:
+    """Path -> blob id for every file in git's index: those contents git can give back."""
+    if not repo.is_git:
+        return {}
+    out = git(repo.root, "ls-files", "-s", "-z")
+    index: dict[str, str] = {}
+    for entry in (out or b"").split(b"\x00"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) >= 2:
+            index[os.fsdecode(name)] = parts[1].decode()
+    return index
+
+
+def original(repo: Repo, store: Store, digest: str) -> bytes | None:
+    """Content recorded under a blob id: from `.rt/blobs/`, else from git's object store."""
+    data = store.get_blob(digest)
+    if data is None and repo.is_git:
+        data = git(repo.root, "cat-file", "blob", digest)
+    return data
+
+
+# ---------------------------------------------------------------- delta
+
+@dataclass
+class Change:
+    path: str
+    status: str            # modified | added | deleted
+    added: int | None      # lines; None when not countable (binary, large, original unknown)
+    removed: int | None
+    in_scope: bool | None  # None before a plan exists
+
+
+def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
+    """(path, status) for every path whose content differs, sorted by path."""
+    out = []
+    for p in sorted(set(before) | set(after)):
+        b, a = before.get(p), after.get(p)
+        if b == a:
+            continue
+        if b is None:
+            out.append((p, "added"))
+        elif a is None:
+            out.append((p, "deleted"))
+        elif b[0] != a[0] or b[1] != a[1]:
+            out.append((p, "modified"))
+    return out
+
+
+def text_lines(data: bytes | None) -> list[str] | None:
+    if data is None or classify(data, len(data)) != "text":
+        return None
+    return decode(data).splitlines(keepends=True)
+
+
+def current_bytes(repo: Repo, rel: str) -> bytes | None:
+    path = repo.root / rel
+    try:
+        st = os.lstat(path)
+        if stat.S_ISLNK(st.st_mode):
+            return os.fsencode(os.readlink(path))
+        return path.read_bytes() if stat.S_ISREG(st.st_mode) else None
+    except OSError:
+        return None
+
+
+def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | None, int | None]:
+    if old is None or new is None:
+        return None, None
+    added = removed = 0
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
+        if tag in ("replace", "delete"):
+            removed += i2 - i1
+        if tag in ("replace", "insert"):
+            added += j2 - j1
+    return added, removed

@@ -1,0 +1,142 @@
+"""Tasks and their state machine. `TRANSITIONS` is the one table of legal moves.
+
+A task lives in `.rt/tasks/<id>/task.json`; `.rt/state.json` names the active one. Times are kept
+here only, never in text written for a model.
+"""
+from __future__ import annotations
+
+import re
+import time
+
+from rt.core import StateError, StoreError
+from rt.store import Store
+
+TRANSITIONS: dict[str, tuple[str, ...]] = {
+    "scanned": ("ready", "planned", "blocked"),
+    "ready": ("planned", "blocked"),
+    "planned": ("planned", "building", "blocked"),
+    "building": ("building", "verified", "finished", "blocked"),
+    "verified": ("building", "verified", "finished", "blocked"),
+    "finished": (),
+    "blocked": (),
+}
+"""state -> states it may move to. `building -> finished` needs `rt finish --incomplete`."""
+
+ACTIVE = ("scanned", "ready", "planned", "building", "verified")
+EDITABLE = ("planned", "building", "verified")
+"""States in which the approved scope may be edited."""
+
+NEXT_STEP = {
+    "scanned": "run `rt baseline` (or `rt plan` to skip it), then `rt plan --edit F ...`",
+    "ready": "read the manifest and pack, then record the scope with `rt plan --edit F ... --create F ...`",
+    "planned": "edit the planned files; record progress with `rt step \"...\"`",
+    "building": "finish the edits, then run `rt verify`",
+    "verified": "run `rt finish` (or keep editing, then `rt verify` again)",
+    "finished": "start the next task with `rt start \"...\"`",
+    "blocked": "ask the user about the blocker; start again with `rt start \"...\"`",
+}
+
+STATE_FILE = "state.json"
+
+
+def now() -> float:
+    return round(time.time(), 3)
+
+
+def slug(text: str) -> str:
+    words = re.findall(r"[a-z0-9]+", text.lower())
+    return "-".join(words)[:40].strip("-") or "task"
+
+
+def task_file(task_id: str) -> str:
+    return f"tasks/{task_id}/task.json"
+
+
+def load_state(store: Store) -> dict:
+    return store.read_json(STATE_FILE) or {"active": None, "next": 1}
+
+
+def load_task(store: Store, task_id: str) -> dict:
+    task = store.read_json(task_file(task_id))
+    if task is None:
+        raise StoreError(f"task {task_id} is named active but its file is missing; run `rt repair`")
+    return task
+
+
+def active_task(store: Store, *, required: bool = True) -> dict | None:
+    """The active task, or a StateError telling the user how to start one."""
+    if not store.exists():
+        if required:
+            raise StateError("no rt task here yet; start one with `rt start \"<task>\"`")
+        return None
+    task_id = load_state(store).get("active")
+    if not task_id:
+        if required:
+            raise StateError("no active task; start one with `rt start \"<task>\"` (see `rt tasks`)")
+        return None
+    return load_task(store, task_id)
+
+
+def save_task(store: Store, task: dict) -> None:
+    task["updated_at"] = now()
+    store.write_json(task_file(task["id"]), task)
+
+
+def move(task: dict, to: str, note: str = "") -> None:
+    """Move a task along the table, or raise naming where it stands and where it may go."""
+    cur = task["state"]
+    if to not in TRANSITIONS.get(cur, ()):
+        allowed = ", ".join(TRANSITIONS.get(cur, ())) or "none (the task is closed)"
+        raise StateError(f"task {task['id']} is {cur}; it cannot move to {to} (allowed next: {allowed}); "
+                         f"next step: {NEXT_STEP[cur]}")
+    if to != cur:
+        task["history"].append({"at": now(), "from": cur, "to": to, "note": note})
+        task["state"] = to
+
+
+def new_task(store: Store, text: str, paths: list[str]) -> dict:
+    state = load_state(store)
+    number = state.get("next", 1)
+    while store.path("tasks", f"{number}-{slug(text)}").exists():
+        number += 1  # after `rt repair` lost the counter
+    task = {
+        "id": f"{number}-{slug(text)}",
+        "text": text,
+        "state": "scanned",
+        "created_at": now(),
+        "paths": paths,
+        "history": [],
+        "steps": [],
+        "scope": None,
+        "plan_note": "",
+        "originals": {},
+        "claims": [],
+        "block_reason": "",
+    }
+    state.update(active=task["id"], next=number + 1)
+    store.write_json(STATE_FILE, state)
+    return task
+
+
+def close_active(store: Store) -> None:
+    state = load_state(store)
+    state["active"] = None
+    store.write_json(STATE_FILE, state)
+
+
+def all_tasks(store: Store) -> list[dict]:
+    """Every task in the archive, oldest first; unreadable ones are reported, not skipped silently."""
+    tasks = []
+    root = store.path("tasks")
+    if root.is_dir():
+        for d in root.iterdir():
+            if (d / "task.json").is_file():
+                tasks.append(store.read_json(task_file(d.name)))
+    return sorted(tasks, key=lambda t: (t["created_at"], t["id"]))
+
+
+def scope_paths(task: dict) -> set[str] | None:
+    scope = task.get("scope")
+    if scope is None:
+        return None
+    return set(scope["edit"]) | set(scope["create"]) | set(scope["delete"])

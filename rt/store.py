@@ -1,0 +1,120 @@
+"""The `.rt/` store: atomic, locked, schema-versioned files. Nothing else writes under `.rt/`.
+
+Hooks call rt concurrently, so every read-modify-write goes through `Store.locked()`.
+"""
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import json
+import os
+import tempfile
+import zlib
+from pathlib import Path
+
+from rt.core import Repo, StoreError
+
+SCHEMA = 1
+"""Version of every JSON file in `.rt/`; a file with another version is refused, never guessed at."""
+
+
+class Store:
+    def __init__(self, repo: Repo):
+        self.repo = repo
+        self.dir = repo.store_dir
+
+    # ------------------------------------------------------------ layout
+    def path(self, *parts: str) -> Path:
+        return self.dir.joinpath(*parts)
+
+    def exists(self) -> bool:
+        return (self.dir / "state.json").is_file()
+
+    def ensure(self) -> None:
+        """Create `.rt/` with a `.gitignore` of `*`, so the store never shows in `git status`."""
+        if self.dir.is_symlink():
+            raise StoreError(".rt is a symlink; rt will not write through it. Remove it and run again")
+        self.dir.mkdir(exist_ok=True)
+        gi = self.dir / ".gitignore"
+        if not gi.is_file():
+            self.write_bytes(gi, b"*\n")
+
+    # ------------------------------------------------------------ locking
+    @contextlib.contextmanager
+    def locked(self):
+        """An exclusive lock between processes for the duration of a read-modify-write."""
+        self.ensure()
+        fd = os.open(self.dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield self
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
+            os.close(fd)
+
+    # ------------------------------------------------------------ files
+    def write_bytes(self, path: Path, data: bytes) -> None:
+        """Atomic write: a temp file in the same folder, fsync, then rename over the target."""
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+    def write_text(self, rel: str, text: str) -> Path:
+        p = self.path(*rel.split("/"))
+        self.write_bytes(p, text.encode("utf-8", "surrogateescape"))
+        return p
+
+    def write_json(self, rel: str, data: dict) -> None:
+        body = dict(data, schema=SCHEMA)
+        self.write_bytes(self.path(*rel.split("/")), json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+    def read_json(self, rel: str, *, missing: str | None = None) -> dict | None:
+        """A schema-checked JSON file; None when absent and `missing` is None, else a StoreError with it."""
+        p = self.path(*rel.split("/"))
+        try:
+            raw = p.read_bytes()
+        except FileNotFoundError:
+            if missing is None:
+                return None
+            raise StoreError(missing) from None
+        try:
+            data = json.loads(raw)
+            if not isinstance(data, dict):
+                raise ValueError
+        except ValueError:
+            raise StoreError(f".rt/{rel} is damaged (not valid JSON, perhaps cut short); "
+                             f"run `rt repair` to set it aside and continue") from None
+        version = data.get("schema")
+        if version != SCHEMA:
+            if isinstance(version, int) and version > SCHEMA:
+                raise StoreError(f".rt/{rel} was written by a newer rt (schema {version}, this rt reads {SCHEMA}); "
+                                 f"upgrade rt, or run `rt repair` to set it aside")
+            raise StoreError(f".rt/{rel} has schema {version!r}, this rt reads {SCHEMA}; run `rt repair` to set it aside")
+        return data
+
+    # ------------------------------------------------------------ content-addressed originals
+    def blob_path(self, digest: str) -> Path:
+        return self.path("blobs", digest[:2], digest[2:])
+
+    def has_blob(self, digest: str) -> bool:
+        return self.blob_path(digest).is_file()
+
+    def put_blob(self, digest: str, data: bytes) -> None:
+        p = self.blob_path(digest)
+        if not p.is_file():
+            self.write_bytes(p, zlib.compress(data, 1))
+
+    def get_blob(self, digest: str) -> bytes | None:
+        try:
+            return zlib.decompress(self.blob_path(digest).read_bytes())
+        except (OSError, zlib.error):
+            return None

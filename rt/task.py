@@ -1,0 +1,301 @@
+"""Task commands: start, status, plan, scope, step, block, finish, tasks, repair.
+
+Each one that moves a task does so through `state.move`, under the store lock.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+
+from rt import state
+from rt.core import ExitCode, PathError, Result, StateError, UsageError, closest_paths, list_files, to_rel
+from rt.snapshot import blob_id, current_bytes, scan
+
+SNAPSHOT = "snapshot.json"
+
+
+def snapshot_file(task_id: str) -> str:
+    return f"tasks/{task_id}/{SNAPSHOT}"
+
+
+def load_snapshot(store, task: dict) -> dict[str, tuple[str, str]]:
+    data = store.read_json(snapshot_file(task["id"]),
+                          missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
+    return {p: tuple(v) for p, v in data["files"].items()}
+
+
+def describe(task: dict) -> str:
+    """Where the task stands, short enough to paste into a fresh session; byte-stable."""
+    lines = [f"task {task['id']}: {task['text']}", f"state: {task['state']}"]
+    scope = task.get("scope")
+    if scope:
+        parts = [f"{k} {', '.join(v)}" for k, v in scope.items() if v]
+        lines.append("scope: " + "; ".join(parts))
+    if task.get("paths"):
+        lines.append("pinned: " + ", ".join(task["paths"]))
+    if task["steps"]:
+        lines.append(f"steps: {len(task['steps'])} (last: {task['steps'][-1]['note']})")
+    if task.get("verify"):
+        v = task["verify"]
+        lines.append(f"last verify: {v['verdict']}" + (f" ({v['summary']})" if v.get("summary") else ""))
+    if task.get("block_reason"):
+        lines.append(f"blocked: {task['block_reason']}")
+    lines.append(f"next: {state.NEXT_STEP[task['state']]}")
+    return "\n".join(lines)
+
+
+def public(task: dict) -> dict:
+    """A task for `--json`: everything but the times."""
+    return {k: v for k, v in task.items() if k not in ("created_at", "updated_at", "history", "schema")} | {
+        "history": [{"from": h["from"], "to": h["to"], "note": h["note"]} for h in task["history"]],
+        "next": state.NEXT_STEP[task["state"]],
+    }
+
+
+# ---------------------------------------------------------------- start
+
+def args_start(p: argparse.ArgumentParser) -> None:
+    p.add_argument("text", help="what the task is, in words")
+    p.add_argument("--path", action="append", default=[], metavar="P", help="pin a file or folder to the task (repeatable)")
+    p.add_argument("--force", action="store_true", help="set aside (block) the active task and start this one")
+
+
+def cmd_start(ctx, args) -> Result:
+    text = args.text.strip()
+    if not text:
+        raise UsageError("the task text is empty; say what the task is: rt start \"fix the login button\"")
+    pinned = []
+    for p in args.path:
+        rel = to_rel(ctx.repo, p)
+        if not os.path.lexists(ctx.repo.root / rel):
+            near = closest_paths(rel, list_files(ctx.repo))
+            raise PathError(f"--path {p}: no such file or folder" + (f"; closest: {', '.join(near)}" if near else ""))
+        pinned.append(rel)
+    store = ctx.store
+    with store.locked():
+        current = state.active_task(store, required=False)
+        if current:
+            if not args.force:
+                raise StateError(f"task {current['id']} is still active ({current['state']}); finish it with `rt finish`, "
+                                 f"block it with `rt block \"<reason>\"`, or pass --force to set it aside")
+            state.move(current, "blocked", "set aside by rt start --force")
+            current["block_reason"] = "set aside by rt start --force"
+            state.save_task(store, current)
+        snap = scan(ctx.repo, store, save_originals=True)
+        task = state.new_task(store, text, sorted(set(pinned)))
+        store.write_json(snapshot_file(task["id"]), {"files": snap.files})
+        state.save_task(store, task)
+    text_out = f"started {task['id']}: {len(snap.files)} files snapshotted\nnext: {state.NEXT_STEP[task['state']]}"
+    return Result(text_out, {"task": public(task), "files": len(snap.files), "files_read": snap.read})
+
+
+# ---------------------------------------------------------------- status / tasks
+
+def args_status(p) -> None:
+    pass
+
+
+def cmd_status(ctx, args) -> Result:
+    task = state.active_task(ctx.store, required=False)
+    if task is None:
+        return Result("no active task; start one with `rt start \"<task>\"`", {"task": None})
+    return Result(describe(task), {"task": public(task)})
+
+
+def args_tasks(p) -> None:
+    pass
+
+
+def cmd_tasks(ctx, args) -> Result:
+    tasks = state.all_tasks(ctx.store) if ctx.store.exists() else []
+    done = sum(t["state"] == "finished" for t in tasks)
+    closed = sum(t["state"] in ("finished", "blocked") for t in tasks)
+    rows = [f"{t['id']}  {t['state']}" for t in tasks]
+    share = f"{done} of {len(tasks)} finished ({round(100 * done / len(tasks))}%)" if tasks else "no tasks yet"
+    return Result("\n".join(rows + [share]),
+                  {"tasks": [{"id": t["id"], "state": t["state"], "text": t["text"]} for t in tasks],
+                   "finished": done, "closed": closed, "total": len(tasks)})
+
+
+# ---------------------------------------------------------------- plan / scope
+
+def args_plan(p) -> None:
+    p.add_argument("--edit", nargs="+", action="extend", default=[], metavar="F", help="files the task may change")
+    p.add_argument("--create", nargs="+", action="extend", default=[], metavar="F", help="files the task may create")
+    p.add_argument("--delete", nargs="+", action="extend", default=[], metavar="F", help="files the task may delete")
+    p.add_argument("--note", default="", help="the approach, in a line")
+
+
+def _checked(ctx, paths: list[str], must_exist: bool, flag: str) -> list[str]:
+    out = []
+    for p in paths:
+        rel = to_rel(ctx.repo, p)
+        path = ctx.repo.root / rel
+        exists = os.path.lexists(path)
+        if exists and path.is_dir():
+            raise PathError(f"{flag} {p}: is a folder; name the files inside it")
+        if must_exist and not exists:
+            near = closest_paths(rel, list_files(ctx.repo))
+            hint = f"closest existing: {', '.join(near)}" if near else "no similar path exists"
+            raise PathError(f"{flag} {p}: no such file ({hint}); to add a new file use --create")
+        if not must_exist and exists:
+            raise PathError(f"{flag} {p}: already exists; to change it use --edit")
+        out.append(rel)
+    return sorted(set(out))
+
+
+def _save_original(ctx, task: dict, rel: str) -> None:
+    data = current_bytes(ctx.repo, rel)
+    if data is not None:
+        digest = blob_id(data)
+        ctx.store.put_blob(digest, data)
+        task["originals"][rel] = digest
+
+
+def cmd_plan(ctx, args) -> Result:
+    if not (args.edit or args.create or args.delete):
+        raise UsageError("a plan names at least one file: rt plan --edit F ... --create F ... --delete F ...")
+    scope = {
+        "edit": _checked(ctx, args.edit, True, "--edit"),
+        "create": _checked(ctx, args.create, False, "--create"),
+        "delete": _checked(ctx, args.delete, True, "--delete"),
+    }
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        state.move(task, "planned", args.note)
+        task["scope"] = scope
+        task["plan_note"] = args.note
+        for rel in scope["edit"] + scope["delete"]:
+            if rel not in task["originals"]:
+                _save_original(ctx, task, rel)
+        state.save_task(store, task)
+    return Result(describe(task), {"task": public(task)})
+
+
+def args_scope(p) -> None:
+    p.add_argument("action", choices=["add", "remove"])
+    p.add_argument("files", nargs="+", metavar="F")
+    p.add_argument("--delete", action="store_true", help="with add: the files are to be deleted")
+
+
+def cmd_scope(ctx, args) -> Result:
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        if task["state"] not in state.EDITABLE or task.get("scope") is None:
+            raise StateError(f"task {task['id']} is {task['state']} with no plan; record one first with `rt plan --edit F ...`")
+        scope = task["scope"]
+        for p in args.files:
+            rel = to_rel(ctx.repo, p)
+            if args.action == "remove":
+                if not any(rel in v for v in scope.values()):
+                    raise PathError(f"{p}: not in the scope of task {task['id']}")
+                for v in scope.values():
+                    if rel in v:
+                        v.remove(rel)
+                continue
+            exists = os.path.lexists(ctx.repo.root / rel)
+            if args.delete and not exists:
+                raise PathError(f"{p}: cannot be planned for deletion, it does not exist")
+            kind = "delete" if args.delete else "edit" if exists else "create"
+            if rel not in scope[kind]:
+                scope[kind] = sorted(scope[kind] + [rel])
+            if kind != "create" and rel not in task["originals"]:
+                _save_original(ctx, task, rel)
+        state.save_task(store, task)
+    return Result(describe(task), {"task": public(task)})
+
+
+# ---------------------------------------------------------------- progress and closing
+
+def args_step(p) -> None:
+    p.add_argument("note", help="what was just done")
+
+
+def cmd_step(ctx, args) -> Result:
+    note = args.note.strip()
+    if not note:
+        raise UsageError("the step note is empty; say what was done: rt step \"added the handler\"")
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        state.move(task, "building", note)
+        task["steps"].append({"at": state.now(), "note": note})
+        state.save_task(store, task)
+    return Result(f"step {len(task['steps'])} recorded; task {task['id']} is building", {"task": public(task)})
+
+
+def args_block(p) -> None:
+    p.add_argument("reason", help="what stops the task")
+
+
+def cmd_block(ctx, args) -> Result:
+    reason = args.reason.strip()
+    if not reason:
+        raise UsageError("the reason is empty; say what blocks the task: rt block \"needs an API key\"")
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        state.move(task, "blocked", reason)
+        task["block_reason"] = reason
+        state.save_task(store, task)
+        state.close_active(store)
+    return Result(f"task {task['id']} blocked: {reason}", {"task": public(task)})
+
+
+def args_finish(p) -> None:
+    p.add_argument("--incomplete", action="store_true", help="finish from building without a passing verify")
+
+
+def cmd_finish(ctx, args) -> Result:
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        if task["state"] == "building" and not args.incomplete:
+            raise StateError(f"task {task['id']} is building and not verified; run `rt verify`, "
+                             f"or `rt finish --incomplete` to close it unverified")
+        state.move(task, "finished", "incomplete" if args.incomplete else "")
+        task["incomplete"] = task["history"][-1]["from"] != "verified"
+        state.save_task(store, task)
+        state.close_active(store)
+    return Result(f"task {task['id']} finished" + (" (incomplete: not verified)" if task["incomplete"] else ""),
+                  {"task": public(task)})
+
+
+def args_repair(p) -> None:
+    pass
+
+
+def cmd_repair(ctx, args) -> Result:
+    """Set damaged state files aside in `.rt/damaged/` so rt can go on; nothing is deleted."""
+    store = ctx.store
+    moved = []
+    with store.locked():
+        candidates = ["state.json", "statcache.json"]
+        tasks_dir = store.path("tasks")
+        if tasks_dir.is_dir():
+            for d in sorted(tasks_dir.iterdir()):
+                candidates += [f"tasks/{d.name}/task.json", f"tasks/{d.name}/{SNAPSHOT}"]
+        for rel in candidates:
+            if not store.path(*rel.split("/")).exists():
+                continue
+            try:
+                store.read_json(rel)
+            except Exception:
+                target = store.path("damaged", rel.replace("/", "__"))
+                target.parent.mkdir(exist_ok=True)
+                os.replace(store.path(*rel.split("/")), target)
+                moved.append(rel)
+        st = state.load_state(store)
+        active = st.get("active")
+        if active and not (store.path("tasks", active, "task.json").is_file() and store.path("tasks", active, SNAPSHOT).is_file()):
+            st["active"] = None
+            store.write_json(state.STATE_FILE, st)
+            moved.append(f"active task {active} cleared")
+        elif not store.path(state.STATE_FILE).is_file():
+            store.write_json(state.STATE_FILE, st)
+    if not moved:
+        return Result("nothing damaged in .rt/", {"moved": []})
+    return Result("set aside in .rt/damaged/:\n" + "\n".join(f"  {m}" for m in moved), {"moved": moved},
+                  ExitCode.OK)

@@ -1,0 +1,84 @@
+"""Test base: every test gets a real temporary repository and a `rt(...)` helper that checks the exit code."""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from rt.cli import main  # noqa: E402
+
+GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+class Project:
+    """A throwaway repository: write files, run git, run rt in-process or as a real process."""
+
+    def __init__(self, root: Path):
+        self.root = root
+
+    def write(self, rel: str, content: str | bytes = "") -> Path:
+        p = self.root / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            p.write_bytes(content)
+        else:
+            p.write_text(content, encoding="utf-8")
+        return p
+
+    def read(self, rel: str) -> str:
+        return (self.root / rel).read_text(encoding="utf-8")
+
+    def git(self, *args: str) -> str:
+        out = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True,
+                             env={**os.environ, **GIT_ENV}, check=True)
+        return out.stdout
+
+    def init_git(self, commit: bool = True) -> None:
+        self.git("init", "-q", "-b", "main")
+        if commit:
+            self.git("add", "-A")
+            self.git("commit", "-q", "--allow-empty", "-m", "init")
+
+    def rt(self, *args: str, ret: int = 0, cwd: Path | None = None) -> str:
+        """Run rt in-process from `cwd` (default: the root); assert the exit code; return stdout."""
+        out, err = io.StringIO(), io.StringIO()
+        old = os.getcwd()
+        os.chdir(cwd or self.root)
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                code = main(list(args))
+        finally:
+            os.chdir(old)
+        self.last_err = err.getvalue()
+        assert code == ret, f"rt {' '.join(args)} exited {code}, wanted {ret}\nstdout:\n{out.getvalue()}\nstderr:\n{err.getvalue()}"
+        return out.getvalue()
+
+    def rt_json(self, *args: str, ret: int = 0) -> dict:
+        return json.loads(self.rt(*args, "--json", ret=ret))
+
+    def rt_proc(self, *args: str, input: str | None = None, env: dict | None = None,
+                cwd: Path | None = None) -> subprocess.CompletedProcess:
+        """Run rt as a real process, as a hook or a user would."""
+        return subprocess.run([sys.executable, "-m", "rt", *args], cwd=cwd or self.root, input=input,
+                              capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+@pytest.fixture
+def project(tmp_path) -> Project:
+    root = tmp_path / "repo"
+    root.mkdir()
+    return Project(root.resolve())
+
+# the tools .ci/run installs from npm live here; put them on PATH for every test
+os.environ["PATH"] = os.pathsep.join([str(ROOT / ".ci" / "node_modules" / ".bin"), os.environ.get("PATH", "")])
