@@ -178,3 +178,11 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
         if tag in ("replace", "insert"):
             added += j2 - j1
     return added, removed
+
+
+def fingerprint(files: dict[str, tuple[str, str]]) -> str:
+    """One id for a whole tree's content: equal exactly when no file differs."""
+    h = hashlib.sha1()
+    for path in sorted(files):
+        h.update(f"{path}\x00{files[path][0]}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
