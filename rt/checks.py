@@ -236,7 +236,8 @@ def _node(repo: Repo) -> list[Check]:
     if "eslint" in deps or eslint_cfg:
         why = "package.json depends on eslint" if "eslint" in deps else f"{eslint_cfg[0]} exists"
         cmd = [bin_("eslint"), *RECOMMENDED_ARGS["eslint"]]
-        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["{file}"], "eslint", why, JS))
+        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["--no-warn-ignored", "{file}"],
+                         "eslint", why, JS))
     if "vitest" in deps:
         flags = RECOMMENDED_ARGS["vitest"][1:]  # after `run`
         out.append(Check("vitest", "test", [bin_("vitest"), "run", *flags], True, DEFAULT_TIMEOUT,
@@ -364,14 +365,16 @@ def detect(repo: Repo) -> list[Check]:
 
 
 def select(repo: Repo, wanted: list[str]) -> list[Check]:
-    """The required checks plus the optional ones named; an unknown name is an error that lists the known."""
+    """The required checks plus the optional ones named, which then count as required for this run.
+
+    An unknown name is an error that lists the known ones."""
     checks = detect(repo)
     names = {c.name for c in checks}
     unknown = sorted(set(wanted) - names)
     if unknown:
         known = ", ".join(sorted(names)) or "none detected"
         raise UsageError(f"no check named {', '.join(unknown)} (known: {known}); `rt checks` lists them")
-    return [c for c in checks if c.required or c.name in wanted]
+    return [replace(c, required=True) if c.name in wanted else c for c in checks if c.required or c.name in wanted]
 
 
 # ---------------------------------------------------------------- formatters
