@@ -22,7 +22,7 @@ RECOMMENDED_ARGS: dict[str, list[str]] = {
     "mypy": ["--no-error-summary", "--show-column-numbers", "--no-color-output", "--no-pretty"],
     "pyright": ["--outputjson"],
     "pylint": ["--output-format=text", "--score=n", "--reports=n"],
-    "pytest": ["-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider"],
+    "pytest": ["-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider", "--continue-on-collection-errors"],
     "tsc": ["--noEmit", "--pretty", "false"],
     "eslint": ["--format", "json"],
     "vitest": ["run", "--reporter=json", "--outputFile=/dev/stdout"],
@@ -33,6 +33,16 @@ RECOMMENDED_ARGS: dict[str, list[str]] = {
 }
 """Flags per parser. `go` lists the three subcommands it reads; `cargo` takes the flag on check and
 clippy (`cargo test` output is read in its default form)."""
+
+FATAL_EXIT: dict[str, frozenset[int]] = {
+    "ruff": frozenset({2}),
+    "mypy": frozenset({2}),
+    "eslint": frozenset({2}),
+    "pytest": frozenset({2, 3, 4, 5}),
+    "pylint": frozenset(n for n in range(64) if n & 33),   # bit 1 fatal, bit 32 usage error
+}
+"""Exit codes by which a tool says it failed itself (crash, configuration, usage, nothing collected),
+whatever it printed: such a run is never read, even when the output looks like diagnostics."""
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
