@@ -27,12 +27,12 @@ RECOMMENDED_ARGS: dict[str, list[str]] = {
     "eslint": ["--format", "json"],
     "vitest": ["run", "--reporter=json", "--outputFile=/dev/stdout"],
     "jest": ["--json", "--ci"],
-    "go": ["vet ./...", "build ./...", "test ./..."],
+    "go": [],
     "cargo": ["--message-format=short"],
     "generic": [],
 }
-"""Flags per parser. `go` lists the three subcommands it reads; `cargo` takes the flag on check and
-clippy (`cargo test` output is read in its default form)."""
+"""Flags per parser. `go vet`, `go build` and `go test` are read in their default form; `cargo` takes the
+flag on check and clippy (`cargo test` output is read in its default form)."""
 
 FATAL_EXIT: dict[str, frozenset[int]] = {
     "ruff": frozenset({2}),
