@@ -6,6 +6,7 @@ import shutil
 import pytest
 
 from checks_support import CALC, python_project
+from conftest import ROOT
 from rt.checks import detect, formatter_for, run_check
 from rt.core import find_repo
 
@@ -192,3 +193,13 @@ def test_cargo_check_finds_a_new_error(project):
     project.write("src/main.rs", "fn main() {\n    let x: u8 = \"no\";\n}\n")
     out = project.rt("verify", ret=1)
     assert "- src/main.rs:2:17 cargo-check [E0308] mismatched types" in out
+
+
+def test_readme_config_example_is_valid(project):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("**Config file**", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    project.write("pyproject.toml", "[tool.mypy]\n[tool.pylint]\n")
+    project.write("rt.toml", example)
+    checks = found(project)
+    assert sorted(checks) == ["docs", "mypy"] and not checks["mypy"].required
+    assert formatter_for(find_repo(project.root), "a.py") == ["black", "-q", "a.py"]

@@ -261,3 +261,14 @@ def test_claim_is_recorded(project):
     assert project.rt("claim", "  the page renders   in Safari ") == "claim 1 recorded as unverified: the page renders in Safari\n"
     assert project.rt_json("status")["task"]["claims"] == [{"text": "the page renders in Safari"}]
     project.rt("claim", "   ", ret=2)
+
+
+def test_no_checks_at_all_is_incomplete(project):
+    project.write("main.py", "print(1)\n")
+    project.init_git()
+    assert "no checks found" in project.rt("start", "nothing to run")
+    project.rt("plan", "--edit", "main.py")
+    project.write("main.py", "print(2)\n")
+    out = project.rt("verify", ret=3)
+    assert out.startswith("# verify: INCOMPLETE") and "- test: skipped (no test check configured" in out
+    assert project.rt_json("status")["task"]["verify"]["summary"] == "INCOMPLETE: no checks configured"
