@@ -6,6 +6,7 @@ lists what was found and why. Commands keep repository-relative paths, so listin
 """
 from __future__ import annotations
 
+import argparse
 import configparser
 import fnmatch
 import json
@@ -106,6 +107,13 @@ def _validate(data: dict, where: str) -> None:
     for pattern, argv in data.get("format", {}).items():
         if not (isinstance(argv, list) and argv and all(isinstance(v, str) for v in argv) and "{file}" in argv):
             raise ConfigError(f"{where}: [format] {pattern!r} must be a command list containing \"{{file}}\"")
+
+
+def seconds(text: str) -> int:
+    """`--timeout` as argparse reads it: a whole number of seconds above zero."""
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
+    return int(text)
 
 
 def fix_attempt_limit(repo: Repo) -> int:

@@ -272,3 +272,15 @@ def test_no_checks_at_all_is_incomplete(project):
     out = project.rt("verify", ret=3)
     assert out.startswith("# verify: INCOMPLETE") and "- test: skipped (no test check configured" in out
     assert project.rt_json("status")["task"]["verify"]["summary"] == "INCOMPLETE: no checks configured"
+
+
+def test_timeout_option_and_deleted_file(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "options")
+    project.rt("plan", "--delete", "legacy.py")
+    project.rt("verify", "--timeout", "0", ret=2)
+    assert "'0' is not a positive whole number of seconds" in project.last_err
+    (project.root / "legacy.py").unlink()
+    assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
+    out = project.rt("verify", "--timeout", "60")
+    assert "- ruff (lint): passed: nothing new (0 old, 1 fixed)" in out
