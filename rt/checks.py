@@ -196,7 +196,7 @@ def _python_deps(repo: Repo) -> dict[str, str]:
 
 def _makefile_mentions(repo: Repo) -> set[str]:
     text = read_text(repo, "Makefile") or ""
-    return set(re.findall(r"\b(pytest|mypy|pyright|ruff|flake8|pylint)\b", text))
+    return set(re.findall(r"\b(pytest|mypy|pyright|ruff|flake8|pylint|unittest)\b", text))
 
 
 def _local(repo: Repo, name: str, *where: str) -> str:
@@ -315,6 +315,9 @@ def _python(repo: Repo) -> list[Check]:
                             (setup_cfg.has_section("tool:pytest"), "setup.cfg [tool:pytest]"),
                             (tox.has_section("pytest"), "tox.ini [pytest]"),
                             (_exists(repo, "conftest.py") or _exists(repo, "tests/conftest.py"), "conftest.py exists")])
+    tox_unittest = any("unittest" in tox.get(s, "commands", fallback="") for s in tox.sections())
+    if not reason and ("unittest" in make or tox_unittest):
+        reason = f"{'Makefile' if 'unittest' in make else 'tox.ini'} runs unittest (pytest runs those tests too)"
     if reason:
         python = _local(repo, "python", ".venv/bin", "venv/bin")
         cmd = [python if python != "python" else "python3", "-m", "pytest", *RECOMMENDED_ARGS["pytest"]]

@@ -75,6 +75,13 @@ def test_python_detection_from_pyproject_and_venv(project):
     assert checks["pytest"].per_file is None  # a test suite has no per-file form
 
 
+def test_unittest_suites_run_with_pytest(project):
+    project.write("tox.ini", "[testenv]\ncommands = {envpython} -m unittest -v {posargs}\n")
+    assert found(project)["pytest"].reason == "tox.ini runs unittest (pytest runs those tests too)"
+    project.write("Makefile", "test:\n\tpython -m unittest\n")
+    assert found(project)["pytest"].reason == "Makefile runs unittest (pytest runs those tests too)"
+
+
 def test_go_and_rust_detection(project):
     project.write("go.mod", "module example.com/x\n")
     project.write("Cargo.toml", '[package]\nname = "x"\n')
