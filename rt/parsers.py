@@ -269,25 +269,7 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
     text = "\n".join(lines)
     if re.search(r"^(?:ERROR: usage:|usage: .*pytest|INTERNALERROR>)", text, re.M):
         raise ToolFailure("pytest usage or internal error: " + _first_match(text, r"^(?:ERROR|INTERNALERROR>).*"))
-    sections: dict[str, list[tuple[str, int, str]]] = {}
-    name, where, first = None, (0, ""), ""
-
-    def close():
-        if name is not None:
-            sections.setdefault(name, []).append((where[1], where[0], first))
-
-    for ln in lines:
-        head = re.match(r"^_{3,} (.+?) _{3,}$", ln)
-        if head or re.match(r"^={3,} .* ={3,}$", ln):
-            close()
-            name, where, first = (head[1] if head else None), (0, ""), ""
-            continue
-        loc = re.match(r"^(\S+?\.py):(\d+): ", ln)
-        if loc:
-            where = (int(loc[2]), rel_path(loc[1], root))
-        elif ln.startswith("E ") and not first:
-            first = ln[1:].strip()
-    close()
+    sections = _pytest_sections(lines, root)
     diags = []
     for ln in lines:
         m = _PYTEST_SUMMARY.match(ln)
@@ -301,8 +283,8 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
         line, message = 0, m["msg"] or ""
         for n in names:
             if sections.get(n):
-                at_file, at_line, first_e = sections[n].pop(0)
-                line = at_line if at_file == file else 0
+                places, first_e = sections[n].pop(0)
+                line = next((at for f, at in reversed(places) if f == file), 0)
                 message = first_e or message
                 break
         diags.append(Diagnostic(check, file, line, 0, test_id, "error", message))
@@ -310,6 +292,28 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
     if not diags and re.search(r"no tests ran|collected 0 items", text):
         raise ToolFailure("pytest collected no tests")
     return _found(diags, output, clean)
+
+
+def _pytest_sections(lines: list[str], root: str | None) -> dict[str, list[tuple[list[tuple[str, int]], str]]]:
+    """Traceback sections by title (`test_x`, `TestK.test_y[1]`, `ERROR collecting a.py`): the
+    `file:line:` places each passes through and its first `E ` line; a title may repeat across files."""
+    sections: dict[str, list[tuple[list[tuple[str, int]], str]]] = {}
+    title: str | None = None
+    places: list[tuple[str, int]] = []
+    first = ""
+    for ln in lines + ["=== end ==="]:
+        head = re.match(r"^_+ (.+?) _+$", ln)
+        if head or re.match(r"^=+ .* =+$", ln):
+            if title is not None:
+                sections.setdefault(title, []).append((places, first))
+            title, places, first = (head[1] if head else None), [], ""
+            continue
+        loc = re.match(r"^(\S+?\.py):(\d+): ", ln)
+        if loc:
+            places.append((rel_path(loc[1], root), int(loc[2])))
+        elif ln.startswith("E ") and not first:
+            first = ln[1:].strip()
+    return sections
 
 
 # ---------------------------------------------------------------- Go and Rust
@@ -367,10 +371,10 @@ def parse_cargo(output: str, check: str, root: str | None) -> list[Diagnostic] |
                                     pending["code"] or "", pending["sev"], pending["msg"]))
             pending = None
             continue
-        panic = re.match(r"^thread '(?P<test>[^']+)'(?: \(\d+\))? panicked at (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+):?"
-                         r"(?P<msg>.*)$", ln)
+        panic = re.match(r"^thread '(?P<test>[^']+)'(?: \(\d+\))? panicked at (?:'(?P<old>.*)', )?"
+                         r"(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+):?(?P<msg>.*)$", ln)
         if panic:
-            message = panic["msg"].strip() or (lines[i + 1].strip() if i + 1 < len(lines) else "")
+            message = panic["old"] or panic["msg"].strip() or (lines[i + 1].strip() if i + 1 < len(lines) else "")
             diags.append(Diagnostic(check, rel_path(panic["file"], root), int(panic["line"]), int(panic["col"]),
                                     panic["test"], "error", message))
         if re.match(r"^test result: ok\.|^\s*Finished ", ln):

@@ -67,6 +67,14 @@ def test_pytest_collection_error_and_ids(tmp_path):
     assert failing.message == "AssertionError: n is not one"
 
 
+def test_pytest_failure_in_a_helper_points_at_the_test_line(tmp_path):
+    write_tree(tmp_path, {"helpers.py": "def check(v):\n    assert v > 10, f'too small: {v}'\n",
+                          "test_h.py": "from helpers import check\n\n\ndef test_uses_helper():\n    check(3)\n"})
+    run, output = check_run("pytest", tmp_path)
+    assert [(d.file, d.line, d.code, d.message) for d in run.diagnostics] == [
+        ("test_h.py", 5, "test_h.py::test_uses_helper", "AssertionError: too small: 3")], output
+
+
 def test_pytest_no_tests_is_a_failed_run(tmp_path):
     write_tree(tmp_path, {"a.py": "x = 1\n"})
     run, output = check_run("pytest", tmp_path)
@@ -135,6 +143,14 @@ def test_cargo_short_and_default_forms_agree(tmp_path):
 
 
 # ---------------------------------------------------------------- documented formats of absent tools
+
+def test_cargo_test_panic_in_the_older_form():
+    out = ("---- tests::adds stdout ----\nthread 'tests::adds' panicked at 'assertion failed: `(left == right)`', "
+           "src/lib.rs:9:9\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 0 passed; 1 failed\n")
+    got = PARSERS["cargo"](out, "cargo", None)
+    assert [(d.file, d.line, d.code, d.message) for d in got] == [
+        ("src/lib.rs", 9, "tests::adds", "assertion failed: `(left == right)`")]
+
 
 PYRIGHT_TEXT = """/w/repo/src/a.py
   /w/repo/src/a.py:3:12 - error: Type "str" is not assignable to return type "int" (reportReturnType)
