@@ -47,10 +47,17 @@ whatever it printed: such a run is never read, even when the output looks like d
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+_CI_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ", re.M)
+"""The time a CI service (GitHub Actions, for one) writes before every line of a saved log."""
 
 
 def _lines(output: str) -> list[str]:
-    return [ln.rstrip() for ln in _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    text = _CI_STAMP.sub("", _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
+    return [ln.rstrip() for ln in text.split("\n")]
+
+
+def _text(output: str) -> str:
+    return "\n".join(_lines(output))
 
 
 def rel_path(path: str, root: str | None) -> str:
@@ -111,7 +118,7 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
 
 
 def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M) and not _coded(check, root, output):
         raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     diags = _coded(check, root, output)
@@ -130,7 +137,7 @@ _MYPY = re.compile(r"^(?P<file>[^:\s][^:]*?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?
 
 def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """mypy's error and warning lines; notes only explain an error already reported, so they are left out."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "INTERNAL ERROR" in text or "Traceback (most recent call last)" in text:
         raise ToolFailure("mypy crashed: " + _first_match(text, r".*INTERNAL ERROR.*|^\w*Error:.*"))
     fatal = re.search(r"^(?:mypy: error:|usage: mypy|.*: error: (?:Cannot find config|Invalid|Unrecognized option)).*",
@@ -175,7 +182,7 @@ _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R"
 
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "Traceback (most recent call last)" in text and not _PYLINT.search(text):
         raise ToolFailure("pylint crashed: " + _last_line(text))
     diags = []
@@ -194,7 +201,7 @@ _TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>erro
 
 def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`tsc --pretty false`: `file(line,col): error TSnnnn: message`; an error with no file is fatal."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if re.search(r"^tsc: The TypeScript Compiler|^Version \d", text, re.M) and "error" not in text:
         raise ToolFailure("tsc printed its help instead of checking: no tsconfig.json or files to check")
     diags, fatal = [], []
@@ -212,7 +219,7 @@ def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | N
 
 def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`eslint --format json`, or the default `stylish` text of a saved log."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "Oops! Something went wrong" in text:
         raise ToolFailure("eslint failed: " + _first_match(text, r"^(?!Oops|ESLint: \d|\s*$).*"))
     data = _json_array(text)

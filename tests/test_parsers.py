@@ -241,6 +241,12 @@ def test_ansi_colour_is_stripped():
     assert [(d.file, d.line, d.code) for d in PARSERS["ruff"](out, "ruff", None)] == [("a.py", 1, "F401")]
 
 
+def test_ci_line_stamps_are_stripped():
+    out = ("2026-01-05T10:22:33.1234567Z ##[group]Run ruff\n"
+           "2026-01-05T10:22:34.0000001Z src/a.py:3:1: F821 Undefined name `q`\n")
+    assert [(d.file, d.line, d.code) for d in PARSERS["ruff"](out, "ruff", None)] == [("src/a.py", 3, "F821")]
+
+
 def test_classify_rules():
     assert classify("x", "ruff", None, "", None).status == "could_not_run"
     assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason.startswith("exit 127")
