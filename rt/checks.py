@@ -12,6 +12,7 @@ import fnmatch
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -496,13 +497,22 @@ def run_all(repo: Repo, checks: list[Check], timeout: int | None = None) -> list
 
 # ---------------------------------------------------------------- rt checks
 
-def describe_check(c: Check) -> list[str]:
+def installed(repo: Repo, program: str) -> bool:
+    """Whether a check's program can be started: a repository-relative path, or a name on PATH."""
+    if "/" in program:
+        return os.access(repo.root / program, os.X_OK)
+    return shutil.which(program) is not None
+
+
+def describe_check(repo: Repo, c: Check) -> list[str]:
     flags = "required" if c.required else "optional"
     lines = [f"{c.name}  {c.kind}, {flags}, timeout {c.timeout}s, parser {c.parser}",
              f"  run:      {' '.join(c.command)}"]
     if c.per_file:
         lines.append(f"  per file: {' '.join(c.per_file)}")
     lines.append(f"  why:      {c.reason}")
+    if not installed(repo, c.command[0]):
+        lines.append(f"  missing:  {c.command[0]} is not installed here, so this check cannot run")
     return lines
 
 
@@ -514,10 +524,10 @@ def cmd_checks(ctx, args) -> Result:
     checks = detect(ctx.repo)
     lines = []
     for c in checks:
-        lines += describe_check(c)
+        lines += describe_check(ctx.repo, c)
     if not checks:
         lines.append(f"no checks found: nothing declares a linter, type checker or test runner; add them in {CONFIG}")
-    data = {"checks": [vars(c) | {"files": list(c.files)} for c in checks],
+    data = {"checks": [vars(c) | {"files": list(c.files), "installed": installed(ctx.repo, c.command[0])} for c in checks],
             "fix_attempts": fix_attempt_limit(ctx.repo)}
     if args.file:
         rel = to_rel(ctx.repo, args.file)

@@ -150,8 +150,13 @@ def test_rt_checks_lists_why_and_is_byte_stable(project):
         "  per file: ruff check --output-format=concise --no-cache --no-fix --force-exclude {file}",
         "  why:      pyproject.toml [tool.ruff]",
     ]
+    assert "missing" not in first  # ruff and python3 are installed
+    project.write("rt.toml", '[checks.typos]\ncommand = ["no-such-tool-rt-test"]\n')
+    out = project.rt("checks")
+    assert "  missing:  no-such-tool-rt-test is not installed here, so this check cannot run" in out
+    assert not [c for c in project.rt_json("checks")["checks"] if c["name"] == "typos"][0]["installed"]
     out = project.rt("checks", "--file", "src/a.py")
-    assert out.splitlines()[-1] == "src/a.py: checks ruff, pytest; formatter none"
+    assert out.splitlines()[-1] == "src/a.py: checks ruff, typos, pytest; formatter none"
 
 
 def test_formatter_from_config_then_detected(project):
