@@ -36,13 +36,13 @@ flag on check and clippy (`cargo test` output is read in its default form)."""
 
 FATAL_EXIT: dict[str, frozenset[int]] = {
     "ruff": frozenset({2}),
-    "mypy": frozenset({2}),
     "eslint": frozenset({2}),
     "pytest": frozenset({2, 3, 4, 5}),
     "pylint": frozenset(n for n in range(64) if n & 33),   # bit 1 fatal, bit 32 usage error
 }
 """Exit codes by which a tool says it failed itself (crash, configuration, usage, nothing collected),
-whatever it printed: such a run is never read, even when the output looks like diagnostics."""
+whatever it printed: such a run is never read, even when the output looks like diagnostics. (mypy's
+exit 2 is not here: it also means a blocking error such as a syntax error, which it reports as one.)"""
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
@@ -266,7 +266,7 @@ def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | 
 
 # ---------------------------------------------------------------- Python tests
 
-_PYTEST_SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<id>\S+)(?: - (?P<msg>.*))?$")
+_PYTEST_SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<id>[^\s\[]+(?:\[.*?\])?)(?: - (?P<msg>.*))?$")
 
 
 def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] | None:

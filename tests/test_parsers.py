@@ -41,9 +41,18 @@ def test_ruff_clean_and_syntax_error(tmp_path):
 
 
 def test_mypy_usage_error_is_a_failed_run(tmp_path):
-    write_tree(tmp_path, {"setup.cfg": "[mypy]\nstrict = maybe\nplugins = no_such_plugin_rt\n", "a.py": "x = 1\n"})
+    from rt.core import run
+    write_tree(tmp_path, {"a.py": "x = 1\n"})
+    proc = run(["mypy", "--no-such-flag-rt", "."], tmp_path)
+    output = proc.stdout.decode() + proc.stderr.decode()
+    got = classify("mypy", "mypy", proc.returncode, output, str(tmp_path))
+    assert got.status == "could_not_run" and "usage" in got.reason, output
+
+
+def test_mypy_plugin_error_is_a_finding_in_the_config(tmp_path):
+    write_tree(tmp_path, {"setup.cfg": "[mypy]\nplugins = no_such_plugin_rt\n", "a.py": "x = 1\n"})
     run, output = check_run("mypy", tmp_path)
-    assert run.status == "could_not_run", output
+    assert run.status == "findings" and [d.file for d in run.diagnostics] == ["setup.cfg"], output
 
 
 def test_mypy_notes_are_left_out(tmp_path):
@@ -55,12 +64,12 @@ def test_mypy_notes_are_left_out(tmp_path):
 def test_pytest_collection_error_and_ids(tmp_path):
     write_tree(tmp_path, {
         "test_b.py": "import no_such_module_rt\n",
-        "test_c.py": ("import pytest\n\n\nclass TestK:\n    @pytest.mark.parametrize('n', [1, 2])\n"
+        "test_c.py": ("import pytest\n\n\nclass TestK:\n    @pytest.mark.parametrize('n', [1, 2, 'a - b'])\n"
                       "    def test_p(self, n):\n        assert n == 1, 'n is not one'\n"),
     })
     run, output = check_run("pytest", tmp_path)
     by_id = {d.code: d for d in run.diagnostics}
-    assert set(by_id) == {"test_b.py", "test_c.py::TestK::test_p[2]"}, output
+    assert set(by_id) == {"test_b.py", "test_c.py::TestK::test_p[2]", "test_c.py::TestK::test_p[a - b]"}, output
     assert "no_such_module_rt" in by_id["test_b.py"].message
     failing = by_id["test_c.py::TestK::test_p[2]"]
     assert (failing.file, failing.line) == ("test_c.py", 7)
