@@ -127,7 +127,6 @@ def _unmatched(old: list[int], now: list[Diagnostic]) -> list[Diagnostic]:
 
 # ---------------------------------------------------------------- one check's run, and the verdict
 
-STATUSES = ("ok", "findings", "could_not_run", "skipped")
 HEAD_LINES = 8
 """How many first lines of a check's output are kept when it could not run."""
 
@@ -138,7 +137,8 @@ class ToolFailure(Exception):
 
 @dataclass
 class Run:
-    """One check's run as seen from its output. `reason` and `head` say why when it could not run."""
+    """One check's run as seen from its output. `status` is "ok", "findings", "could_not_run" or
+    "skipped" (never evidence of passing); `reason` and `head` say why it did not run."""
     check: str
     required: bool
     status: str
@@ -158,7 +158,7 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     from rt.parsers import FATAL_EXIT, PARSERS
 
     def failed(reason: str) -> Run:
-        return Run(check, required, "could_not_run", [], reason, head(output))
+        return Run(check, required, "could_not_run", [], reason, head(output, root))
 
     if exit_code is None:
         return failed("did not finish: timed out or could not start")
@@ -179,13 +179,17 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     return Run(check, required, "findings" if found else "ok", found)
 
 
-def skipped(check: str, reason: str, required: bool = True) -> Run:
-    """A check that was not run; never evidence of passing."""
-    return Run(check, required, "skipped", [], reason)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+"""Terminal colour and link codes, which some tools print even into a pipe."""
 
 
-def head(output: str) -> str:
-    lines = [ln.rstrip() for ln in output.strip("\n").splitlines()]
+def head(output: str, root: str | None = None) -> str:
+    """The first lines of an output, without colour codes and with the repository's own absolute
+    path taken out, so the text stays the same on every machine."""
+    text = ANSI.sub("", output)
+    if root:
+        text = text.replace(root.rstrip("/") + "/", "")
+    lines = [ln.rstrip() for ln in text.strip("\n").splitlines()]
     return "\n".join(lines[:HEAD_LINES])
 
 

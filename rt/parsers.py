@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable
 
-from rt.diagnostics import Diagnostic, ToolFailure
+from rt.diagnostics import ANSI, Diagnostic, ToolFailure
 
 RECOMMENDED_ARGS: dict[str, list[str]] = {
     "ruff": ["check", "--output-format=concise", "--no-cache"],
@@ -46,13 +46,12 @@ exit 2 is not here: it also means a blocking error such as a syntax error, which
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 _CI_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ", re.M)
 """The time a CI service (GitHub Actions, for one) writes before every line of a saved log."""
 
 
 def _lines(output: str) -> list[str]:
-    text = _CI_STAMP.sub("", _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CI_STAMP.sub("", ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
     return [ln.rstrip() for ln in text.split("\n")]
 
 

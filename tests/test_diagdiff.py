@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt.diagnostics import Diagnostic, Run, diff, format_entry, new_entries, normalise, skipped, verdict
+from rt.diagnostics import Diagnostic, Run, diff, format_entry, new_entries, normalise, verdict
 
 
 def d(file="a.py", line=1, code="F401", message="`os` imported but unused", check="ruff", column=1):
@@ -108,7 +108,8 @@ def ran(status="ok", required=True):
     ([ran(), ran("could_not_run")], 0, True, "INCOMPLETE"),
     ([ran(), ran("could_not_run")], 2, True, "FAIL"),
     ([ran(), ran("could_not_run", required=False)], 0, True, "PASS"),
-    ([ran(), skipped("c", "no config")], 0, True, "INCOMPLETE"),
+    ([ran(), ran("skipped")], 0, True, "INCOMPLETE"),
+    ([ran(), ran("skipped", required=False)], 0, True, "PASS"),
     ([], 0, True, "INCOMPLETE"),
 ])
 def test_verdict(runs, new, scope_ok, want):

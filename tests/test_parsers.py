@@ -260,6 +260,8 @@ def test_classify_rules():
     assert classify("x", "ruff", None, "", None).status == "could_not_run"
     assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason.startswith("exit 127")
     assert classify("x", "ruff", 2, "Segmentation fault\n", None).status == "could_not_run"
+    crashed = classify("x", "ruff", 2, "\x1b[31mruff failed\x1b[0m\n  Cause: /w/repo/ruff.toml: bad\n", "/w/repo")
+    assert crashed.head == "ruff failed\n  Cause: ruff.toml: bad"     # no colour, no machine-specific path
     assert classify("x", "flake8", 1, "", None).status == "could_not_run"       # non-zero, nothing reported
     assert classify("x", "flake8", 0, "", None).status == "ok"
     ran = classify("x", "flake8", 1, "a.py:1:1: F401 'os' imported but unused\n", None)
