@@ -16,6 +16,7 @@ from rt.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 TOOL_ARGV = {
     "ruff": ["ruff", *RECOMMENDED_ARGS["ruff"], "."],
     "flake8": ["flake8", *RECOMMENDED_ARGS["flake8"], "."],
+    "pylint": ["pylint", *RECOMMENDED_ARGS["pylint"], "--recursive=y", "."],
     "mypy": ["mypy", *RECOMMENDED_ARGS["mypy"], "."],
     "pytest": [sys.executable, "-m", "pytest", *RECOMMENDED_ARGS["pytest"]],
     "tsc": ["tsc", *RECOMMENDED_ARGS["tsc"], "-p", "."],

@@ -182,6 +182,14 @@ def test_pyright_text_and_json():
     assert PARSERS["pyright"]("0 errors, 0 warnings, 0 informations \n", "pyright", None) == []
 
 
+def test_pylint_real_and_its_usage_error(tmp_path):
+    write_tree(tmp_path, {"a.py": "import os\n\n\ndef f(x):\n    return undefined_z\n"})
+    run, output = check_run("pylint", tmp_path)
+    got = {(d.line, d.code, d.severity) for d in run.diagnostics}
+    assert {(1, "W0611", "warning"), (5, "E0602", "error"), (4, "W0613", "warning")} <= got, output
+    assert classify("pylint", "pylint", 32, "usage: pylint [options]\npylint: error: bad\n", None).status == "could_not_run"
+
+
 def test_pylint():
     out = ("************* Module a\na.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n"
            "a.py:3:4: E0602: Undefined variable 'z' (undefined-variable)\n")
