@@ -284,3 +284,26 @@ def test_timeout_option_and_deleted_file(project):
     assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
     out = project.rt("verify", "--timeout", "60")
     assert "- ruff (lint): passed: nothing new (0 old, 1 fixed)" in out
+
+
+def test_a_moved_file_keeps_its_old_findings_old(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "move legacy")
+    project.rt("plan", "--delete", "legacy.py", "--create", "old/legacy.py")
+    (project.root / "old").mkdir()
+    (project.root / "legacy.py").rename(project.root / "old/legacy.py")
+    out = project.rt("verify")
+    assert "- ruff (lint): passed: nothing new (1 old, 0 fixed)" in out
+
+
+def test_tool_output_loses_the_absolute_repository_path(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.write("rt.toml", '[checks.odd]\nparser = "ruff"\ncommand = ["python3", "-c", '
+                             '"import os, sys; print(os.getcwd() + \'/setup.cfg: cannot read\'); sys.exit(2)"]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "config")
+    project.rt("start", "odd tool", "--no-baseline")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert "    | setup.cfg: cannot read" in out and str(project.root) not in out
