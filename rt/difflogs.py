@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import os
 from rt.core import Result, UsageError, decode
-from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, classify, diff, format_entry, format_run, head,
+from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, ToolFailure, classify, diff, format_entry, format_run, head,
                             new_entries, verdict)
 from rt.parsers import PARSERS
 
@@ -39,14 +39,23 @@ def read_log(path: str, which: str) -> str:
     return decode(data)
 
 
+def implied_exit(parser: str, output: str, root: str) -> int | None:
+    """The exit code a log implies: 0 when it reads clean, 1 for findings or a tool that failed
+    (classify tells which), None when the parser understands none of it."""
+    try:
+        parsed = PARSERS[parser](output, parser, root)
+    except ToolFailure:
+        return 1
+    return None if parsed is None else int(bool(parsed))
+
+
 def judge(parser: str, output: str, exit_code: int | None, root: str) -> Run:
     """One log as a check run; without its exit code, a log the parser cannot read counts as not run."""
     if exit_code is None:
-        parsed = PARSERS[parser](output, parser, root) if output.strip() else []
-        if parsed is None:
+        exit_code = implied_exit(parser, output, root)
+        if exit_code is None:
             return Run(parser, True, "could_not_run", [], f"the {parser} parser understands none of this log",
-                       head(output))
-        exit_code = 1 if parsed else 0
+                       head(output, root))
     return classify(parser, parser, exit_code, output, root)
 
 

@@ -1,5 +1,5 @@
 """Each parser on real output of its tool (run here on a small project), and on the documented text of
-tools this machine lacks (pyright, pylint, go, jest). Failures of the tool itself must never read as clean."""
+tools the tests do not install (pyright, go, jest). Failures of the tool itself must never read as clean."""
 from __future__ import annotations
 
 import pytest
