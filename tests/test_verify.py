@@ -258,7 +258,8 @@ def test_node_tsc_eslint_vitest(project):
 def test_claim_is_recorded(project):
     python_project(project, tools="ruff")
     project.rt("start", "claims", "--no-baseline")
-    assert project.rt("claim", "  the page renders   in Safari ") == "claim 1 recorded as unverified: the page renders in Safari\n"
+    out = project.rt("claim", "  the page renders   in Safari ")
+    assert out == "claim 1 recorded as unverified: the page renders in Safari\n"
     assert project.rt_json("status")["task"]["claims"] == [{"text": "the page renders in Safari"}]
     project.rt("claim", "   ", ret=2)
 
