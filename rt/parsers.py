@@ -156,14 +156,8 @@ def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | 
 def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`pyright --outputjson`, or its text form `  file:line:col - error: message (rule)`."""
     data = _json_object(output, "generalDiagnostics")
-    if isinstance(data, dict):
-        diags = []
-        for d in data.get("generalDiagnostics", []):
-            start = d.get("range", {}).get("start", {})
-            diags.append(Diagnostic(check, rel_path(d.get("file", ""), root), int(start.get("line", -1)) + 1,
-                                    int(start.get("character", -1)) + 1, d.get("rule", ""),
-                                    d.get("severity", "error"), d.get("message", "").split("\n")[0]))
-        return [d for d in diags if d.severity != "information"]
+    if data is not None:
+        return _read_json(_pyright_report, data, check, root)
     diags = []
     rx = re.compile(r"^\s*(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning):\s*(?P<msg>.*?)"
                     r"(?:\s+\((?P<code>report\w+)\))?$")
@@ -173,6 +167,17 @@ def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic]
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]),
                                     m["code"] or "", m["sev"], m["msg"]))
     return _found(diags, output, clean=bool(re.search(r"\b0 errors\b", output)))
+
+
+def _pyright_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
+    diags = []
+    for d in data["generalDiagnostics"]:
+        start = d.get("range", {}).get("start", {})
+        if d.get("severity", "error") != "information":
+            diags.append(Diagnostic(check, rel_path(d.get("file", ""), root), int(start.get("line", -1)) + 1,
+                                    int(start.get("character", -1)) + 1, d.get("rule", ""),
+                                    d.get("severity", "error"), d.get("message", "").split("\n")[0]))
+    return diags
 
 
 _PYLINT = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{4}): (?P<msg>.*?)"
@@ -223,13 +228,7 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
         raise ToolFailure("eslint failed: " + _first_match(text, r"^(?!Oops|ESLint: \d|\s*$).*"))
     data = _json_array(text)
     if data is not None:
-        diags = []
-        for f in data:
-            for m in f.get("messages", []):
-                diags.append(Diagnostic(check, rel_path(f.get("filePath", ""), root), int(m.get("line") or 0),
-                                        int(m.get("column") or 0), m.get("ruleId") or "",
-                                        "error" if m.get("severity") == 2 else "warning", m.get("message", "")))
-        return diags
+        return _read_json(_eslint_report, data, check, root)
     diags, current = [], ""
     row = re.compile(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.*?)(?:\s{2,}(?P<rule>\S+))?$")
     for ln in _lines(output):
@@ -242,14 +241,26 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
     return _found(diags, output)
 
 
+def _eslint_report(data: list, check: str, root: str | None) -> list[Diagnostic]:
+    diags = []
+    for f in data:
+        for m in f.get("messages", []):
+            diags.append(Diagnostic(check, rel_path(f.get("filePath", ""), root), int(m.get("line") or 0),
+                                    int(m.get("column") or 0), m.get("ruleId") or "",
+                                    "error" if m.get("severity") == 2 else "warning", m.get("message", "")))
+    return diags
+
+
 def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """The JSON report of `jest --json` or `vitest --reporter=json`: failing tests with their first
     assertion line, and test files that failed to load."""
     data = _json_object(output, "testResults")
-    if not isinstance(data, dict):
-        return None
+    return None if data is None else _read_json(_jest_report, data, check, root)
+
+
+def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
     diags = []
-    for suite in data.get("testResults", []):
+    for suite in data["testResults"]:
         file = rel_path(suite.get("name", ""), root)
         failed = [t for t in suite.get("assertionResults", []) if t.get("status") == "failed"]
         for t in failed:
@@ -414,6 +425,14 @@ def _json_object(output: str, key: str):
         if isinstance(data, dict) and key in data:
             return data
     return None
+
+
+def _read_json(reader: Callable, data, check: str, root: str | None) -> list[Diagnostic] | None:
+    """A JSON report read by `reader`; None when its shape is not the one the tool writes."""
+    try:
+        return reader(data, check, root)
+    except (AttributeError, TypeError, ValueError, KeyError):
+        return None
 
 
 def _json_array(text: str):

@@ -276,3 +276,22 @@ def test_classify_rules():
     assert ran.status == "findings" and len(ran.diagnostics) == 1
     assert classify("x", "eslint", 0, '[{"filePath": "/r/a.js", "messages": [{"ruleId": "semi", "severity": 1,'
                     ' "message": "Missing semicolon.", "line": 1, "column": 2}]}]', "/r").status == "findings"
+
+
+ODD_OUTPUTS = ["{", "[", "[1,2]", '[{"messages": "x"}]', '[{"messages": [1]}]', '{"testResults": 5}',
+               '{"testResults": [1]}', '{"testResults": [{"assertionResults": [{"status": "failed", '
+               '"failureMessages": [1]}]}]}', '{"generalDiagnostics": [1]}', '{"generalDiagnostics": 3}',
+               '{"generalDiagnostics": [{"range": {"start": {"line": "x"}}}]}',
+               '[{"filePath": 3, "messages": [{"line": "a"}]}]', "FAILED ", "_ x _\nE", "\x00\x01",
+               "error[E1]: x\n --> a.rs:1:2", "--- FAIL: T\n", PYRIGHT_TEXT, GO_OUTPUT]
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_odd_output_never_breaks_a_parser(name):
+    """Output of the wrong shape is read as not understood (None) or as failure, never an exception."""
+    for output in ODD_OUTPUTS:
+        try:
+            got = PARSERS[name](output, name, "/r")
+        except ToolFailure:
+            continue
+        assert got is None or all(isinstance(d.line, int) for d in got)
