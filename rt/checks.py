@@ -245,8 +245,12 @@ def _node(repo: Repo) -> list[Check]:
     if "eslint" in deps or eslint_cfg:
         why = "package.json depends on eslint" if "eslint" in deps else f"{eslint_cfg[0]} exists"
         cmd = [bin_("eslint"), *RECOMMENDED_ARGS["eslint"]]
-        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["--no-warn-ignored", "{file}"],
-                         "eslint", why, JS))
+        if any(n.startswith(".eslintrc") for n in eslint_cfg) or "eslintConfig" in pkg:
+            # eslint 8 with a legacy config: a whole run lints only .js unless told, and has no --no-warn-ignored
+            whole, one = cmd + ["--ext", ".js,.jsx,.ts,.tsx,.mjs,.cjs", "."], cmd + ["{file}"]
+        else:
+            whole, one = cmd + ["."], cmd + ["--no-warn-ignored", "{file}"]
+        out.append(Check("eslint", "lint", whole, True, DEFAULT_TIMEOUT, one, "eslint", why, JS))
     if "vitest" in deps:
         flags = RECOMMENDED_ARGS["vitest"][1:]  # after `run`
         out.append(Check("vitest", "test", [bin_("vitest"), "run", *flags], True, DEFAULT_TIMEOUT,

@@ -30,6 +30,15 @@ def test_node_detection_prefers_the_local_tool(project):
     assert checks["tsc"].applies_to("src/a.tsx") and not checks["tsc"].applies_to("README.md")
 
 
+def test_eslint_legacy_config_lints_every_script_kind(project):
+    project.write("package.json", '{"devDependencies": {"eslint": "8"}}')
+    project.write(".eslintrc.json", "{}")
+    eslint = found(project)["eslint"]
+    assert eslint.command == ["eslint", "--format", "json", "--ext", ".js,.jsx,.ts,.tsx,.mjs,.cjs", "."]
+    assert eslint.per_file == ["eslint", "--format", "json", "{file}"]
+    assert eslint.reason == "package.json depends on eslint"
+
+
 def test_node_test_script_without_a_known_runner(project):
     project.write("package.json", '{"scripts": {"test": "node test.js"}}')
     project.write("tsconfig.json", "{}")
