@@ -178,6 +178,10 @@ def test_formatter_from_config_then_detected(project):
     assert formatter_for(repo, "docs/a.md") == ["mdformat", "docs/a.md"]
     project.write("go.mod", "module x\n")
     assert formatter_for(repo, "main.go") == ["gofmt", "-w", "main.go"]
+    project.write("package.json", '{"devDependencies": {"prettier": "3"}}')
+    assert formatter_for(repo, "src/a.ts") == ["prettier", "--write", "src/a.ts"]
+    project.write("node_modules/.bin/prettier", "")
+    assert formatter_for(repo, "src/a.ts") == ["node_modules/.bin/prettier", "--write", "src/a.ts"]
 
 
 def test_formatter_runs_and_changes_only_that_file(project):
