@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+
 from rt.core import Result, UsageError, decode
 from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, ToolFailure, classify, diff, format_entry, format_run, head,
                             new_entries, verdict)
@@ -31,9 +32,11 @@ def read_log(path: str, which: str) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
-        raise UsageError(f"cannot read the {which} log {path}: {e.strerror or e}; give the path of a saved text log") from None
+        raise UsageError(f"cannot read the {which} log {path}: {e.strerror or e}; "
+                         "give the path of a saved text log") from None
     if len(data) > MAX_LOG_BYTES:
-        raise UsageError(f"the {which} log {path} is over {MAX_LOG_BYTES // 1_000_000} MB; cut it to the check's output")
+        raise UsageError(f"the {which} log {path} is over {MAX_LOG_BYTES // 1_000_000} MB; "
+                         "cut it to the check's output")
     if b"\x00" in data[:8192]:
         raise UsageError(f"the {which} log {path} is binary, not a text log; save the check's printed output instead")
     return decode(data)

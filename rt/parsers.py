@@ -200,7 +200,8 @@ def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] 
 
 # ---------------------------------------------------------------- JavaScript and TypeScript
 
-_TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$")
+_TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
+                  r"(?P<msg>.*)$")
 
 
 def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -269,8 +270,8 @@ def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
             diags.append(Diagnostic(check, file, int(at[1]) if at else 0, int(at[2]) if at else 0,
                                     t.get("fullName") or t.get("title", ""), "error", _first_line(message)))
         if suite.get("status") == "failed" and not failed:
-            diags.append(Diagnostic(check, file, 0, 0, "", "error", _first_line(suite.get("message", "")
-                                                                                 or "test file failed")))
+            message = suite.get("message") or "test file failed"
+            diags.append(Diagnostic(check, file, 0, 0, "", "error", _first_line(message)))
     return diags
 
 
@@ -349,9 +350,11 @@ def parse_go(output: str, check: str, root: str | None) -> list[Diagnostic] | No
         if failing:
             at = re.match(r"^\s+(\S+\.go):(\d+): (.*)$", ln)
             panic = re.match(r"^panic: (.*)", ln)
+            if at:
+                diags.append(Diagnostic(check, rel_path(at[1], root), int(at[2]), 0, failing, "error", at[3]))
+            elif panic:
+                diags.append(Diagnostic(check, "", 0, 0, failing, "error", panic[1]))
             if at or panic:
-                diags.append(Diagnostic(check, rel_path(at[1], root) if at else "", int(at[2]) if at else 0, 0,
-                                        failing, "error", at[3] if at else panic[1]))
                 failing = None
                 continue
         if re.match(r"^(ok|PASS)\b", ln):

@@ -60,7 +60,8 @@ def test_big_groups_still_count_right():
 
 
 @pytest.mark.parametrize("a, b", [
-    ("file /tmp/pytest-of-root/pytest-12/test_x0/out.txt missing", "file /tmp/pytest-of-root/pytest-13/test_x0/out.txt missing"),
+    ("file /tmp/pytest-of-root/pytest-12/test_x0/out.txt missing",
+     "file /tmp/pytest-of-root/pytest-13/test_x0/out.txt missing"),
     ("wrote /tmp/tmpab12cd/x.json", "wrote /tmp/tmpzz99yy/x.json"),
     ("C:\\Users\\me\\AppData\\Local\\Temp\\abc\\f.txt gone", "C:\\Users\\me\\AppData\\Local\\Temp\\xyz\\f.txt gone"),
     ("took 0.0132s", "took 1.5s"),
@@ -92,9 +93,10 @@ def test_new_entries_group_and_flag_the_known_limit():
     after = [d(line=2), d(line=7), d(line=9), d(line=4, code="F821", message="undefined name `y`")]
     result = diff(before, after)
     entries = new_entries(result, before)
-    assert [(e["code"], e["line"], e["count"], e["same_before"]) for e in entries] == [("F821", 4, 1, 0),
-                                                                                    ("F401", 7, 2, 1)]
-    assert format_entry(entries[1]) == "a.py:7:1 F401 `os` imported but unused  (x2 new, lines 7, 9)  [1 identical before]"
+    got = [(e["code"], e["line"], e["count"], e["same_before"]) for e in entries]
+    assert got == [("F821", 4, 1, 0), ("F401", 7, 2, 1)]
+    assert format_entry(entries[1]) == ("a.py:7:1 F401 `os` imported but unused  (x2 new, lines 7, 9)"
+                                        "  [1 identical before]")
 
 
 def ran(status="ok", required=True):
