@@ -37,6 +37,8 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?:[A-Za-z]:)?[\\/](?:private[\\/])?(?:tmp|var[\\/]folders|var[\\/]tmp|Temp)[\\/][^\s'\"`()\[\]<>,;]*"
                 r"|pytest-of-[^\s'\"`()\[\]<>,;]*"), "<tmp>"),
     (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x?"),
+    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"\b1\d{12}\b"), "<time>"),     # milliseconds since 1970, as Date.now() prints them
     (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
@@ -47,7 +49,8 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
 
 
 def normalise(message: str) -> str:
-    """The message with volatile parts replaced: temp paths, addresses, timestamps, durations, line numbers.
+    """The message with volatile parts replaced: temp paths, addresses, UUIDs, timestamps, durations,
+    line numbers.
 
     A final full stop goes too: some tools print it in one output format and not in another."""
     for rx, repl in _VOLATILE:

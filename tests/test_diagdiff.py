@@ -69,6 +69,8 @@ def test_big_groups_still_count_right():
     ("<Foo object at 0x7f3a2b1c0d90>", "<Foo object at 0x7f99aa00bb10>"),
     ("at 2024-05-01T10:22:33.123Z", "at 2025-01-09 08:00:01"),
     ("started 10:22:33", "started 11:00:01"),
+    ("expected 'took 1796017202706' to be 'x'", "expected 'took 1796017208349' to be 'x'"),
+    ("no row 550e8400-e29b-41d4-a716-446655440000", "no row 123e4567-e89b-12d3-a456-426614174000"),
     ('Name "x" already defined on line 12', 'Name "x" already defined on line 40'),
     ("see a.py:12:4 for the first one", "see a.py:30:1 for the first one"),
     ("defined in src/a.ts(3,5)", "defined in src/a.ts(10,1)"),
