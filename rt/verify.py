@@ -41,9 +41,14 @@ def without_root(ctx, text: str) -> str:
     return text.replace(f"{ctx.repo.root}/", "").replace(str(ctx.repo.root), ".")
 
 
+def _head(run: Run) -> str:
+    """The first lines of what a check that could not run printed, indented under it."""
+    return "".join(f"\n    | {ln}" for ln in run.head.splitlines())
+
+
 def _baseline_line(check: str, run: Run) -> str:
     if run.status == "could_not_run":
-        return f"- {check}: could not run: {run.reason}"
+        return f"- {check}: could not run: {run.reason}" + _head(run)
     return f"- {check}: {len(run.diagnostics)} diagnostic(s)"
 
 
@@ -237,10 +242,7 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 def _check_line(c: Compared, log: str) -> str:
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
-        line = head + f"could not run: {c.run.reason}"
-        if c.run.head:
-            line += "\n" + "\n".join(f"    | {ln}" for ln in c.run.head.splitlines())
-        return line + f"\n    full output: {log}"
+        return head + f"could not run: {c.run.reason}" + _head(c.run) + f"\n    full output: {log}"
     counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
         return head + f"failed: {len(c.new)} new ({counts}); full output: {log}"

@@ -128,7 +128,7 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     project.git("add", "-A")
     project.git("commit", "-qm", "broken tool")
     out = project.rt("start", "broken tool")
-    assert "- ruff: could not run: exit 1 and no output the ruff parser understands" in out
+    assert "- ruff: could not run: exit 1 and no output the ruff parser understands\n    | ruff crashed: boom" in out
 
 
 def test_scope_outside_and_not_done_fail(project):
