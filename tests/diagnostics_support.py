@@ -23,9 +23,11 @@ TOOL_ARGV = {
     "eslint": ["eslint", *RECOMMENDED_ARGS["eslint"], "."],
     "vitest": ["vitest", *RECOMMENDED_ARGS["vitest"], "--globals"],
     "cargo": ["cargo", "check", "--offline", "--quiet", *RECOMMENDED_ARGS["cargo"]],
+    "go": ["go", "build", *RECOMMENDED_ARGS["go"], "./..."],   # go vet stops at the first type error
+    "go-test": ["go", "test", *RECOMMENDED_ARGS["go"], "./..."],
     "cargo-test": ["cargo", "test", "--offline", "--quiet"],
 }
-PARSER_OF = {"cargo-test": "cargo"}
+PARSER_OF = {"cargo-test": "cargo", "go-test": "go"}
 
 
 def run_tool(tool: str, root: Path, path: str | None = None) -> tuple[int | None, str]:

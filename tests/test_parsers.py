@@ -224,7 +224,7 @@ def test_go():
 @pytest.mark.skipif(not have("go"), reason="go is not installed on this machine")
 def test_go_vet_real(tmp_path):
     from rt.core import run
-    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.20\n",
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",
                           "a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tfmt.Printf("%d\\n", "s")\n}\n'})
     proc = run(["go", "vet", "./..."], tmp_path)
     got = PARSERS["go"](proc.stdout.decode() + proc.stderr.decode(), "go", str(tmp_path))
