@@ -61,13 +61,9 @@ def _text(output: str) -> str:
 
 def rel_path(path: str, root: str | None) -> str:
     """A path from a tool's output as repo-relative POSIX when it lies under `root`, else as printed."""
-    path = path.strip().replace("\\", "/")
-    if path.startswith("file://"):
-        path = path[len("file://"):]
+    path = path.strip().replace("\\", "/").removeprefix("file://")
     if root:
-        base = root.replace("\\", "/").rstrip("/") + "/"
-        if path.startswith(base):
-            path = path[len(base):]
+        path = path.removeprefix(root.replace("\\", "/").rstrip("/") + "/")
     while path.startswith("./"):
         path = path[2:]
     return path
@@ -118,9 +114,9 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
 
 def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     text = _text(output)
-    if re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M) and not _coded(check, root, output):
-        raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     diags = _coded(check, root, output)
+    if not diags and re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M):
+        raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     return _found(diags, output, clean="All checks passed!" in text)
 
 
@@ -187,14 +183,14 @@ _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R"
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     text = _text(output)
-    if "Traceback (most recent call last)" in text and not _PYLINT.search(text):
-        raise ToolFailure("pylint crashed: " + _last_line(text))
     diags = []
     for ln in _lines(output):
         m = _PYLINT.match(ln)
         if m:
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]), m["code"],
                                     _PYLINT_SEVERITY[m["code"][0]], m["msg"]))
+    if not diags and "Traceback (most recent call last)" in text:
+        raise ToolFailure("pylint crashed: " + _last_line(text))
     return _found(diags, output, clean="rated at" in text)
 
 
@@ -205,7 +201,8 @@ _TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>erro
 
 
 def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    """`tsc --pretty false`: `file(line,col): error TSnnnn: message`; an error with no file is fatal."""
+    """`tsc --pretty false`: `file(line,col): error TSnnnn: message`. Errors with no file (options,
+    config) are fatal when they are all there is, else diagnostics with no file."""
     text = _text(output)
     if re.search(r"^tsc: The TypeScript Compiler|^Version \d", text, re.M) and "error" not in text:
         raise ToolFailure("tsc printed its help instead of checking: no tsconfig.json or files to check")
@@ -215,11 +212,11 @@ def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | N
         if m:
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]), m["code"],
                                     m["sev"], m["msg"]))
-        elif re.match(r"^error TS\d+:", ln):
-            fatal.append(ln)
+        elif g := re.match(r"^error (TS\d+): (.*)$", ln):
+            fatal.append(Diagnostic(check, "", 0, 0, g[1], "error", g[2]))
     if fatal and not diags:
-        raise ToolFailure("tsc could not start checking: " + fatal[0])
-    return _found(diags, output)
+        raise ToolFailure(f"tsc could not start checking: error {fatal[0].code}: {fatal[0].message}")
+    return _found(diags + fatal, output)
 
 
 def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:

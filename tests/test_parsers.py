@@ -246,6 +246,14 @@ def test_jest_json_with_noise_around_it():
     assert PARSERS["jest"]("Error: Cannot find module 'jest'\n", "jest", None) is None
 
 
+def test_tsc_errors_without_a_file():
+    alone = "error TS5023: Unknown compiler option 'nope'.\n"
+    with pytest.raises(ToolFailure, match="TS5023"):
+        PARSERS["tsc"](alone, "tsc", None)
+    mixed = PARSERS["tsc"](alone + "src/a.ts(1,7): error TS2322: Type 'string' is not assignable.\n", "tsc", None)
+    assert [(d.file, d.code) for d in mixed] == [("src/a.ts", "TS2322"), ("", "TS5023")]
+
+
 def test_generic_form():
     out = "src/a.c:3:5: warning: unused variable 'x'\nlib/b.sh:10: missing quote\nsome other line\n"
     got = PARSERS["generic"](out, "cc", None)
