@@ -73,11 +73,11 @@ def cmd_diff_logs(ctx, args) -> Result:
     new_count = len(result.new) if result else 0
     outcome = verdict(runs, new_count)
     if result:
-        head = (f"{outcome}: {new_count} new, {result.fixed} fixed, {result.unchanged} unchanged "
-                f"({args.parser}: {len(runs[0].diagnostics)} before, {len(runs[1].diagnostics)} after)")
+        title = (f"{outcome}: {new_count} new, {result.fixed} fixed, {result.unchanged} unchanged "
+                 f"({args.parser}: {len(runs[0].diagnostics)} before, {len(runs[1].diagnostics)} after)")
     else:
-        head = f"{outcome}: no diff, a log could not be read as {args.parser} output"
-    lines = [head] + [format_entry(e) for e in entries]
+        title = f"{outcome}: no diff, a log could not be read as {args.parser} output"
+    lines = [title] + [format_entry(e) for e in entries]
     for which, r in zip(("before", "after"), runs):
         lines += format_run(r, f" ({which} log)")
     if any(e["same_before"] for e in entries):
