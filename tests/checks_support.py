@@ -37,6 +37,13 @@ def node_project(project) -> None:
     project.init_git()
 
 
+def commit_config(project, toml: str) -> None:
+    """An rt.toml committed before the task starts, as a project would keep it."""
+    project.write("rt.toml", toml)
+    project.git("add", "rt.toml")
+    project.git("commit", "-qm", "rt.toml")
+
+
 def verify_md(project) -> str:
     task = project.rt_json("status")["task"]["id"]
     return project.read(f".rt/tasks/{task}/verify.md")
