@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CI_MODULES = Path(__file__).resolve().parent.parent / ".ci" / "node_modules"
+ROOT = Path(__file__).resolve().parent.parent
+CI_MODULES = ROOT / ".ci" / "node_modules"
 
 CALC = "def add(a: int, b: int) -> int:\n    return a + b\n"
 CALC_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"

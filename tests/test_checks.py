@@ -5,8 +5,7 @@ import shutil
 
 import pytest
 
-from checks_support import CALC, python_project
-from conftest import ROOT
+from tests.checks_support import CALC, ROOT, python_project
 from rt.checks import detect, formatter_for, run_check
 from rt.core import find_repo
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from checks_support import CALC, commit_config, node_project, python_project, verify_md
+from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
 from rt.snapshot import fingerprint
 
 
@@ -296,3 +296,16 @@ def test_tool_output_loses_the_absolute_repository_path(project):
     project.write("calc.py", CALC + "\n")
     out = project.rt("verify", ret=3)
     assert "    | setup.cfg: cannot read" in out and str(project.root) not in out
+
+
+def test_damaged_baseline_is_set_aside_by_repair(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "damage")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    project.write(".rt/tasks/1-damage/baseline.json", '{"checks": {"ruff"')
+    project.rt("verify", ret=2)
+    assert "baseline.json is damaged" in project.last_err and "rt repair" in project.last_err
+    assert "tasks/1-damage/baseline.json" in project.rt("repair")
+    out = project.rt("verify", ret=3)  # the old finding can no longer be told from a new one
+    assert "no baseline was taken" in out
