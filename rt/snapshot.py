@@ -9,12 +9,15 @@ import difflib
 import hashlib
 import os
 import stat
+import time
 from dataclasses import dataclass
 
 from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, list_files
 from rt.store import Store
 
 STATCACHE = "statcache.json"
+RACY_NS = 1_000_000_000
+"""Files modified less than this before a scan are re-read next time (as git treats 'racily clean' entries)."""
 
 
 def blob_id(data: bytes) -> str:
@@ -44,6 +47,7 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     files: dict[str, tuple[str, str]] = {}
     new_cache: dict[str, list] = {}
     read = 0
+    racy_after = time.time_ns() - RACY_NS
     root = repo.root
     for rel in list_files(repo):
         path = os.path.join(root, rel)
@@ -71,7 +75,8 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         else:
             continue
         files[rel] = (digest, kind)
-        new_cache[rel] = key + [digest, kind]
+        # a file modified just now could change again within one timestamp tick: don't trust its stat next time
+        new_cache[rel] = (key if st.st_mtime_ns < racy_after else [-1, -1, -1]) + [digest, kind]
         if save_originals and kind == "text" and index.get(rel) != digest and not store.has_blob(digest):
             if data is None:
                 try:
