@@ -79,7 +79,9 @@ def test_unchanged_tree_is_not_reread(repo):
 
 def test_same_size_rewrite_right_after_a_scan_is_seen(repo):
     repo.rt("plan", "--edit", "a.py")
-    repo.write("a.py", "one\ntwo\nthreX\n")
+    path = repo.write("a.py", "one\ntwo\nthreX\n")
+    tick = path.stat().st_mtime_ns
     repo.rt("delta")  # caches a.py's new stat
-    repo.write("a.py", "one\ntwo\nthreY\n")  # same size, same timestamp tick
+    repo.write("a.py", "one\ntwo\nthreY\n")
+    os.utime(path, ns=(tick, tick))  # same size, inode and timestamp tick as the cached stat
     assert "+threY" in repo.rt("review")
