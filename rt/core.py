@@ -170,7 +170,8 @@ def list_files(repo: Repo) -> list[str]:
     if repo.is_git:
         out = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z")
         if out is not None:
-            names = {os.fsdecode(p) for p in out.split(b"\x00") if p}
+            names = set(out.decode("utf-8", "surrogateescape").split("\x00"))
+            names.discard("")
             return sorted(n for n in names if not n.startswith(".rt/"))
     return sorted(_walk(repo.root))
 

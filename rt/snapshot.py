@@ -9,12 +9,15 @@ import difflib
 import hashlib
 import os
 import stat
+import time
 from dataclasses import dataclass
 
 from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, list_files
 from rt.store import Store
 
 STATCACHE = "statcache.json"
+RACY_NS = 1_000_000_000
+"""Files modified less than this before a scan are re-read next time (as git treats 'racily clean' entries)."""
 
 
 def blob_id(data: bytes) -> str:
@@ -40,13 +43,14 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         cache = (store.read_json(STATCACHE) or {}).get("files", {})
     except StoreError:
         cache = {}  # only a cache: a damaged one is rebuilt
-    index = _git_index(repo) if save_originals else {}
+    index: dict[str, str] | None = None  # git's index, read only if some file may need saving
     files: dict[str, tuple[str, str]] = {}
     new_cache: dict[str, list] = {}
     read = 0
-    root = repo.root
+    racy_after = time.time_ns() - RACY_NS
+    root = str(repo.root) + os.sep
     for rel in list_files(repo):
-        path = os.path.join(root, rel)
+        path = root + rel
         try:
             st = os.lstat(path)
         except OSError:
@@ -54,8 +58,9 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         key = [st.st_size, st.st_mtime_ns, st.st_ino]
         hit = cache.get(rel)
         data = None
+        saved = False
         if hit and hit[:3] == key:
-            digest, kind = hit[3], hit[4]
+            digest, kind, saved = hit[3], hit[4], hit[5]
         elif stat.S_ISLNK(st.st_mode):
             try:
                 data = os.fsencode(os.readlink(path))
@@ -71,21 +76,30 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         else:
             continue
         files[rel] = (digest, kind)
-        new_cache[rel] = key + [digest, kind]
-        if save_originals and kind == "text" and index.get(rel) != digest and not store.has_blob(digest):
-            if data is None:
-                try:
-                    with open(path, "rb") as f:
-                        data = f.read()
-                except OSError:
-                    continue
-                if blob_id(data) != digest:
-                    continue  # changed while we looked; the snapshot keeps the hash it recorded
-            store.put_blob(digest, data)
+        if save_originals and not saved and kind == "text":
+            if index is None:
+                index = _git_index(repo)
+            saved = index.get(rel) == digest or store.has_blob(digest) or _save(store, path, digest, data)
+        # a file modified just now could change again within one timestamp tick: don't trust its stat next time
+        new_cache[rel] = (key if st.st_mtime_ns < racy_after else [-1, -1, -1]) + [digest, kind, saved]
     if new_cache != cache:
         store.ensure()
         store.write_json(STATCACHE, {"files": new_cache})
     return Scan(files, read)
+
+
+def _save(store: Store, path: str, digest: str, data: bytes | None) -> bool:
+    """Copy a file's content into the blob store, unless it changed since it was hashed."""
+    if data is None:
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError:
+            return False
+        if blob_id(data) != digest:
+            return False
+    store.put_blob(digest, data)
+    return True
 
 
 def _hash_file(path: str, size: int) -> tuple[str, str, bytes | None]:

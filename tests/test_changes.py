@@ -1,0 +1,87 @@
+"""delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
+import os
+
+import pytest
+
+
+@pytest.fixture
+def repo(project):
+    project.write("a.py", "one\ntwo\nthree\n")
+    project.write("b.py", "b\n")
+    project.write("img.bin", b"\x00\x01\x02")
+    project.init_git()
+    project.write("b.py", "b\ndirty before the task\n")      # uncommitted before the task
+    project.write("notes.txt", "untracked before the task\n")  # untracked before the task
+    project.rt("start", "t")
+    return project
+
+
+def test_changes_made_before_the_task_do_not_count(repo):
+    assert repo.rt("delta").startswith("0 file(s) changed")
+
+
+def test_modified_added_deleted_with_line_counts(repo):
+    repo.write("a.py", "one\nTWO\nthree\nfour\n")
+    repo.write("new.py", "1\n2\n")
+    (repo.root / "b.py").unlink()
+    data = repo.rt_json("delta")
+    rows = {c["path"]: (c["status"], c["added"], c["removed"]) for c in data["changes"]}
+    assert rows == {"a.py": ("modified", 2, 1), "new.py": ("added", 2, 0), "b.py": ("deleted", 0, 2)}
+    assert [c["path"] for c in data["changes"]] == sorted(rows)  # sorted, stable
+
+
+def test_out_of_scope_changes_are_marked_and_exit_1(repo):
+    repo.rt("plan", "--edit", "a.py")
+    repo.write("a.py", "changed\n")
+    repo.write("notes.txt", "untracked before the task, now edited\n")
+    out = repo.rt("delta", ret=1)
+    assert "M notes.txt  +1 -1  OUTSIDE SCOPE" in out
+    assert "M a.py  +1 -3\n" in out + "\n"
+    assert "1 outside the planned scope" in out
+
+
+def test_review_diffs_against_originals_without_commit(repo):
+    repo.rt("plan", "--edit", "b.py", "notes.txt")
+    repo.write("b.py", "b\ndirty before the task\nand more\n")
+    repo.write("notes.txt", "rewritten\n")
+    diff = repo.rt("review")
+    assert "--- a/b.py\n+++ b/b.py\n@@ -1,2 +1,3 @@\n b\n dirty before the task\n+and more" in diff
+    assert "-untracked before the task\n+rewritten" in diff  # original of an untracked file was saved
+    stat = repo.rt("review", "--stat")
+    assert stat.splitlines()[-1] == "2 file(s), +2 -1"
+    only = repo.rt("review", "notes.txt")
+    assert "b.py" not in only
+
+
+def test_binary_change_is_listed_not_diffed(repo):
+    repo.write("img.bin", b"\x00\x09\x09\x09")
+    assert "M img.bin  binary or not saved" in repo.rt("delta")
+    assert "(binary, large, or original not saved: no text diff)" in repo.rt("review")
+
+
+def test_review_output_is_byte_stable(repo):
+    repo.write("a.py", "x\n")
+    repo.write("z.py", "y\n")
+    assert repo.rt("review") == repo.rt("review")
+    assert str(repo.root) not in repo.rt("review")
+
+
+def test_unchanged_tree_is_not_reread(repo):
+    for p in repo.root.rglob("*"):
+        if ".git" not in p.parts and p.is_file():
+            os.utime(p, (1_600_000_000, 1_600_000_000))  # old enough not to be 'racily clean'
+    repo.rt("start", "warm the cache", "--force")
+    first = repo.rt_json("start", "again", "--force")
+    assert first["files_read"] == 0  # everything came from the stat cache
+    repo.write("a.py", "different\n")
+    assert repo.rt_json("start", "third", "--force")["files_read"] == 1
+
+
+def test_same_size_rewrite_right_after_a_scan_is_seen(repo):
+    repo.rt("plan", "--edit", "a.py")
+    path = repo.write("a.py", "one\ntwo\nthreX\n")
+    tick = path.stat().st_mtime_ns
+    repo.rt("delta")  # caches a.py's new stat
+    repo.write("a.py", "one\ntwo\nthree\n")  # back to the original
+    os.utime(path, ns=(tick, tick))  # same size, inode and timestamp tick as the cached stat
+    assert repo.rt("delta").startswith("0 file(s) changed")

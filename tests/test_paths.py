@@ -1,0 +1,100 @@
+"""Paths: nothing outside the repository is touched, whatever the input."""
+import os
+
+import pytest
+
+
+@pytest.fixture
+def repo(project, tmp_path):
+    project.write("src/a.py", "x = 1\n")
+    project.init_git()
+    (tmp_path / "outside.txt").write_text("secret\n")
+    project.rt("start", "t")
+    return project
+
+
+@pytest.mark.parametrize("bad", ["../outside.txt", "src/../../outside.txt", "/etc/passwd"])
+def test_paths_outside_the_repo_are_refused(repo, bad):
+    repo.rt("plan", "--edit", bad, ret=2)
+    assert "outside the repository" in repo.last_err
+    repo.rt("plan", "--create", bad, ret=2)
+    repo.rt("start", "x", "--path", bad, "--force", ret=2)
+
+
+def test_store_paths_are_refused(repo):
+    repo.rt("plan", "--edit", ".rt/state.json", ret=2)
+    assert ".rt/ is rt's own store" in repo.last_err
+
+
+def test_symlink_out_of_repo_is_never_followed(repo, tmp_path):
+    os.symlink(tmp_path / "outside.txt", repo.root / "src" / "link.txt")
+    os.symlink(tmp_path, repo.root / "linkdir")
+    repo.rt("plan", "--edit", "src/link.txt", ret=2)
+    assert "symlink that leaves the repository" in repo.last_err
+    repo.rt("plan", "--create", "linkdir/new.py", ret=2)
+    # the snapshot records the link itself, never the target's content
+    repo.rt("start", "again", "--force")
+    (tmp_path / "outside.txt").write_text("changed outside\n")
+    assert "link.txt" not in repo.rt("delta")
+    assert (tmp_path / "outside.txt").read_text() == "changed outside\n"
+
+
+def test_symlink_inside_repo_is_fine(repo):
+    os.symlink("a.py", repo.root / "src" / "alias.py")
+    repo.rt("plan", "--edit", "src/alias.py")
+
+
+def test_relative_paths_are_taken_from_the_current_folder(repo):
+    repo.rt("plan", "--edit", "a.py", cwd=repo.root / "src")
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/a.py"]
+
+
+def test_non_utf8_names_and_contents(project):
+    project.write("ok.py", "x = 1\n")
+    name = os.fsdecode(b"caf\xe9.txt")
+    (project.root / name).write_bytes(b"latin-1 caf\xe9\n")
+    project.init_git()
+    project.rt("start", "t")
+    project.rt("plan", "--edit", name)
+    (project.root / name).write_bytes(b"latin-1 caf\xe9 au lait\n")
+    delta = project.rt_proc("delta")
+    assert delta.returncode == 0, delta.stderr
+    assert "caf" in delta.stdout and "+1 -1" in delta.stdout
+    review = project.rt_proc("review")
+    assert "+latin-1 caf" in review.stdout and "au lait" in review.stdout
+
+
+def test_file_deleted_between_listing_and_reading(project):
+    # git lists a tracked file that is already gone from the work tree: it must be skipped, not crash
+    project.write("gone.py", "x\n")
+    project.write("kept.py", "y\n")
+    project.init_git()
+    (project.root / "gone.py").unlink()
+    data = project.rt_json("start", "t")
+    assert data["files"] == 1
+
+
+def test_empty_git_repository(project):
+    project.init_git(commit=False)
+    assert project.rt_json("start", "t")["files"] == 0
+    project.write("new.py", "print(1)\n")
+    assert "A new.py  +1 -0" in project.rt("delta")
+
+
+def test_folder_that_is_not_a_git_repository(project):
+    project.write("app.py", "x = 1\n")
+    project.write(".gitignore", "*.log\nout/\n!keep.log\n")
+    project.write("debug.log", "noise\n")
+    project.write("keep.log", "kept\n")
+    project.write("out/bundle.js", "x\n")
+    project.write("node_modules/dep/index.js", "x\n")
+    project.write("pkg/.gitignore", "/local.txt\n")
+    project.write("pkg/local.txt", "x\n")
+    project.write("pkg/sub/local.txt", "x\n")
+    data = project.rt_json("start", "t")
+    assert data["files"] == 5  # app.py .gitignore keep.log pkg/.gitignore pkg/sub/local.txt
+    project.rt("plan", "--edit", "app.py")
+    project.write("app.py", "x = 2\n")
+    assert "M app.py  +1 -1" in project.rt("delta")
+    assert "-x = 1\n+x = 2" in project.rt("review")
+    assert not (project.root / ".git").exists()
