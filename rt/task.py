@@ -91,7 +91,7 @@ def cmd_start(ctx, args) -> Result:
     if args.no_baseline:
         return Result(f"{text_out}\nnext: {state.NEXT_STEP[task['state']]}", data)
     from rt.verify import take_baseline  # rt.verify builds on this module
-    baseline = take_baseline(ctx)
+    baseline = take_baseline(ctx, just_snapshotted=True)
     return Result(f"{text_out}\n{baseline.text}", data | {"task": public(state.active_task(store)),
                                                           "baseline": baseline.data["checks"]})
 

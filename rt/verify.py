@@ -54,14 +54,18 @@ def _baseline_line(check: str, run: Run) -> str:
 
 # ---------------------------------------------------------------- baseline
 
-def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = None) -> Result:
-    """Run the required (and named optional) checks on the untouched tree and keep what they report."""
+def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = None, *,
+                  just_snapshotted: bool = False) -> Result:
+    """Run the required (and named optional) checks on the untouched tree and keep what they report.
+
+    Refused once files differ from the task's snapshot (not checked again by `rt start`, which has just
+    taken it)."""
     store = ctx.store
     task = state.active_task(store)
     if task["state"] not in ("scanned", "ready"):
         raise StateError(f"task {task['id']} is {task['state']}; a baseline is taken before editing, "
                          f"in scanned or ready (start a new task to take a fresh one)")
-    moved = changes(load_snapshot(store, task), scan(ctx.repo, store).files)
+    moved = [] if just_snapshotted else changes(load_snapshot(store, task), scan(ctx.repo, store).files)
     if moved:
         raise StateError(f"{len(moved)} file(s) changed since `rt start` (first: {moved[0][0]}); a baseline of "
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
