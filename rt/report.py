@@ -53,7 +53,7 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, files_
         or "none"))
     not_run = [f"{n['name']} ({n['reason']})" for n in (record or {}).get("not_run", [])]
     if record is None:
-        not_run = [c.name for c in checks]
+        not_run = [f"{c.name} (rt verify never ran)" for c in checks]
     not_run += [f"{k} (none configured)" for k in (record or {}).get("missing_kinds", [])]
     lines.append("checks not run: " + (", ".join(not_run) or "none"))
     lines.append(f"files changed ({len(found)}): " + (_listed([format_change(c) for c in found], files_shown) or "none"))

@@ -59,7 +59,7 @@ def test_finish_incomplete_without_any_verify(project):
     project.rt("step", "nothing yet")
     out = project.rt("finish", "--incomplete")
     assert out.splitlines()[3] == "NOT VERIFIED: finished with --incomplete (rt verify was never run)."
-    assert "checks run: none" in out and "checks not run: ruff" in out
+    assert "checks run: none" in out and "checks not run: ruff (rt verify never ran)" in out
     assert "scope: planned, not done: calc.py" in out
 
 
