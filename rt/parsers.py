@@ -135,7 +135,8 @@ def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | 
     text = _text(output)
     if "INTERNAL ERROR" in text or "Traceback (most recent call last)" in text:
         raise ToolFailure("mypy crashed: " + _first_match(text, r".*INTERNAL ERROR.*|^\w*Error:.*"))
-    fatal = re.search(r"^(?:mypy: error:|usage: mypy|.*: error: (?:Cannot find config|Invalid|Unrecognized option)).*",
+    # a config or usage error names no line; a type error such as `a.py:2: error: Invalid index type` does
+    fatal = re.search(r"^(?:mypy: error:|usage: mypy|[^:\n]+: error: (?:Cannot find config|Invalid|Unrecognized option)).*",
                       text, re.M)
     if fatal:
         raise ToolFailure("mypy configuration or usage error: " + fatal[0])

@@ -55,6 +55,14 @@ def test_mypy_plugin_error_is_a_finding_in_the_config(tmp_path):
     assert run.status == "findings" and [d.file for d in run.diagnostics] == ["setup.cfg"], output
 
 
+def test_mypy_type_error_worded_like_a_config_error_is_a_finding(tmp_path):
+    write_tree(tmp_path, {"a.py": "x: dict[str, int] = {}\ny = x[1]\n"})
+    run, output = check_run("mypy", tmp_path)
+    assert run.status == "findings", output
+    assert [(d.line, d.code) for d in run.diagnostics] == [(2, "index")], output
+    assert run.diagnostics[0].message.startswith("Invalid index type")
+
+
 def test_mypy_notes_are_left_out(tmp_path):
     write_tree(tmp_path, {"a.py": "x = 1\nreveal_type(x)\ny: int = 'a'\n"})
     run, output = check_run("mypy", tmp_path)
