@@ -4,11 +4,13 @@ Nothing here knows about tasks or checks; modules above it do.
 """
 from __future__ import annotations
 
+import contextlib
 import difflib
 import enum
 import fnmatch
 import os
 import re
+import signal
 import stat
 import subprocess
 from dataclasses import dataclass, field
@@ -71,12 +73,25 @@ class Result:
 
 def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
         env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run a program with an argument list, never through a shell."""
+    """Run a program with an argument list, never through a shell.
+
+    The program gets its own process group, so a timeout ends everything it started (npm -> node ...),
+    not only the program itself.
+    """
     full_env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     if env:
         full_env.update(env)
-    return subprocess.run(argv, cwd=str(cwd), capture_output=True, timeout=timeout, input=input,
-                          env=full_env, check=False)
+    with subprocess.Popen(argv, cwd=str(cwd), stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
+                          start_new_session=True) as proc:
+        try:
+            out, err = proc.communicate(input, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            out, err = proc.communicate()
+            raise subprocess.TimeoutExpired(argv, timeout, out, err) from None
+    return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
 def git(root: Path, *args: str, input: bytes | None = None) -> bytes | None:
