@@ -109,7 +109,7 @@ def test_twenty_concurrent_steps_lose_nothing(repo):
     repo.rt("start", "t")
     repo.rt("plan", "--edit", "src/app.py")
     env_root = str(repo.root)
-    from tests.conftest import ROOT
+    from conftest import ROOT
     procs = [subprocess.Popen([sys.executable, "-m", "rt", "step", f"step {i}"], cwd=env_root,
                               env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(20)]
