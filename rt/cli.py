@@ -41,6 +41,9 @@ COMMANDS: dict[str, Command] = {
     # context: index, manifest, pack and look-ups
     # checks: baselines, new diagnostics, verify
     # integration: Claude Code hooks, install, help
+    "install": Command("rt.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
+    "doctor": Command("rt.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
+    "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
 }
 
 
