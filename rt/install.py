@@ -6,6 +6,7 @@ Install writes into the project's `.claude/` (or `~/.claude/` with `--user`) and
 """
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shlex
@@ -68,6 +69,7 @@ def hook_command(arg: str) -> str:
     return f"{prefix}{shlex.quote(sys.executable)} -m rt hook {arg}"
 
 
+@functools.cache
 def _importable_as_is(parent: Path) -> bool:
     """True when this interpreter imports this same rt from anywhere (pip-installed), without PYTHONPATH."""
     probe = "import os, rt; print(os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__))))"
@@ -217,7 +219,8 @@ def cmd_install(ctx, args) -> Result:
         done.append(f"updated {shown}/settings.json")
     _write_record(ctx, base, record)
     verb = "uninstalled from" if args.uninstall else "installed into"
-    text = "\n".join(done) if done else f"nothing to change: rt is already {'absent from' if args.uninstall else 'installed in'} {shown}"
+    state_now = "absent from" if args.uninstall else "installed in"
+    text = "\n".join(done) if done else f"nothing to change: rt is already {state_now} {shown}"
     if done:
         text += f"\n{verb} {shown}"
     return Result(text, {"target": shown, "uninstall": args.uninstall, "changes": done})
