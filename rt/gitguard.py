@@ -148,9 +148,7 @@ class _Reader:
                 for arg in rest:
                     if not arg.startswith("-"):
                         self.script(arg, depth + 1)
-            elif name in JOINERS:
-                self.script(" ".join(rest), depth + 1)
-            elif word in ("-S", "--split-string") and "env" in (w.rsplit("/", 1)[-1] for w in words[:i]):
+            elif name in JOINERS or (word in ("-S", "--split-string") and "env" in (w.rsplit("/", 1)[-1] for w in words[:i])):
                 self.script(" ".join(rest), depth + 1)
             elif name == "rt":
                 self.rt(rest)
@@ -389,5 +387,5 @@ def _looks_like_revision(word: str) -> bool:
 
 
 def _is_store_path(word: str) -> bool:
-    path = word[2:] if word.startswith("./") else word
+    path = word.removeprefix("./")
     return path == ".rt" or path.startswith(".rt/") or path.endswith("/.rt") or "/.rt/" in path
