@@ -40,6 +40,12 @@ COMMANDS: dict[str, Command] = {
     "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
     # checks: baselines, new diagnostics, verify
+    "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
+    "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),
+    "check": Command("rt.verify", "checks", "the new diagnostics in one file since the baseline"),
+    "verify": Command("rt.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
+    "claim": Command("rt.verify", "checks", "record something you assert that rt did not measure"),
+    "diff-logs": Command("rt.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
     # integration: Claude Code hooks, install, help
     "install": Command("rt.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
     "doctor": Command("rt.install", "integration", "what is installed, which checks were found, and whether each hook answers"),

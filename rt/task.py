@@ -58,6 +58,7 @@ def args_start(p: argparse.ArgumentParser) -> None:
     p.add_argument("text", help="what the task is, in words")
     p.add_argument("--path", action="append", default=[], metavar="P", help="pin a file or folder to the task (repeatable)")
     p.add_argument("--force", action="store_true", help="set aside (block) the active task and start this one")
+    p.add_argument("--no-baseline", action="store_true", help="do not run the project's checks now (`rt baseline` later)")
 
 
 def cmd_start(ctx, args) -> Result:
@@ -85,8 +86,14 @@ def cmd_start(ctx, args) -> Result:
         task = state.new_task(store, text, sorted(set(pinned)))
         store.write_json(snapshot_file(task["id"]), {"files": snap.files})
         state.save_task(store, task)
-    text_out = f"started {task['id']}: {len(snap.files)} files snapshotted\nnext: {state.NEXT_STEP[task['state']]}"
-    return Result(text_out, {"task": public(task), "files": len(snap.files), "files_read": snap.read})
+    text_out = f"started {task['id']}: {len(snap.files)} files snapshotted"
+    data = {"task": public(task), "files": len(snap.files), "files_read": snap.read}
+    if args.no_baseline:
+        return Result(f"{text_out}\nnext: {state.NEXT_STEP[task['state']]}", data)
+    from rt.verify import take_baseline  # rt.verify builds on this module
+    baseline = take_baseline(ctx)
+    return Result(f"{text_out}\n{baseline.text}", data | {"task": public(state.active_task(store)),
+                                                          "baseline": baseline.data["checks"]})
 
 
 # ---------------------------------------------------------------- status / tasks
@@ -259,8 +266,9 @@ def cmd_finish(ctx, args) -> Result:
         task["incomplete"] = task["history"][-1]["from"] != "verified"
         state.save_task(store, task)
         state.close_active(store)
-    return Result(f"task {task['id']} finished" + (" (incomplete: not verified)" if task["incomplete"] else ""),
-                  {"task": public(task)})
+    from rt.report import write_report  # rt.report builds on this module
+    report = write_report(ctx, task)
+    return Result(report, {"task": public(task), "report": report})
 
 
 def args_repair(p) -> None:

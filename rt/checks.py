@@ -1,0 +1,514 @@
+"""The project's own checks: found from its files, adjusted by `rt.toml`, run with timeouts.
+
+Detection reads what the repository declares (package.json, pyproject.toml, setup.cfg, tox.ini,
+Makefile, go.mod, Cargo.toml); nothing is guessed from the tools installed on the machine. `rt checks`
+lists what was found and why. Commands keep repository-relative paths, so listings are byte-stable.
+"""
+from __future__ import annotations
+
+import configparser
+import fnmatch
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+import tomllib
+from dataclasses import dataclass, field, replace
+
+from rt.core import Repo, Result, UsageError, read_text, run, to_rel
+from rt.diagnostics import Run, classify, head
+from rt.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+
+KINDS = ("typecheck", "lint", "format", "build", "test")
+"""Every check has one of these kinds; checks run in this order (cheap and telling first)."""
+
+DEFAULT_TIMEOUT = 600
+FIX_ATTEMPTS = 2
+CONFIG = "rt.toml"
+
+PY = ("*.py", "*.pyi")
+JS = ("*.ts", "*.tsx", "*.mts", "*.cts", "*.js", "*.jsx", "*.mjs", "*.cjs", "*.vue", "*.svelte")
+GO = ("*.go", "go.mod", "go.sum")
+RUST = ("*.rs", "Cargo.toml", "Cargo.lock")
+RUN_ENV = RECOMMENDED_ENV | {"PYTHONDONTWRITEBYTECODE": "1", "CI": "1", "TERM": "dumb"}
+"""No colour, no watch mode, no `__pycache__` left in the tree (it would show as a change)."""
+
+
+class ConfigError(UsageError):
+    pass
+
+
+@dataclass
+class Check:
+    name: str
+    kind: str                    # typecheck | lint | format | build | test
+    command: list[str]
+    required: bool
+    timeout: int
+    per_file: list[str] | None   # the command for one file, with "{file}"; None: filter a full run
+    parser: str
+    reason: str                  # why it was detected (which file/entry)
+    files: tuple[str, ...] = ("*",)   # which changed files it can report on (globs)
+
+    def applies_to(self, rel: str) -> bool:
+        name = rel.rsplit("/", 1)[-1]
+        return any(fnmatch.fnmatchcase(rel if "/" in g else name, g) for g in self.files)
+
+
+# ---------------------------------------------------------------- the config file
+
+def load_config(repo: Repo) -> dict:
+    """`rt.toml` at the root, else `[tool.rt]` in pyproject.toml, else nothing; validated."""
+    text = read_text(repo, CONFIG)
+    where = CONFIG
+    if text is None:
+        data = _toml(repo, "pyproject.toml").get("tool", {}).get("rt")
+        where = "pyproject.toml [tool.rt]"
+        if data is None:
+            return {}
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"{CONFIG}: not valid TOML ({e}); fix it or remove it") from None
+    _validate(data, where)
+    return data
+
+
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict}
+_FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
+           "parser": str, "files": list, "enabled": bool}
+
+
+def _validate(data: dict, where: str) -> None:
+    for key, value in data.items():
+        if key not in _TOP:
+            raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_TOP))})")
+        if not isinstance(value, _TOP[key]) or isinstance(value, bool) and _TOP[key] is int:
+            raise ConfigError(f"{where}: {key} must be a {_TOP[key].__name__}")
+    for name, entry in data.get("checks", {}).items():
+        if not isinstance(entry, dict):
+            raise ConfigError(f"{where}: [checks.{name}] must be a table")
+        for key, value in entry.items():
+            want = _FIELDS.get(key)
+            if want is None:
+                raise ConfigError(f"{where}: [checks.{name}] unknown key {key!r} (known: {', '.join(sorted(_FIELDS))})")
+            if not isinstance(value, want) or isinstance(value, bool) and want is int:
+                raise ConfigError(f"{where}: [checks.{name}] {key} must be a {want.__name__}")
+            if want is list and not all(isinstance(v, str) for v in value):
+                raise ConfigError(f"{where}: [checks.{name}] {key} must be a list of strings")
+        if entry.get("kind", "lint") not in KINDS:
+            raise ConfigError(f"{where}: [checks.{name}] kind must be one of {', '.join(KINDS)}")
+        if "per_file" in entry and "{file}" not in entry["per_file"]:
+            raise ConfigError(f"{where}: [checks.{name}] per_file must contain \"{{file}}\"")
+    for pattern, argv in data.get("format", {}).items():
+        if not (isinstance(argv, list) and argv and all(isinstance(v, str) for v in argv) and "{file}" in argv):
+            raise ConfigError(f"{where}: [format] {pattern!r} must be a command list containing \"{{file}}\"")
+
+
+def fix_attempt_limit(repo: Repo) -> int:
+    return load_config(repo).get("fix_attempts", FIX_ATTEMPTS)
+
+
+# ---------------------------------------------------------------- reading the project's files
+
+def _toml(repo: Repo, rel: str) -> dict:
+    text = read_text(repo, rel)
+    if text is None:
+        return {}
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return {}
+
+
+def _ini(repo: Repo, rel: str) -> configparser.ConfigParser:
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    text = read_text(repo, rel)
+    if text is not None:
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            pass
+    return parser
+
+
+def _exists(repo: Repo, rel: str) -> bool:
+    return os.path.lexists(repo.root / rel)
+
+
+_REQ_NAME = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._-]*)")
+
+
+def _python_deps(repo: Repo) -> dict[str, str]:
+    """Package name -> the file that declares it, from every usual place a Python project lists them."""
+    found: dict[str, str] = {}
+
+    def add(spec: str, where: str) -> None:
+        m = _REQ_NAME.match(spec)
+        if m:
+            found.setdefault(m.group(1).lower().replace("_", "-"), where)
+
+    py = _toml(repo, "pyproject.toml")
+    project = py.get("project", {})
+    for spec in project.get("dependencies", []):
+        add(spec, "pyproject.toml")
+    for group in (project.get("optional-dependencies", {}) | py.get("dependency-groups", {})).values():
+        for spec in group:
+            if isinstance(spec, str):
+                add(spec, "pyproject.toml")
+    poetry = py.get("tool", {}).get("poetry", {})
+    tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
+    tables += [g.get("dependencies", {}) for g in poetry.get("group", {}).values()]
+    for table in tables:
+        for name in table:
+            add(name, "pyproject.toml")
+    cfg = _ini(repo, "setup.cfg")
+    for section, key in (("options", "install_requires"), ("options", "tests_require")):
+        for line in cfg.get(section, key, fallback="").splitlines():
+            add(line, "setup.cfg")
+    if cfg.has_section("options.extras_require"):
+        for value in cfg["options.extras_require"].values():
+            for line in value.splitlines():
+                add(line, "setup.cfg")
+    tox = _ini(repo, "tox.ini")
+    for section in tox.sections():
+        for line in tox.get(section, "deps", fallback="").splitlines():
+            add(line, "tox.ini")
+    req_files = sorted(p.name for p in repo.root.glob("*requirements*.txt"))
+    req_files += sorted(f"requirements/{p.name}" for p in (repo.root / "requirements").glob("*.txt"))
+    for rel in req_files:
+        for line in (read_text(repo, rel) or "").splitlines():
+            if not line.lstrip().startswith(("#", "-")):
+                add(line, rel)
+    return found
+
+
+def _makefile_mentions(repo: Repo) -> set[str]:
+    text = read_text(repo, "Makefile") or ""
+    return set(re.findall(r"\b(pytest|mypy|pyright|ruff|flake8|pylint)\b", text))
+
+
+def _local(repo: Repo, name: str, *where: str) -> str:
+    """The project's own copy of a tool (node_modules/.bin, a venv) when present, else its name for PATH."""
+    for folder in where:
+        rel = f"{folder}/{name}"
+        if _exists(repo, rel):
+            return rel
+    return name
+
+
+def _py_tool(repo: Repo, name: str) -> str:
+    return _local(repo, name, ".venv/bin", "venv/bin")
+
+
+# ---------------------------------------------------------------- detection per ecosystem
+
+def _node(repo: Repo) -> list[Check]:
+    text = read_text(repo, "package.json")
+    if text is None:
+        return []
+    try:
+        pkg = json.loads(text)
+    except ValueError:
+        return []
+    if not isinstance(pkg, dict):
+        return []
+    deps: dict = {}
+    for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
+        if isinstance(pkg.get(key), dict):
+            deps |= pkg[key]
+    scripts = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
+
+    def bin_(name: str) -> str:
+        return _local(repo, name, "node_modules/.bin")
+
+    out = []
+    if "typescript" in deps or _exists(repo, "tsconfig.json"):
+        why = "package.json depends on typescript" if "typescript" in deps else "tsconfig.json exists"
+        out.append(Check("tsc", "typecheck", [bin_("tsc"), *RECOMMENDED_ARGS["tsc"]], True, DEFAULT_TIMEOUT,
+                         None, "tsc", why, JS))
+    eslint_cfg = [n for n in ("eslint.config.js", "eslint.config.mjs", "eslint.config.cjs", "eslint.config.ts",
+                              ".eslintrc.js", ".eslintrc.cjs", ".eslintrc.json", ".eslintrc.yml", ".eslintrc")
+                  if _exists(repo, n)]
+    if "eslint" in deps or eslint_cfg:
+        why = "package.json depends on eslint" if "eslint" in deps else f"{eslint_cfg[0]} exists"
+        cmd = [bin_("eslint"), *RECOMMENDED_ARGS["eslint"]]
+        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["{file}"], "eslint", why, JS))
+    if "vitest" in deps:
+        flags = RECOMMENDED_ARGS["vitest"][1:]  # after `run`
+        out.append(Check("vitest", "test", [bin_("vitest"), "run", *flags], True, DEFAULT_TIMEOUT,
+                         [bin_("vitest"), "related", "--run", *flags, "{file}"], "vitest",
+                         "package.json depends on vitest", JS))
+    elif "jest" in deps:
+        cmd = [bin_("jest"), *RECOMMENDED_ARGS["jest"]]
+        out.append(Check("jest", "test", cmd, True, DEFAULT_TIMEOUT, cmd + ["--findRelatedTests", "{file}"], "jest",
+                         "package.json depends on jest", JS))
+    elif isinstance(scripts.get("test"), str) and "no test specified" not in scripts["test"]:
+        out.append(Check("test", "test", ["npm", "test", "--silent"], True, DEFAULT_TIMEOUT, None, "generic",
+                         "package.json scripts.test", JS))
+    if isinstance(scripts.get("build"), str):
+        out.append(Check("build", "build", ["npm", "run", "build", "--silent"], False, DEFAULT_TIMEOUT, None,
+                         "generic", "package.json scripts.build (optional: ask with --with build)", JS))
+    return out
+
+
+def _python(repo: Repo) -> list[Check]:
+    py = _toml(repo, "pyproject.toml")
+    tool = py.get("tool", {})
+    setup_cfg, tox = _ini(repo, "setup.cfg"), _ini(repo, "tox.ini")
+    deps = _python_deps(repo)
+    make = _makefile_mentions(repo)
+
+    def why(name: str, signs: list[tuple[bool, str]]) -> str | None:
+        for hit, reason in signs:
+            if hit:
+                return reason
+        if name in deps:
+            return f"{deps[name]} lists {name}"
+        if name in make:
+            return f"Makefile runs {name}"
+        return None
+
+    out = []
+    reason = why("mypy", [("mypy" in tool, "pyproject.toml [tool.mypy]"), (_exists(repo, "mypy.ini"), "mypy.ini exists"),
+                          (setup_cfg.has_section("mypy"), "setup.cfg [mypy]"), (tox.has_section("mypy"), "tox.ini [mypy]")])
+    if reason:
+        cmd = [_py_tool(repo, "mypy"), *RECOMMENDED_ARGS["mypy"]]
+        target = [] if "files" in tool.get("mypy", {}) or setup_cfg.has_option("mypy", "files") else ["."]
+        out.append(Check("mypy", "typecheck", cmd + target, True, DEFAULT_TIMEOUT, cmd + ["{file}"], "mypy", reason, PY))
+    reason = why("pyright", [("pyright" in tool, "pyproject.toml [tool.pyright]"),
+                             (_exists(repo, "pyrightconfig.json"), "pyrightconfig.json exists")])
+    if reason:
+        cmd = [_py_tool(repo, "pyright"), *RECOMMENDED_ARGS["pyright"]]
+        out.append(Check("pyright", "typecheck", cmd, True, DEFAULT_TIMEOUT, cmd + ["{file}"], "pyright", reason, PY))
+    reason = why("ruff", [("ruff" in tool, "pyproject.toml [tool.ruff]"), (_exists(repo, "ruff.toml"), "ruff.toml exists"),
+                          (_exists(repo, ".ruff.toml"), ".ruff.toml exists")])
+    if reason:
+        cmd = [_py_tool(repo, "ruff"), *RECOMMENDED_ARGS["ruff"], "--no-fix"]
+        out.append(Check("ruff", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["--force-exclude", "{file}"],
+                         "ruff", reason, PY))
+    reason = why("flake8", [(_exists(repo, ".flake8"), ".flake8 exists"), (setup_cfg.has_section("flake8"), "setup.cfg [flake8]"),
+                            (tox.has_section("flake8"), "tox.ini [flake8]")])
+    if reason:
+        cmd = [_py_tool(repo, "flake8"), *RECOMMENDED_ARGS["flake8"]]
+        out.append(Check("flake8", "lint", cmd, True, DEFAULT_TIMEOUT, cmd + ["{file}"], "flake8", reason, PY))
+    reason = why("pylint", [("pylint" in tool, "pyproject.toml [tool.pylint]"), (_exists(repo, ".pylintrc"), ".pylintrc exists"),
+                            (_exists(repo, "pylintrc"), "pylintrc exists")])
+    if reason:
+        cmd = [_py_tool(repo, "pylint"), *RECOMMENDED_ARGS["pylint"]]
+        out.append(Check("pylint", "lint", cmd + ["--recursive=y", "."], True, DEFAULT_TIMEOUT, cmd + ["{file}"],
+                         "pylint", reason, PY))
+    reason = why("pytest", [("pytest" in tool, "pyproject.toml [tool.pytest.ini_options]"),
+                            (_exists(repo, "pytest.ini"), "pytest.ini exists"),
+                            (setup_cfg.has_section("tool:pytest"), "setup.cfg [tool:pytest]"),
+                            (tox.has_section("pytest"), "tox.ini [pytest]"),
+                            (_exists(repo, "conftest.py") or _exists(repo, "tests/conftest.py"), "conftest.py exists")])
+    if reason:
+        python = _local(repo, "python", ".venv/bin", "venv/bin")
+        cmd = [python if python != "python" else "python3", "-m", "pytest", *RECOMMENDED_ARGS["pytest"]]
+        out.append(Check("pytest", "test", cmd, True, DEFAULT_TIMEOUT, None, "pytest", reason, PY))
+    return out
+
+
+def _go(repo: Repo) -> list[Check]:
+    if not _exists(repo, "go.mod"):
+        return []
+    return [
+        Check("go-build", "build", ["go", "build", "./..."], True, DEFAULT_TIMEOUT, None, "go", "go.mod exists", GO),
+        Check("go-test", "test", ["go", "test", "./..."], True, DEFAULT_TIMEOUT, None, "go", "go.mod exists", GO),
+        Check("go-vet", "lint", ["go", "vet", "./..."], True, DEFAULT_TIMEOUT, None, "go", "go.mod exists", GO),
+    ]
+
+
+def _rust(repo: Repo) -> list[Check]:
+    if not _exists(repo, "Cargo.toml"):
+        return []
+    fmt = RECOMMENDED_ARGS["cargo"]
+    return [
+        Check("cargo-check", "typecheck", ["cargo", "check", "--all-targets", *fmt], True, DEFAULT_TIMEOUT, None,
+              "cargo", "Cargo.toml exists", RUST),
+        Check("cargo-test", "test", ["cargo", "test"], True, DEFAULT_TIMEOUT, None, "cargo", "Cargo.toml exists", RUST),
+        Check("clippy", "lint", ["cargo", "clippy", "--all-targets", *fmt], False, DEFAULT_TIMEOUT, None, "cargo",
+              "Cargo.toml exists (optional: clippy may not be installed; ask with --with clippy)", RUST),
+    ]
+
+
+def detect(repo: Repo) -> list[Check]:
+    """Every check the repository declares, adjusted and extended by the config file; byte-stable order."""
+    config = load_config(repo)
+    timeout = config.get("timeout", DEFAULT_TIMEOUT)
+    found = {c.name: replace(c, timeout=timeout) for c in _node(repo) + _python(repo) + _go(repo) + _rust(repo)}
+    where = CONFIG if _exists(repo, CONFIG) else "pyproject.toml [tool.rt]"
+    for name, entry in config.get("checks", {}).items():
+        if entry.get("enabled") is False:
+            found.pop(name, None)
+            continue
+        base = found.get(name)
+        if base is None:
+            if "command" not in entry:
+                raise ConfigError(f"{where}: [checks.{name}] is not a detected check, so it needs a command")
+            base = Check(name, "lint", [], True, timeout, None, "generic", f"{where} [checks.{name}]")
+        else:
+            base = replace(base, reason=f"{base.reason}; adjusted in {where}")
+        changes = {k: v for k, v in entry.items() if k != "enabled"}
+        if "files" in changes:
+            changes["files"] = tuple(changes["files"])
+        found[name] = replace(base, **changes)
+    for check in found.values():
+        if not check.command:
+            raise ConfigError(f"{where}: [checks.{check.name}] command is empty")
+    return sorted(found.values(), key=lambda c: (KINDS.index(c.kind), c.name))
+
+
+def select(repo: Repo, wanted: list[str]) -> list[Check]:
+    """The required checks plus the optional ones named; an unknown name is an error that lists the known."""
+    checks = detect(repo)
+    names = {c.name for c in checks}
+    unknown = sorted(set(wanted) - names)
+    if unknown:
+        known = ", ".join(sorted(names)) or "none detected"
+        raise UsageError(f"no check named {', '.join(unknown)} (known: {known}); `rt checks` lists them")
+    return [c for c in checks if c.required or c.name in wanted]
+
+
+# ---------------------------------------------------------------- formatters
+
+_FORMATTERS = (
+    # (globs, argv, sign that the project uses it)
+    (JS + ("*.json", "*.css", "*.scss", "*.md", "*.html", "*.yaml", "*.yml"),
+     ["node_modules/.bin/prettier", "--write", "{file}"], "prettier"),
+    (PY, ["ruff", "format", "{file}"], "ruff-format"),
+    (PY, ["black", "-q", "{file}"], "black"),
+    (("*.go",), ["gofmt", "-w", "{file}"], "gofmt"),
+    (("*.rs",), ["rustfmt", "{file}"], "rustfmt"),
+)
+
+
+def formatter_for(repo: Repo, rel: str) -> list[str] | None:
+    """The argv that formats `rel` in place: from `[format]` in the config, else the project's declared formatter."""
+    name = rel.rsplit("/", 1)[-1]
+    for pattern, argv in sorted(load_config(repo).get("format", {}).items()):
+        if fnmatch.fnmatchcase(rel if "/" in pattern else name, pattern):
+            return [rel if a == "{file}" else a for a in argv]
+    used = _declared_formatters(repo)
+    for globs, argv, key in _FORMATTERS:
+        if key in used and any(fnmatch.fnmatchcase(name, g) for g in globs):
+            if key == "black":
+                argv = [_py_tool(repo, "black"), *argv[1:]]
+            elif key == "ruff-format":
+                argv = [_py_tool(repo, "ruff"), *argv[1:]]
+            return [rel if a == "{file}" else a for a in argv]
+    return None
+
+
+def _declared_formatters(repo: Repo) -> set[str]:
+    used = set()
+    if _exists(repo, "node_modules/.bin/prettier"):
+        used.add("prettier")
+    tool = _toml(repo, "pyproject.toml").get("tool", {})
+    if "format" in tool.get("ruff", {}) or "format" in _toml(repo, "ruff.toml"):
+        used.add("ruff-format")
+    if "black" in tool or "black" in _python_deps(repo):
+        used.add("black")
+    if _exists(repo, "go.mod"):
+        used.add("gofmt")
+    if _exists(repo, "Cargo.toml"):
+        used.add("rustfmt")
+    return used
+
+
+# ---------------------------------------------------------------- running
+
+@dataclass
+class Ran:
+    """One check's run: the parsed result, the raw output kept for people, and how long it took."""
+    run: Run
+    output: str
+    seconds: float = field(default=0.0, compare=False)
+
+
+def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | None = None) -> Ran:
+    """Run one check (on one file when `file` is given and the check has a per-file form).
+
+    A program that is missing, cannot start or times out gives a `could_not_run` result with the
+    reason and the first lines of whatever it printed; it never counts as zero diagnostics.
+    """
+    argv = check.command if file is None else [file if a == "{file}" else a for a in check.per_file or check.command]
+    limit = timeout or check.timeout
+    started = time.monotonic()
+    try:
+        proc = run(argv, repo.root, timeout=limit, env=RUN_ENV)
+    except FileNotFoundError:
+        return _could_not_run(check, f"program not found: {argv[0]} (install it, or set its command in {CONFIG})",
+                              "", started)
+    except PermissionError:
+        return _could_not_run(check, f"program cannot be run (permission denied): {argv[0]}", "", started)
+    except OSError as e:
+        return _could_not_run(check, f"program failed to start: {argv[0]}: {e.strerror or e}", "", started)
+    except subprocess.TimeoutExpired as e:
+        partial = _text(e.stdout) + _text(e.stderr)
+        return _could_not_run(check, f"timed out after {limit}s (raise `timeout` in {CONFIG})", partial, started)
+    output = _text(proc.stdout) + _text(proc.stderr)
+    result = classify(check.name, check.parser, proc.returncode, output, str(repo.root), check.required)
+    return Ran(result, output, time.monotonic() - started)
+
+
+def _text(data) -> str:
+    if data is None:
+        return ""
+    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+
+
+def _could_not_run(check: Check, reason: str, output: str, started: float) -> Ran:
+    return Ran(Run(check.name, check.required, "could_not_run", [], reason, head(output)), output,
+               time.monotonic() - started)
+
+
+def run_all(repo: Repo, checks: list[Check], timeout: int | None = None) -> list[Ran]:
+    """Run checks one after another, with progress on stderr (which check, elapsed)."""
+    out = []
+    for i, check in enumerate(checks, 1):
+        print(f"rt: [{i}/{len(checks)}] {check.name}: {' '.join(check.command)}", file=sys.stderr, flush=True)
+        ran = run_check(repo, check, timeout=timeout)
+        count = len(ran.run.diagnostics)
+        what = ran.run.status.replace("_", " ") + (f", {count} diagnostic(s)" if count else "")
+        print(f"rt: [{i}/{len(checks)}] {check.name}: {what} ({ran.seconds:.1f}s)", file=sys.stderr, flush=True)
+        out.append(ran)
+    return out
+
+
+# ---------------------------------------------------------------- rt checks
+
+def describe_check(c: Check) -> list[str]:
+    flags = "required" if c.required else "optional"
+    lines = [f"{c.name}  {c.kind}, {flags}, timeout {c.timeout}s, parser {c.parser}",
+             f"  run:      {' '.join(c.command)}"]
+    if c.per_file:
+        lines.append(f"  per file: {' '.join(c.per_file)}")
+    lines.append(f"  why:      {c.reason}")
+    return lines
+
+
+def args_checks(p) -> None:
+    p.add_argument("--file", metavar="F", help="also show the formatter and the checks that apply to this file")
+
+
+def cmd_checks(ctx, args) -> Result:
+    checks = detect(ctx.repo)
+    lines = []
+    for c in checks:
+        lines += describe_check(c)
+    if not checks:
+        lines.append(f"no checks found: nothing declares a linter, type checker or test runner; add them in {CONFIG}")
+    data = {"checks": [vars(c) | {"files": list(c.files)} for c in checks],
+            "fix_attempts": fix_attempt_limit(ctx.repo)}
+    if args.file:
+        rel = to_rel(ctx.repo, args.file)
+        applies = [c.name for c in checks if c.applies_to(rel)]
+        fmt = formatter_for(ctx.repo, rel)
+        lines.append(f"{rel}: checks {', '.join(applies) or 'none'}; formatter {' '.join(fmt) if fmt else 'none'}")
+        data |= {"file": rel, "applies": applies, "formatter": fmt}
+    return Result("\n".join(lines), data)

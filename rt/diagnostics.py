@@ -1,0 +1,198 @@
+"""Diagnostics as data: one record shape for every tool, the new-versus-old diff, and the verdict.
+
+The diff groups diagnostics by (check, file, code, normalised message), never by line number, so code
+inserted above an old error does not make it new; within a group only the increase counts as new. The
+known limit follows from that: when an old and a new diagnostic read the same, only the increase is
+visible, never which one is which.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+
+from rt.core import ExitCode
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One finding. `file` is repo-relative POSIX ('' when none), `code` the rule or code ('' when none).
+
+    For test runners `file` is the test file, `code` the test id and `message` the first assertion line.
+    """
+    check: str
+    file: str
+    line: int
+    column: int
+    code: str
+    severity: str
+    message: str
+
+    def key(self) -> tuple[str, str, str, str]:
+        return (self.check, self.file, self.code, normalise(self.message))
+
+
+# Order matters: timestamps before times before durations; temp paths before `file:line` references.
+_VOLATILE: list[tuple[re.Pattern, str]] = [
+    (re.compile(r"(?:[A-Za-z]:)?[\\/](?:private[\\/])?(?:tmp|var[\\/]folders|var[\\/]tmp|Temp)[\\/][^\s'\"`()\[\]<>,;]*"
+                r"|pytest-of-[^\s'\"`()\[\]<>,;]*"), "<tmp>"),
+    (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x?"),
+    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
+    (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
+    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
+    (re.compile(r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I), r"\1 N"),
+    (re.compile(r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)"), r"\1\2:N"),
+    (re.compile(r"\s+"), " "),
+]
+
+
+def normalise(message: str) -> str:
+    """The message with volatile parts replaced: temp paths, addresses, timestamps, durations, line numbers."""
+    for rx, repl in _VOLATILE:
+        message = rx.sub(repl, message)
+    return message.strip()
+
+
+@dataclass
+class Diff:
+    new: list[Diagnostic]
+    fixed: int
+    unchanged: int
+
+
+def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None) -> Diff:
+    """Diagnostics in `after` that `before` does not account for, with their current lines.
+
+    `renamed` maps old paths to new ones (known from the task's snapshot) so a moved file's old
+    findings stay old. Within a group the new ones are those left over by an order-keeping match that
+    moves lines the least, so the one inserted below an old twin is reported, not the twin.
+    """
+    moved = renamed or {}
+    groups_before: dict[tuple, list[Diagnostic]] = {}
+    for d in before:
+        if d.file in moved:
+            d = Diagnostic(d.check, moved[d.file], d.line, d.column, d.code, d.severity, d.message)
+        groups_before.setdefault(d.key(), []).append(d)
+    groups_after: dict[tuple, list[Diagnostic]] = {}
+    for d in after:
+        groups_after.setdefault(d.key(), []).append(d)
+    new: list[Diagnostic] = []
+    fixed = unchanged = 0
+    for key in groups_before.keys() | groups_after.keys():
+        old = sorted(d.line for d in groups_before.get(key, []))
+        now = sorted(groups_after.get(key, []), key=_position)
+        kept = min(len(old), len(now))
+        unchanged += kept
+        fixed += len(old) - kept
+        if len(now) > len(old):
+            new.extend(_unmatched(old, now))
+    return Diff(sorted(new, key=_position), fixed, unchanged)
+
+
+def _position(d: Diagnostic) -> tuple:
+    return (d.check, d.file, d.line, d.column, d.code, d.message)
+
+
+_MAX_ALIGN = 250_000
+"""Above this many (old x new) pairs a group's new ones are simply the last ones, not aligned."""
+
+
+def _unmatched(old: list[int], now: list[Diagnostic]) -> list[Diagnostic]:
+    """The `len(now) - len(old)` entries of `now` left once every old line is matched, in order, to a
+    current one so that the total line movement is smallest (old lines sorted, `now` sorted by line)."""
+    n, m = len(old), len(now)
+    if n == 0:
+        return list(now)
+    if n * m > _MAX_ALIGN:
+        return now[n:]
+    inf = float("inf")
+    # cost[i][j]: best cost matching old[:i] within now[:j]
+    cost = [[0.0] * (m + 1)] + [[inf] * (m + 1) for _ in range(n)]
+    for i in range(1, n + 1):
+        row, prev = cost[i], cost[i - 1]
+        for j in range(i, m + 1):
+            row[j] = min(row[j - 1], prev[j - 1] + abs(now[j - 1].line - old[i - 1]))
+    matched: set[int] = set()
+    i, j = n, m
+    while i > 0:
+        if cost[i][j] == cost[i][j - 1] and j > i:
+            j -= 1
+        else:
+            matched.add(j - 1)
+            i, j = i - 1, j - 1
+    return [d for k, d in enumerate(now) if k not in matched]
+
+
+# ---------------------------------------------------------------- one check's run, and the verdict
+
+STATUSES = ("ok", "findings", "could_not_run", "skipped")
+HEAD_LINES = 8
+"""How many first lines of a check's output are kept when it could not run."""
+
+
+class ToolFailure(Exception):
+    """Raised by a parser when the output shows the tool itself failed (crash, configuration, usage)."""
+
+
+@dataclass
+class Run:
+    """One check's run as seen from its output. `reason` and `head` say why when it could not run."""
+    check: str
+    required: bool
+    status: str
+    diagnostics: list[Diagnostic]
+    reason: str = ""
+    head: str = ""
+
+
+def classify(check: str, parser: str, exit_code: int | None, output: str, root: str | None,
+             required: bool = True) -> Run:
+    """Read one check's output with the named parser and decide whether it ran.
+
+    `exit_code` None means it timed out or could not start. A run counts only when its output was
+    understood: a non-zero exit with nothing parsed, a crash or a configuration error is `could_not_run`,
+    never zero diagnostics.
+    """
+    from rt.parsers import PARSERS
+
+    def failed(reason: str) -> Run:
+        return Run(check, required, "could_not_run", [], reason, head(output))
+
+    if exit_code is None:
+        return failed("did not finish: timed out or could not start")
+    if exit_code in (126, 127):
+        return failed(f"exit {exit_code}: program missing or not executable")
+    try:
+        found = PARSERS[parser](output, check, root)
+    except ToolFailure as e:
+        return failed(str(e))
+    if found is None:
+        if exit_code == 0:
+            return Run(check, required, "ok", [])
+        return failed(f"exit {exit_code} and no output the {parser} parser understands")
+    if exit_code != 0 and not found:
+        return failed(f"exit {exit_code} without any diagnostic")
+    return Run(check, required, "findings" if found else "ok", found)
+
+
+def skipped(check: str, reason: str, required: bool = True) -> Run:
+    """A check that was not run; never evidence of passing."""
+    return Run(check, required, "skipped", [], reason)
+
+
+def head(output: str) -> str:
+    lines = [ln.rstrip() for ln in output.strip("\n").splitlines()]
+    return "\n".join(lines[:HEAD_LINES])
+
+
+def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:
+    """FAIL when anything new appeared or scope broke; INCOMPLETE when a required check did not run
+    (or none ran at all); PASS otherwise."""
+    if new_count > 0 or not scope_ok:
+        return "FAIL"
+    if not runs or any(r.required and r.status in ("could_not_run", "skipped") for r in runs):
+        return "INCOMPLETE"
+    return "PASS"
+
+
+VERDICT_EXIT = {"PASS": ExitCode.OK, "FAIL": ExitCode.FINDING, "INCOMPLETE": ExitCode.INCOMPLETE}

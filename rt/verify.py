@@ -1,0 +1,349 @@
+"""Baseline, check, verify and claim: only what the task's edits made new, and a verdict that hides nothing.
+
+`rt baseline` runs the required checks before any edit and keeps their diagnostics; `rt check F` and
+`rt verify` run them again and report only what is new against it. A check that could not run, or
+that has no baseline to compare with, is never counted as clean.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from rt import state
+from rt.changes import task_changes
+from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, select
+from rt.core import ExitCode, Result, StateError, UsageError, to_rel
+from rt.diagnostics import VERDICT_EXIT, Diagnostic, Run, diff, verdict
+from rt.snapshot import changes, fingerprint, scan
+from rt.task import load_snapshot
+
+SHOWN = 20
+"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
+
+
+def task_dir(task: dict) -> str:
+    return f"tasks/{task['id']}"
+
+
+def _dump(run: Run, command: list[str]) -> dict:
+    return {"status": run.status, "reason": run.reason, "head": run.head, "command": command,
+            "diagnostics": [asdict(d) for d in run.diagnostics]}
+
+
+def load_baseline(store, task: dict) -> dict[str, dict]:
+    """Check name -> its baseline run ({status, reason, diagnostics: [Diagnostic]}); empty when none was taken."""
+    data = store.read_json(f"{task_dir(task)}/baseline.json") or {"checks": {}}
+    return {name: entry | {"diagnostics": [Diagnostic(**d) for d in entry["diagnostics"]]}
+            for name, entry in data["checks"].items()}
+
+
+def _progress_line(check: str, run: Run, extra: str = "") -> str:
+    if run.status == "could_not_run":
+        return f"- {check}: could not run: {run.reason}"
+    return f"- {check}: {len(run.diagnostics)} diagnostic(s){extra}"
+
+
+# ---------------------------------------------------------------- baseline
+
+def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = None) -> Result:
+    """Run the required (and named optional) checks on the untouched tree and keep what they report."""
+    store = ctx.store
+    task = state.active_task(store)
+    if task["state"] not in ("scanned", "ready"):
+        raise StateError(f"task {task['id']} is {task['state']}; a baseline is taken before editing, "
+                         f"in scanned or ready (start a new task to take a fresh one)")
+    moved = changes(load_snapshot(store, task), scan(ctx.repo, store).files)
+    if moved:
+        raise StateError(f"{len(moved)} file(s) changed since `rt start` (first: {moved[0][0]}); a baseline of "
+                         f"edited files would hide their problems: undo them, or `rt start --force` a new task")
+    checks = select(ctx.repo, with_ or [])
+    ran = run_all(ctx.repo, checks, timeout)
+    with store.locked():
+        task = state.active_task(store)
+        path = f"{task_dir(task)}/baseline.json"
+        kept = (store.read_json(path) or {"checks": {}})["checks"]
+        for check, r in zip(checks, ran):
+            kept[check.name] = _dump(r.run, check.command)
+            store.write_text(f"{task_dir(task)}/baseline/{check.name}.log", r.output)
+        store.write_json(path, {"checks": kept})
+        if task["state"] == "scanned":
+            state.move(task, "ready", "baseline")
+        state.save_task(store, task)
+    lines = [f"baseline for task {task['id']}: {len(checks)} check(s)"]
+    lines += [_progress_line(c.name, r.run) for c, r in zip(checks, ran)]
+    if not checks:
+        lines.append(f"no checks found; `rt verify` will be INCOMPLETE until some are declared (see `rt checks`, {CONFIG})")
+    failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
+    if failed:
+        lines.append(f"{', '.join(failed)} could not run: verify cannot tell new problems from old there; "
+                     f"fix it and run `rt baseline` again before editing")
+    lines.append(f"next: {state.NEXT_STEP[task['state']]}")
+    data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
+    return Result("\n".join(lines), data)
+
+
+def args_baseline(p) -> None:
+    p.add_argument("--with", dest="with_", action="append", default=[], metavar="CHECK",
+                   help="also run this optional check (repeatable)")
+    p.add_argument("--timeout", type=int, metavar="S", help="seconds per check (over the config file)")
+
+
+def cmd_baseline(ctx, args) -> Result:
+    return take_baseline(ctx, args.with_, args.timeout)
+
+
+# ---------------------------------------------------------------- comparing one check with its baseline
+
+@dataclass
+class Compared:
+    check: Check
+    run: Run          # as counted for the verdict: no baseline to compare with counts as not run
+    new: list[Diagnostic]
+    fixed: int
+    unchanged: int
+    output: str
+
+
+def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None) -> Compared:
+    """The new diagnostics of one run against the baseline (only those in file `only`, when given)."""
+    run = ran.run
+    if run.status == "could_not_run":
+        return Compared(check, run, [], 0, 0, ran.output)
+    before = baseline.get(check.name)
+    found = [d for d in run.diagnostics if only is None or d.file == only]
+    if before is None or before["status"] == "could_not_run":
+        if not found:
+            return Compared(check, run, [], 0, 0, ran.output)
+        why = "no baseline was taken" if before is None else "its baseline run could not run"
+        blind = Run(check.name, check.required, "could_not_run", run.diagnostics,
+                    f"{len(found)} diagnostic(s) but {why}, so new cannot be told from old "
+                    f"(run `rt baseline` before editing)", "")
+        return Compared(check, blind, [], 0, 0, ran.output)
+    old = before["diagnostics"]
+    result = diff(old if only is None else [d for d in old if d.file == only], found)
+    return Compared(check, run, result.new, result.fixed, result.unchanged, ran.output)
+
+
+# ---------------------------------------------------------------- rt check FILE
+
+@dataclass
+class FileCheck:
+    path: str
+    new: list[Diagnostic]
+    could_not_run: list[tuple[str, str]]   # (check, reason)
+
+
+def check_file(ctx, task: dict, rel: str) -> FileCheck:
+    """New diagnostics in one file, quickly: each applicable check's per-file form, else its full run
+    filtered to the file. Builds and test suites without a per-file form are left to `rt verify`."""
+    baseline = load_baseline(ctx.store, task)
+    new: list[Diagnostic] = []
+    failed: list[tuple[str, str]] = []
+    for check in detect(ctx.repo):
+        if not check.required or not check.applies_to(rel) or check.kind == "build":
+            continue
+        if check.kind == "test" and not check.per_file:
+            continue
+        ran = run_check(ctx.repo, check, file=rel if check.per_file else None)
+        # a test run reports failures in the test files, not in the edited one
+        got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
+        new += got.new
+        if got.run.status == "could_not_run":
+            failed.append((check.name, got.run.reason))
+    return FileCheck(rel, sorted(new, key=_order), failed)
+
+
+def _order(d: Diagnostic) -> tuple:
+    return (d.file, d.line, d.column, d.check, d.code, d.message)
+
+
+def format_diagnostic(d: Diagnostic) -> str:
+    where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
+    code = f" [{d.code}]" if d.code else ""
+    return f"{where} {d.check}{code} {d.message}"
+
+
+def format_file_check(result: FileCheck) -> str:
+    """Short text for the model after an edit; '' when nothing new appeared and every check ran."""
+    if not result.new and not result.could_not_run:
+        return ""
+    lines = []
+    if result.new:
+        lines.append(f"{len(result.new)} new diagnostic(s) after editing {result.path}:")
+        lines += [f"  {format_diagnostic(d)}" for d in result.new[:SHOWN]]
+        if len(result.new) > SHOWN:
+            lines.append(f"  ... and {len(result.new) - SHOWN} more (`rt check {result.path}`)")
+    for name, reason in result.could_not_run:
+        lines.append(f"{name} could not check {result.path}: {reason}")
+    return "\n".join(lines)
+
+
+def args_check(p) -> None:
+    p.add_argument("files", nargs="+", metavar="F", help="the file(s) to check")
+
+
+def cmd_check(ctx, args) -> Result:
+    task = state.active_task(ctx.store)
+    results = [check_file(ctx, task, to_rel(ctx.repo, f)) for f in args.files]
+    text = "\n".join(t for t in (format_file_check(r) for r in results) if t)
+    new = sum(len(r.new) for r in results)
+    code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
+    data = {"files": [{"path": r.path, "new": [asdict(d) for d in r.new],
+                       "could_not_run": [list(x) for x in r.could_not_run]} for r in results]}
+    return Result(text or f"nothing new in {', '.join(r.path for r in results)}", data, code)
+
+
+# ---------------------------------------------------------------- verify
+
+def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
+    """(changed outside the plan, planned but not done); both empty when no plan exists."""
+    scope = task.get("scope")
+    if scope is None:
+        return [], []
+    outside = [c.path for c in found if c.in_scope is False]
+    status = {c.path: c.status for c in found}
+    undone = [p for p in scope["edit"] if p not in status]
+    undone += [p for p in scope["create"] if status.get(p) != "added"]
+    undone += [p for p in scope["delete"] if status.get(p) != "deleted"]
+    return outside, sorted(undone)
+
+
+def _check_line(c: Compared, log: str) -> str:
+    head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
+    if c.run.status == "could_not_run":
+        line = head + f"could not run: {c.run.reason}"
+        if c.run.head:
+            line += "\n" + "\n".join(f"    | {ln}" for ln in c.run.head.splitlines())
+        return line + f"\n    full output: {log}"
+    counts = f"{c.unchanged} old, {c.fixed} fixed"
+    if c.new:
+        return head + f"failed: {len(c.new)} new ({counts}); full output: {log}"
+    return head + f"passed: nothing new ({counts})"
+
+
+def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
+    bits = []
+    new = [c for c in compared if c.new]
+    if new:
+        bits.append(f"{sum(len(c.new) for c in new)} new diagnostic(s) ("
+                    + ", ".join(f"{c.check.name} {len(c.new)}" for c in new) + ")")
+    blind = [c.check.name for c in compared if c.run.status == "could_not_run" and c.check.required]
+    if blind:
+        bits.append(f"could not run: {', '.join(blind)}")
+    if outside:
+        bits.append(f"{len(outside)} file(s) changed outside the plan")
+    if undone:
+        bits.append(f"{len(undone)} planned file(s) not done")
+    if not compared:
+        bits.append("no checks configured")
+    if not bits:
+        bits.append(f"{len(compared)} check(s) ran, nothing new")
+    return f"{verdict_}: " + "; ".join(bits)
+
+
+def args_verify(p) -> None:
+    p.add_argument("--with", dest="with_", action="append", default=[], metavar="CHECK",
+                   help="also run this optional check (repeatable)")
+    p.add_argument("--timeout", type=int, metavar="S", help="seconds per check (over the config file)")
+
+
+def cmd_verify(ctx, args) -> Result:
+    store = ctx.store
+    task = state.active_task(store)
+    if task["state"] not in ("planned", "building", "verified"):
+        raise StateError(f"task {task['id']} is {task['state']}; verify needs a plan: record the scope with "
+                         f"`rt plan --edit F ...` first")
+    if args.timeout is not None and args.timeout <= 0:
+        raise UsageError("--timeout must be a positive number of seconds")
+    every = detect(ctx.repo)
+    checks = select(ctx.repo, args.with_)
+    baseline = load_baseline(store, task)
+    ran = run_all(ctx.repo, checks, args.timeout)
+    compared = [compare(c, r, baseline) for c, r in zip(checks, ran)]
+    found = task_changes(ctx, task)
+    outside, undone = scope_mismatch(task, found)
+    new = [d for c in compared for d in c.new]
+    result = verdict([c.run for c in compared], len(new), not (outside or undone))
+    limit = fix_attempt_limit(ctx.repo)
+    base = task_dir(task)
+    for c in compared:
+        store.write_text(f"{base}/verify/{c.check.name}.log", c.output)
+    with store.locked():
+        task = state.active_task(store)
+        failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
+        failures = failures + 1 if result == "FAIL" else 0 if result == "PASS" else failures
+        task["failed_verifies"] = failures
+        if task["state"] == "planned":
+            state.move(task, "building", "rt verify")
+        if result == "PASS":
+            state.move(task, "verified", "rt verify: PASS")
+        elif task["state"] == "verified":
+            state.move(task, "building", f"rt verify: {result}")
+        summary = _summary(result, compared, outside, undone)
+        task["verify"] = {"verdict": result, "summary": summary,
+                          "fingerprint": fingerprint(scan(ctx.repo, store).files)}
+        record = {
+            "verdict": result, "summary": summary, "outside": outside, "undone": undone,
+            "changed": [f"{c.status[0].upper()} {c.path}" for c in found],
+            "checks": [{"name": c.check.name, "kind": c.check.kind, "required": c.check.required,
+                        "status": "failed" if c.new else "could_not_run" if c.run.status == "could_not_run" else "passed",
+                        "new": len(c.new), "reason": c.run.reason} for c in compared],
+            "not_run": [{"name": c.name, "kind": c.kind, "reason": "optional, not asked"}
+                        for c in every if c.name not in {x.name for x in checks}],
+            "missing_kinds": [k for k in ("typecheck", "lint", "test") if not any(c.kind == k for c in every)],
+        }
+        store.write_json(f"{base}/verify.json", record)
+        text = _verify_md(task, record, compared, new, limit, failures)
+        store.write_text(f"{base}/verify.md", text + "\n")
+        state.save_task(store, task)
+    data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
+                     "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
+    return Result(text, data, VERDICT_EXIT[result])
+
+
+def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
+               failures: int) -> str:
+    base = f".rt/{task_dir(task)}"
+    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {task['text']}", "", "## checks"]
+    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
+    lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
+              for n in record["not_run"]]
+    lines += [f"- {k}: skipped (no {k} check configured; see `rt checks`)" for k in record["missing_kinds"]]
+    if new:
+        lines += ["", f"## new diagnostics ({len(new)})"]
+        lines += [f"- {format_diagnostic(d)}" for d in new[:SHOWN]]
+        if len(new) > SHOWN:
+            logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
+            lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
+    lines += ["", "## scope"]
+    if task.get("scope") is None:
+        lines.append("- no plan: scope not checked")
+    elif not (record["outside"] or record["undone"]):
+        lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
+    lines += [f"- changed outside the plan: {p} (approve it with `rt scope add {p}`, or undo it)" for p in record["outside"]]
+    lines += [f"- planned but not done: {p} (do it, or drop it with `rt scope remove {p}`)" for p in record["undone"]]
+    if record["verdict"] == "FAIL":
+        lines += ["", "## fix attempts"]
+        if failures >= limit:
+            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): stop fixing and hand it back "
+                         f"with `rt block \"{record['summary']}\"`")
+        else:
+            lines.append(f"- failed verify {failures} of {limit}: fix the above and run `rt verify` again")
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- claims
+
+def args_claim(p) -> None:
+    p.add_argument("text", help="what you assert that rt did not measure")
+
+
+def cmd_claim(ctx, args) -> Result:
+    text = " ".join(args.text.split())
+    if not text:
+        raise UsageError("the claim is empty; say what you assert: rt claim \"the page renders in Safari\"")
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        task["claims"].append({"text": text})
+        state.save_task(store, task)
+    return Result(f"claim {len(task['claims'])} recorded as unverified: {text}", {"claims": task["claims"]})
