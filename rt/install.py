@@ -13,7 +13,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-from importlib import resources
 from pathlib import Path
 
 import rt
@@ -43,14 +42,10 @@ _OUR_HOOK = re.compile(r"(^|\s)-m rt hook [a-z-]+$")
 
 
 def assets() -> Path:
-    """The folder holding SKILL.md and agents/: packaged as `rt.skill`, or `skill/` in a checkout."""
-    try:
-        packaged = resources.files("rt.skill")
-        if packaged.joinpath("SKILL.md").is_file():
-            return Path(str(packaged))
-    except ModuleNotFoundError:
-        pass
-    return Path(rt.__file__).resolve().parent.parent / "skill"
+    """The folder holding SKILL.md and agents/: `rt/skill` when pip-installed, `skill/` in a checkout."""
+    here = Path(rt.__file__).resolve().parent
+    packaged = here / "skill"
+    return packaged if (packaged / "SKILL.md").is_file() else here.parent / "skill"
 
 
 def shipped_files() -> dict[str, bytes]:
