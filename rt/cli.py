@@ -39,6 +39,9 @@ COMMANDS: dict[str, Command] = {
     "delta": Command("rt.changes", "changes", "files changed since the task started, with line counts and scope"),
     "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
+    "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task"),
+    "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)"),
+    "index": Command("rt.index", "context", "build or update the repository index and print its counts"),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),

@@ -1,0 +1,249 @@
+"""The repository index: per file its language, definitions, imports and identifiers, kept up to date cheaply.
+
+The snapshot's stat cache says which files changed (`scan()` gives each file's blob id); only those are
+parsed again. The index is stored under `.rt/index/` in hash shards per look-up kind (identifier ->
+files, name -> definitions, file -> importers, ...), so a look-up reads one small shard, not the index.
+"""
+from __future__ import annotations
+
+import json
+import os
+import zlib
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from rt.core import Result, StoreError, read_text
+from rt.snapshot import fingerprint, scan
+
+VERSION = 1
+"""Bump when an extractor changes what it records: every file is parsed again."""
+
+DIR = "index"
+KINDS = ("files", "idents", "words", "defs", "importers", "keys")
+
+
+@dataclass
+class Definition:
+    name: str
+    kind: str          # function, method, class, interface, type, enum, constant, component, struct, trait ...
+    start: int         # lines, 1-based, inclusive
+    end: int
+    signature: str     # the declaring line, stripped
+    parent: str        # enclosing class/type, dotted, or ""
+
+
+@dataclass
+class FileEntry:
+    path: str
+    lang: str
+    lines: int
+    defs: list[Definition]
+    imports: list[str]                                  # raw specifiers, sorted
+    resolved: list[str] = field(default_factory=list)   # repository paths the imports resolve to, sorted
+    idents: list[str] = field(default_factory=list)     # sorted unique identifiers in code
+    words: list[str] = field(default_factory=list)      # sorted unique lower-case words of the whole text
+    keys: list[str] = field(default_factory=list)       # translation keys the code uses, sorted
+    note: str = ""     # "" or why the file is indexed only partly: binary, large, minified, generated, syntax-error
+    blob: str = ""
+
+    def to_row(self) -> list:
+        return [self.lang, self.lines, [[d.name, d.kind, d.start, d.end, d.signature, d.parent] for d in self.defs],
+                self.imports, self.resolved, self.idents, self.words, self.keys, self.note, self.blob]
+
+    @classmethod
+    def from_row(cls, path: str, row: list) -> "FileEntry":
+        return cls(path, row[0], row[1], [Definition(*d) for d in row[2]], *row[3:])
+
+
+def shard_of(key: str, shards: int) -> int:
+    return zlib.crc32(key.encode("utf-8", "surrogateescape")) % shards
+
+
+def shard_count(files: int) -> int:
+    """About 150 files' worth per shard, a power of two, at most 256: small look-ups, few writes."""
+    n = 1
+    while n * 150 < files and n < 256:
+        n *= 2
+    return n
+
+
+class Index:
+    """A loaded index. Look-ups read only the shard that holds their key; `files` reads everything."""
+
+    def __init__(self, store, meta: dict, parsed: int = 0):
+        self.store = store
+        self.meta = meta
+        self.shards = meta["shards"]
+        self.parsed = parsed
+        self._cache: dict[tuple[str, int], dict] = {}
+
+    def _shard(self, kind: str, key: str) -> dict:
+        return self._shard_at(kind, shard_of(key, self.shards))
+
+    def _shard_at(self, kind: str, i: int) -> dict:
+        if (kind, i) not in self._cache:
+            data = self.store.read_json(f"{DIR}/{kind}/{i:03d}.json",
+                                        missing="the index is incomplete; run `rt index --rebuild`")
+            self._cache[(kind, i)] = data["m"]
+        return self._cache[(kind, i)]
+
+    @cached_property
+    def files(self) -> dict[str, FileEntry]:
+        out: dict[str, FileEntry] = {}
+        for i in range(self.shards):
+            for path, row in self._shard_at("files", i).items():
+                out[path] = FileEntry.from_row(path, row)
+        return dict(sorted(out.items()))
+
+    @cached_property
+    def paths(self) -> list[str]:
+        return self.store.read_json(f"{DIR}/paths.json", missing="the index is incomplete; run `rt index --rebuild`")["paths"]
+
+    def entry(self, path: str) -> FileEntry | None:
+        row = self._shard("files", path).get(path)
+        return FileEntry.from_row(path, row) if row is not None else None
+
+    def importers(self, path: str) -> list[str]:
+        """Files whose imports resolve to `path`, sorted."""
+        return list(self._shard("importers", path).get(path, []))
+
+    def definitions(self, name: str) -> list[tuple[str, Definition]]:
+        """(path, definition) for every definition named `name`, by path then line."""
+        return [(r[0], Definition(*r[1:])) for r in self._shard("defs", name).get(name, [])]
+
+    def users(self, ident: str) -> list[str]:
+        """Files whose code has the identifier `ident` (case-sensitive), sorted."""
+        return list(self._shard("idents", ident).get(ident, []))
+
+    def with_word(self, word: str) -> list[str]:
+        """Files whose text has the lower-case word `word`, sorted."""
+        return list(self._shard("words", word).get(word, []))
+
+    def key_users(self, key: str) -> list[str]:
+        """Files whose code uses the translation key `key`, sorted."""
+        return list(self._shard("keys", key).get(key, []))
+
+
+# ---------------------------------------------------------------- building
+
+def load(ctx, *, rebuild: bool = False) -> Index:
+    """The index of the tree as it is now: built on first use, then updated for changed files only."""
+    store = ctx.store
+    snap = scan(ctx.repo, store)
+    fp = f"{VERSION}:{fingerprint(snap.files)}"
+    meta = _meta(store)
+    if meta and meta["fingerprint"] == fp and not rebuild:
+        return Index(store, meta)
+    with store.locked():
+        meta = _meta(store)
+        if meta and meta["fingerprint"] == fp and not rebuild:
+            return Index(store, meta)
+        old: dict[str, FileEntry] = {}
+        if meta and meta.get("version") == VERSION and not rebuild:
+            try:
+                old = Index(store, meta).files
+            except StoreError:
+                old = {}
+        entries, parsed = _entries(ctx.repo, snap.files, old)
+        from rt.lang_resolve import resolve_all
+        resolve_all(ctx.repo, entries)
+        meta = _write(store, entries, fp, meta)
+    return Index(store, meta, parsed)
+
+
+def _meta(store) -> dict | None:
+    try:
+        return store.read_json(f"{DIR}/meta.json")
+    except StoreError:
+        return None  # a damaged index is only a cache: build it again
+
+
+def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry]) -> tuple[dict[str, FileEntry], int]:
+    from rt import langs
+    entries: dict[str, FileEntry] = {}
+    parsed = 0
+    for path in sorted(files):
+        blob, kind = files[path]
+        prev = old.get(path)
+        if prev is not None and prev.blob == blob:
+            entries[path] = prev
+            continue
+        lang = langs.language(path)
+        text = read_text(repo, path) if kind == "text" else None
+        if text is None:
+            entries[path] = FileEntry(path, lang, 0, [], [], note=kind if kind != "text" else "unreadable", blob=blob)
+            continue
+        parsed += 1
+        p = langs.parse(path, lang, text)
+        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        entries[path] = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
+                                  [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
+    return entries, parsed
+
+
+def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
+    """Write every shard whose content changed, then the meta file that makes them current."""
+    n = shard_count(len(entries))
+    maps: dict[str, list[dict]] = {k: [{} for _ in range(n)] for k in KINDS}
+
+    def post(kind: str, key: str, value) -> None:
+        maps[kind][shard_of(key, n)].setdefault(key, []).append(value)
+
+    defs = 0
+    for path, e in entries.items():   # sorted by path, so every posting list comes out sorted
+        maps["files"][shard_of(path, n)][path] = e.to_row()
+        for ident in e.idents:
+            post("idents", ident, path)
+        for w in e.words:
+            post("words", w, path)
+        for k in e.keys:
+            post("keys", k, path)
+        for d in e.defs:
+            post("defs", d.name, [path, d.name, d.kind, d.start, d.end, d.signature, d.parent])
+            defs += 1
+        for target in e.resolved:
+            if target != path:
+                post("importers", target, path)
+    old_digests = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
+    digests: dict[str, list[int]] = {}
+    store.ensure()
+    for kind, shards in maps.items():
+        digests[kind] = []
+        for i, m in enumerate(shards):
+            body = json.dumps(m, sort_keys=True, separators=(",", ":"))
+            d = zlib.crc32(body.encode("utf-8", "surrogateescape"))
+            digests[kind].append(d)
+            rel = f"{DIR}/{kind}/{i:03d}.json"
+            if old_digests.get(kind, [None] * n)[i] != d or not store.path(*rel.split("/")).is_file():
+                store.write_json(rel, {"m": m})
+        _drop_extra(store, kind, n)
+    store.write_json(f"{DIR}/paths.json", {"paths": list(entries)})
+    langs = Counter(e.lang for e in entries.values())
+    meta = {"version": VERSION, "fingerprint": fp, "shards": n, "files": len(entries), "definitions": defs,
+            "langs": dict(sorted(langs.items())), "digests": digests}
+    store.write_json(f"{DIR}/meta.json", meta)
+    return store.read_json(f"{DIR}/meta.json")
+
+
+def _drop_extra(store, kind: str, n: int) -> None:
+    """Shards left by an earlier build with more shards are never read; remove them."""
+    folder = store.path(DIR, kind)
+    for name in os.listdir(folder):
+        if name.endswith(".json") and name[:-5].isdigit() and int(name[:-5]) >= n:
+            os.unlink(folder / name)
+
+
+# ---------------------------------------------------------------- rt index
+
+def args_index(p) -> None:
+    p.add_argument("--rebuild", action="store_true", help="parse every file again instead of only the changed ones")
+
+
+def cmd_index(ctx, args) -> Result:
+    idx = load(ctx, rebuild=args.rebuild)
+    m = idx.meta
+    lines = [f"index: {m['files']} files, {m['definitions']} definitions ({idx.parsed} files parsed now)"]
+    lines += [f"  {lang:<12} {count}" for lang, count in sorted(m["langs"].items(), key=lambda kv: (-kv[1], kv[0]))]
+    return Result("\n".join(lines), {"files": m["files"], "definitions": m["definitions"], "parsed": idx.parsed,
+                                     "langs": m["langs"]})
