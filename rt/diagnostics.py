@@ -196,3 +196,47 @@ def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:
 
 
 VERDICT_EXIT = {"PASS": ExitCode.OK, "FAIL": ExitCode.FINDING, "INCOMPLETE": ExitCode.INCOMPLETE}
+
+
+# ---------------------------------------------------------------- reporting (shared by diff-logs and verify)
+
+KNOWN_LIMIT = "identical messages are compared by count: only an increase is visible, and its line may be an old one's"
+
+
+def new_entries(result: Diff, before: list[Diagnostic]) -> list[dict]:
+    """New diagnostics grouped by (check, file, code, normalised message), each with its current lines,
+    how many are new and whether identical ones were there before (the known limit applies)."""
+    old = Counter(d.key() for d in before)
+    groups: dict[tuple, list[Diagnostic]] = {}
+    for d in result.new:
+        groups.setdefault(d.key(), []).append(d)
+    out = []
+    for key, ds in groups.items():
+        first = ds[0]
+        out.append({"check": first.check, "file": first.file, "line": first.line, "column": first.column,
+                    "lines": [d.line for d in ds], "code": first.code, "severity": first.severity,
+                    "message": first.message, "count": len(ds), "same_before": old[key]})
+    return sorted(out, key=lambda e: (e["check"], e["file"], e["line"], e["column"], e["code"], e["message"]))
+
+
+def format_entry(e: dict) -> str:
+    """One new diagnostic group as a line: `file:line:col code message`, then `(xN)` and any twins before."""
+    where = e["file"] or "(no file)"
+    if e["line"]:
+        where += f":{e['line']}" + (f":{e['column']}" if e["column"] else "")
+    text = " ".join(part for part in (where, e["code"], e["message"]) if part)
+    if e["count"] > 1:
+        text += f"  (x{e['count']} new, lines {', '.join(map(str, e['lines']))})"
+    if e["same_before"]:
+        text += f"  [{e['same_before']} identical before]"
+    return text
+
+
+def format_run(run: Run, label: str = "") -> list[str]:
+    """A check that did not run, with its reason and first lines of output; nothing for one that ran."""
+    if run.status not in ("could_not_run", "skipped"):
+        return []
+    what = "was skipped" if run.status == "skipped" else "could not run"
+    lines = [f"{run.check}{label} {what}" + ("" if run.required else " (optional)") + f": {run.reason}"]
+    lines += [f"  | {ln}" for ln in run.head.splitlines()]
+    return lines
