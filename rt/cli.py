@@ -50,6 +50,7 @@ COMMANDS: dict[str, Command] = {
     "claim": Command("rt.verify", "checks", "record something you assert that rt did not measure"),
     "diff-logs": Command("rt.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
     # integration: Claude Code hooks, install, help
+    "hook": Command("rt.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
     "install": Command("rt.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
     "doctor": Command("rt.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
     "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
