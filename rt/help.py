@@ -42,8 +42,11 @@ def _terms(text: str) -> list[str]:
 
 
 def _document(name: str) -> list[str]:
-    parser, _ = build_parser(name)
     cmd = COMMANDS[name]
+    try:
+        parser, _ = build_parser(name)
+    except (ImportError, AttributeError):  # a command whose module is broken is still found by its summary
+        parser = argparse.ArgumentParser()
     helps = [a.help for a in parser._actions if a.help and a.help not in (argparse.SUPPRESS, "machine-readable output")]
     # the name and summary count twice: they say what the command is for, options only how
     return _terms(" ".join([name, name, cmd.group, cmd.summary, cmd.summary, *helps]))

@@ -320,12 +320,9 @@ def _install_status(base: Path, shown: str) -> dict:
 
 
 def _checks(ctx) -> list[str]:
-    """Names of the project's checks rt found; empty when this rt has no check detection."""
-    try:
-        from rt.checks import detect
-    except ImportError:
-        return []
-    return sorted({str(getattr(c, "name", c)) for c in detect(ctx.repo)})
+    """The project's checks rt found, as `name (kind)`."""
+    from rt.checks import detect
+    return [f"{c.name} ({c.kind})" for c in detect(ctx.repo)]
 
 
 def _ping(ctx, event: str, command: str) -> tuple[bool, str]:

@@ -180,6 +180,9 @@ def test_doctor_on_a_project_without_rt(project, tmp_path, monkeypatch):
     out = project.rt_proc("doctor")
     assert ".claude: not installed (`rt install` puts it here)" in out.stdout
     assert "~/.claude: not installed" in out.stdout
+    assert "checks found: none" in out.stdout
+    project.write("pyproject.toml", '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n')
+    assert "checks found: ruff (lint)" in project.rt_proc("doctor").stdout
 
 
 def test_doctor_flags_an_outdated_install(project):
