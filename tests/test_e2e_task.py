@@ -1,0 +1,132 @@
+"""rt inside the real Claude Code client: what the model sees when the installed skill and hooks run.
+
+Each test installs rt into a temporary repository (`rt install`), runs `claude -p` against the scripted
+fake API, and asserts on the request bodies the fake API received, and on the files afterwards.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.fakeapi import text, tool
+from tests.e2e.harness import claude_binary, run_claude, seen, tool_results
+
+pytestmark = pytest.mark.skipif(claude_binary() is None,
+                                reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+
+APP = "def total(xs):\n    return sum(xs)\n"
+UTIL = "def helper():\n    return 1\n"
+
+
+@pytest.fixture
+def repo(project, tmp_path):
+    """A small Python project with ruff configured, committed, with rt installed into its `.claude/`."""
+    project.write("pyproject.toml", '[project]\nname = "demo"\n\n[tool.ruff]\nline-length = 100\n')
+    project.write("app.py", APP)
+    project.write("util.py", UTIL)
+    project.write(".gitignore", ".claude/\n")
+    project.init_git()
+    project.rt("install")
+    project.home = tmp_path / "home"
+    return project
+
+
+def planned(repo, *edit: str) -> None:
+    """A task already started (with its baseline) and planned, as after the first steps of /runtask."""
+    repo.rt("start", "tidy the app")
+    repo.rt("plan", "--edit", *edit)
+
+
+def edit(repo, rel: str, old: str, new: str) -> dict:
+    return tool("Edit", file_path=str(repo.root / rel), old_string=old, new_string=new)
+
+
+def test_runtask_puts_the_manifest_and_pack_into_the_first_request(repo):
+    run = run_claude(repo.root, repo.home, "/runtask rename total to grand_total", [[text("ok")]])
+    assert run.code == 0, run.stderr
+    first = seen(run.turns[0])
+    assert "UserPromptSubmit hook additional context: rt: started 1-rename-total-to-grand-total" in first
+    assert "# Repository manifest\ntask: rename total to grand_total" in first
+    assert "# Task pack" in first and "def total(xs):" in first  # the code the task is about, already there
+    assert "The task: rename total to grand_total" in first  # the skill body, expanded by /runtask
+    assert repo.rt_json("status")["task"]["state"] == "ready"  # started with its baseline
+
+
+def test_in_scope_edit_goes_through_and_its_new_lint_error_reaches_the_next_request(repo):
+    planned(repo, "app.py")
+    script = [[edit(repo, "app.py", "def total", "import os\n\n\ndef total")], [text("done")]]
+    run = run_claude(repo.root, repo.home, "add the import", script)
+    assert run.code == 0, run.stderr
+    assert repo.read("app.py").startswith("import os\n")
+    [result] = tool_results(run.turns[1])
+    assert not result.get("is_error")
+    after = seen(run.turns[1])
+    assert "PostToolUse:Edit hook additional context:" in after
+    assert "F401" in after and "app.py" in after
+    assert repo.rt_json("status")["task"]["state"] == "building"
+
+
+def test_out_of_scope_edit_is_denied_with_the_reason(repo):
+    planned(repo, "app.py")
+    script = [[edit(repo, "util.py", "return 1", "return 2")], [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "change the helper", script)
+    assert run.code == 0, run.stderr
+    assert repo.read("util.py") == UTIL
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True
+    assert "util.py is outside the approved scope" in result["content"]
+    assert "ask the user" in result["content"]
+
+
+def test_git_push_in_a_chain_is_blocked(repo, tmp_path):
+    remote = tmp_path / "remote.git"
+    repo.git("init", "-q", "--bare", str(remote))
+    repo.git("remote", "add", "origin", str(remote))
+    planned(repo, "app.py")
+    script = [[tool("Bash", command="git status --short && git push origin main", description="publish")],
+              [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "publish the work", script)
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True
+    assert "PreToolUse:Bash hook error" in result["content"] and "push" in result["content"]
+    assert repo.git("--git-dir", str(remote), "for-each-ref") == ""  # nothing reached the remote
+
+
+def test_a_subagents_edit_is_gated_the_same_way(repo):
+    planned(repo, "app.py")
+    script = [
+        [tool("Agent", subagent_type="rt-executor", description="change helper",
+              prompt="SUBAGENT_TASK change util.py", run_in_background=False)],
+        [edit(repo, "util.py", "return 1", "return 2")],   # the subagent's first turn
+        [text("the scope does not allow util.py")],        # the subagent's last turn
+        [text("stopping")],                                 # back in the main agent
+    ]
+    run = run_claude(repo.root, repo.home, "delegate the change", script)
+    assert run.code == 0, run.stderr
+    assert "SUBAGENT_TASK change util.py" in seen(run.turns[1])
+    assert repo.read("util.py") == UTIL
+    [result] = tool_results(run.turns[2])
+    assert result["is_error"] is True and "util.py is outside the approved scope" in result["content"]
+
+
+def test_resume_brings_the_task_status_back(repo):
+    first = run_claude(repo.root, repo.home, "/runtask rename total to grand_total", [[text("ok")]])
+    assert first.code == 0 and first.session_id
+    repo.rt("plan", "--edit", "app.py")
+    run = run_claude(repo.root, repo.home, "where were we?", [[text("ok")]], args=("--resume", first.session_id))
+    assert run.code == 0, run.stderr
+    context = seen(run.turns[0])
+    assert "SessionStart hook additional context: rt: a task is active in this repository." in context
+    assert "task 1-rename-total-to-grand-total: rename total to grand_total\nstate: planned\nscope: edit app.py" in context
+
+
+def test_a_turn_that_ends_after_an_edit_without_verify_is_sent_back_once(repo):
+    planned(repo, "app.py")
+    script = [[edit(repo, "app.py", "sum(xs)", "sum(list(xs))")], [text("done")], [text("still done")]]
+    run = run_claude(repo.root, repo.home, "tweak total", script)
+    assert run.code == 0, run.stderr
+    sent_back = [body for body in run.turns if "Stop hook feedback" in seen(body)]
+    assert len(sent_back) == 1
+    assert "rt verify" in seen(sent_back[0])
+    assert len(run.turns) == 3  # the edit, the first stop (sent back), the second stop (let through)
+    assert run.result.get("result") == "still done"
