@@ -190,3 +190,14 @@ def test_doctor_flags_an_outdated_install(project):
     project.write(".claude/skills/runtask/SKILL.md", "old text\n")
     data = project.rt_json("doctor", ret=1)
     assert "out of date: skills/runtask/SKILL.md" in data["installs"][".claude"]["summary"]
+
+
+def test_doctor_after_install_finds_everything_answering(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    project.init_git()
+    project.rt("install")
+    proc = project.rt_proc("doctor")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert f".claude: installed: 4/4 files, {len(HOOKS)}/{len(HOOKS)} hooks, {len(DENY)}/{len(DENY)} git deny rules\n" in proc.stdout
+    for event, *_ in HOOKS:
+        assert f"hook {event}: answers" in proc.stdout
