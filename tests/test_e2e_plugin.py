@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from rt.install import HOOKS
-from tests.e2e.fakeapi import text
-from tests.e2e.harness import claude_binary, run_claude, seen
+from tests.e2e.fakeapi import text, tool
+from tests.e2e.harness import claude_binary, run_claude, seen, tool_results
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_claude = pytest.mark.skipif(claude_binary() is None,
@@ -57,3 +57,22 @@ def test_plugin_loads_and_runtask_expands_the_skill(project, tmp_path):
     assert "The task: rename total to grand_total" in first
     assert "- rt:runtask: Carry out a coding task under rt" in first  # the description, up front
     assert "- rt:rt-scout: Small, cheap search" in first
+    # the plugin's own hooks ran: /runtask started the task and sent its manifest and pack
+    assert "UserPromptSubmit hook additional context: rt: started 1-rename-total-to-grand-total" in first
+    assert "# Task pack" in first and "def total(xs):" in first
+
+
+@needs_claude
+def test_plugin_hooks_gate_edits(project, tmp_path):
+    project.write("app.py", "x = 1\n")
+    project.write("other.py", "y = 1\n")
+    project.init_git()
+    project.rt("start", "change x")
+    project.rt("plan", "--edit", "app.py")
+    script = [[tool("Edit", file_path=str(project.root / "other.py"), old_string="y = 1", new_string="y = 2")],
+              [text("stopping")]]
+    run = run_claude(project.root, tmp_path / "home", "change y", script, args=("--plugin-dir", str(ROOT)))
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True and "other.py is outside the approved scope" in result["content"]
+    assert project.read("other.py") == "y = 1\n"

@@ -120,6 +120,20 @@ def test_resume_brings_the_task_status_back(repo):
     assert "task 1-rename-total-to-grand-total: rename total to grand_total\nstate: planned\nscope: edit app.py" in context
 
 
+def test_compaction_brings_the_task_status_back(repo):
+    first = run_claude(repo.root, repo.home, "/runtask rename total to grand_total", [[text("ok")]])
+    assert first.code == 0 and first.session_id
+    repo.rt("plan", "--edit", "app.py")
+    script = [[text("<summary>COMPACT_SUMMARY the task was started</summary>")], [text("ok")]]
+    run = run_claude(repo.root, repo.home, ["/compact", "go on"], script, args=("--resume", first.session_id))
+    assert run.code == 0, run.stderr
+    after = seen(run.turns[-1])
+    assert "COMPACT_SUMMARY" in after  # the old turns are replaced by the summary
+    assert "The task: rename total to grand_total" not in after
+    assert "SessionStart hook additional context: rt: a task is active in this repository." in after
+    assert "state: planned\nscope: edit app.py" in after
+
+
 def test_a_turn_that_ends_after_an_edit_without_verify_is_sent_back_once(repo):
     planned(repo, "app.py")
     script = [[edit(repo, "app.py", "sum(xs)", "sum(list(xs))")], [text("done")], [text("still done")]]

@@ -39,20 +39,31 @@ class ClaudeRun:
         return self.result.get("session_id", "")
 
 
-def run_claude(repo: Path, home: Path, prompt: str, script: list, *, args: tuple[str, ...] = (),
+def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *, args: tuple[str, ...] = (),
                permission_mode: str = "acceptEdits") -> ClaudeRun:
-    """One `claude -p` session in `repo`: the fake API answers with `script`, one turn per model request."""
+    """One `claude -p` session in `repo`: the fake API answers with `script`, one turn per model request.
+
+    A list of prompts is sent as consecutive user messages of one session (stream-json input), e.g.
+    `["/compact", "go on"]`.
+    """
     binary = claude_binary()
     assert binary, "the claude client is not on PATH"
     home.mkdir(parents=True, exist_ok=True)
+    if isinstance(prompt, str):
+        argv, stdin = ["-p", prompt], None
+    else:
+        argv = ["-p", "--input-format", "stream-json"]
+        stdin = "".join(json.dumps({"type": "user", "message": {"role": "user", "content": p}}) + "\n"
+                        for p in prompt)
     with FakeAPI(script) as api:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
         env.update(HOME=str(home), ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY="test-key",
                    DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                    DISABLE_AUTOUPDATER="1")
-        proc = subprocess.run([binary, "-p", prompt, "--output-format", "stream-json", "--verbose",
+        proc = subprocess.run([binary, *argv, "--output-format", "stream-json", "--verbose",
                                "--permission-mode", permission_mode, *args],
-                              cwd=repo, env=env, capture_output=True, text=True, timeout=TIMEOUT)
+                              cwd=repo, env=env, input=stdin, capture_output=True, text=True, timeout=TIMEOUT,
+                              check=False)
     events = []
     for line in proc.stdout.splitlines():
         try:
