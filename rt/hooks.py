@@ -1,16 +1,16 @@
 """`rt hook <event>`: Claude Code's hooks. Each reads the hook's JSON on stdin and answers on stdout.
 
-| Claude Code event | matcher                                 | command                    | on an internal error            |
-|-------------------|-----------------------------------------|----------------------------|---------------------------------|
-| PreToolUse        | Edit|Write|MultiEdit|NotebookEdit|Bash  | `rt hook pre-tool-use`     | closed: exit 2, stderr message  |
-| PostToolUse       | Edit|Write|MultiEdit|NotebookEdit|Bash  | `rt hook post-tool-use`    | open: additionalContext says so |
-| SessionStart      | (none)                                  | `rt hook session-start`    | open: additionalContext says so |
-| UserPromptSubmit  | (none)                                  | `rt hook user-prompt-submit` | open: additionalContext says so |
-| Stop              | (none)                                  | `rt hook stop`             | open: blocks once, saying so    |
+    event             matcher                                  command                       on an internal error
+    PreToolUse        Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook pre-tool-use          closed: exit 2 + stderr
+    PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
+    SessionStart      (any source)                             rt hook session-start         open: additionalContext
+    UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
+    Stop              -                                        rt hook stop                  open: blocks once, saying so
 
-`rt.install.HOOKS` writes these. The fastest form is `python3 -m rt hook <event>` with rt importable;
-`rt/__main__.py` sends `hook` here before anything else is imported. PostToolUseFailure payloads are
-accepted by `post-tool-use` too (a failed Bash command may still have written files).
+`rt.install.HOOKS` registers these as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
+before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
+the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
+payloads (a failed Bash command may still have written files).
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
@@ -120,9 +120,9 @@ def _failed(event: str, why: str, payload: dict) -> Reply:
         if payload.get("stop_hook_active") is False:
             return Reply(_dump({"decision": "block", "reason": f"rt could not check the task before stopping: "
                                                               f"{why}. Run `rt status` and `rt verify` yourself."}))
-        return Reply(stderr=f"rt hook stop: {why}")
-    hook_event = payload.get("hook_event_name") if event == "post-tool-use" else None
-    return context(hook_event or EVENTS[event], f"rt could not run its {EVENTS[event]} hook: {why}")
+        return Reply(_dump({"systemMessage": f"rt hook stop: {why}"}))  # the user sees it; no second block
+    name = _post_event(payload) if event == "post-tool-use" else EVENTS[event]
+    return context(name, f"rt could not run its {name} hook: {why}")
 
 
 def _payload(raw: str) -> dict:
@@ -144,10 +144,15 @@ def _field(payload: dict, name: str, kind: type) -> object:
     return value
 
 
+def _cwd(payload: dict) -> Path:
+    """The session's folder: the payload's `cwd`, else the hook's own (Claude Code runs hooks there)."""
+    cwd = payload.get("cwd")
+    return Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else Path.cwd()
+
+
 def _where(payload: dict) -> tuple[Repo, Path] | None:
     """The repository and cwd of the session, or None when rt is not in use there (no `.rt/`)."""
-    cwd = payload.get("cwd")
-    start = Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else Path.cwd()
+    start = _cwd(payload)
     repo = find_repo(start)
     return (repo, start) if repo.store_dir.is_dir() else None
 
@@ -172,15 +177,11 @@ def pre_tool_use(payload: dict) -> Reply:
     if tool not in EDIT_TOOLS and tool != "Bash":
         return Reply()
     tool_input = _field(payload, "tool_input", dict)
-    where = _where(payload)
-    if where is None:
-        return Reply()
-    repo, cwd = where
     if tool == "Bash":
-        return _bash_gate(repo, _field(tool_input, "command", str))
-    key = "notebook_path" if tool == "NotebookEdit" else "file_path"
-    path = _field(tool_input, key, str)
-    return _edit_gate(repo, cwd, path)
+        return _bash_gate(payload, _field(tool_input, "command", str))
+    path = _field(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path", str)
+    where = _where(payload)
+    return Reply() if where is None else _edit_gate(*where, path)
 
 
 def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
@@ -208,17 +209,21 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                             f"if they agree, run `rt scope add {rel}` and they approve it.")
 
 
-def _bash_gate(repo: Repo, command: str) -> Reply:
+def _bash_gate(payload: dict, command: str) -> Reply:
+    """Read the command first: a harmless one (most) is answered without looking for the repository."""
     from rt.core import git
     from rt.gitguard import check
+    cwd = _cwd(payload)
 
     def alias_of(name: str) -> str | None:
-        out = git(repo.root, "config", "--get", f"alias.{name}")
+        out = git(cwd, "config", "--get", f"alias.{name}")
         return out.decode("utf-8", "replace").strip() if out else None
 
     verdict = check(command, alias_of)
-    if verdict is None:
+    where = None if verdict is None else _where(payload)
+    if where is None:
         return Reply()
+    repo = where[0]
     if verdict.decision == "plan":
         from rt import state
         task = state.active_task(_store(repo), required=False)
@@ -230,8 +235,12 @@ def _bash_gate(repo: Repo, command: str) -> Reply:
 
 # ---------------------------------------------------------------- PostToolUse: state, formatter, checks, scope
 
+def _post_event(payload: dict) -> str:
+    return "PostToolUseFailure" if payload.get("hook_event_name") == "PostToolUseFailure" else "PostToolUse"
+
+
 def post_tool_use(payload: dict) -> Reply:
-    event = payload.get("hook_event_name") if payload.get("hook_event_name") == "PostToolUseFailure" else "PostToolUse"
+    event = _post_event(payload)
     tool = _field(payload, "tool_name", str)
     if tool not in EDIT_TOOLS and tool != "Bash":
         return Reply()
@@ -344,8 +353,7 @@ def user_prompt_submit(payload: dict) -> Reply:
         return Reply()
     if not text:
         return context("UserPromptSubmit", "rt: /runtask needs the task: `/runtask <what to do>`. Ask the user for it.")
-    cwd = payload.get("cwd")
-    repo = find_repo(Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else None)
+    repo = find_repo(_cwd(payload))
     from types import SimpleNamespace
 
     from rt import state

@@ -210,8 +210,9 @@ def test_stop_error_reports_once(project):
     next((project.root / ".rt" / "tasks").glob("*/task.json")).write_text("{cut")
     code, out, _ = _stop(project)
     assert code == 0 and out["decision"] == "block" and "could not check" in out["reason"]
-    code, out, err = hook(project, "stop", payload(project, "Stop", stop_hook_active=True))
-    assert (code, out) == (0, None)
+    assert hook(project, "stop", payload(project, "Stop", stop_hook_active=True)) == (0, None, "")
+    code, out, _ = hook(project, "stop", "")  # cannot tell whether it already blocked: tell the user, never block
+    assert code == 0 and "decision" not in out and "stdin is empty" in out["systemMessage"]
 
 
 # ---------------------------------------------------------------- two hooks at once
