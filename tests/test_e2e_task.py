@@ -5,6 +5,10 @@ fake API, and asserts on the request bodies the fake API received, and on the fi
 """
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+
 import pytest
 
 from tests.e2e.fakeapi import text, tool
@@ -28,6 +32,17 @@ def repo(project, tmp_path):
     project.rt("install")
     project.home = tmp_path / "home"
     return project
+
+
+def rt_on_path(tmp_path: Path) -> Path:
+    """A folder with an `rt` command running this checkout, as `pip install` would provide."""
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    root = Path(__file__).resolve().parent.parent
+    wrapper = folder / "rt"
+    wrapper.write_text(f'#!/bin/sh\nPYTHONPATH="{root}" exec "{sys.executable}" -m rt "$@"\n')
+    os.chmod(wrapper, 0o755)
+    return folder
 
 
 def planned(repo, *edit: str) -> None:
@@ -144,3 +159,25 @@ def test_a_turn_that_ends_after_an_edit_without_verify_is_sent_back_once(repo):
     assert "rt verify" in seen(sent_back[0])
     assert len(run.turns) == 3  # the edit, the first stop (sent back), the second stop (let through)
     assert run.result.get("result") == "still done"
+
+
+def test_the_whole_runtask_workflow_runs_rt_through_bash_and_ends_finished(repo, tmp_path):
+    """/runtask's skill lets `rt ...` run through Bash (its allowed-tools), even in an untrusted workspace."""
+    script = [
+        [tool("Bash", command="rt plan --edit app.py --note rename", description="plan")],
+        [edit(repo, "app.py", "def total", "def grand_total")],
+        [tool("Bash", command="rt verify", description="verify")],
+        [tool("Bash", command="rt finish", description="finish")],
+        [text("renamed total to grand_total; verify PASS")],
+    ]
+    run = run_claude(repo.root, repo.home, "/runtask rename total to grand_total", script, path=rt_on_path(tmp_path))
+    assert run.code == 0, run.stderr
+    results = [tool_results(body)[-1] for body in run.turns[1:]]
+    assert not any(r.get("is_error") for r in results), results
+    assert "state: planned\nscope: edit app.py" in results[0]["content"]
+    assert "# verify: PASS" in results[2]["content"]
+    assert "verdict: PASS" in results[3]["content"]
+    assert not any("Stop hook feedback" in seen(body) for body in run.turns)  # verified and finished: let through
+    assert len(run.turns) == 5
+    assert repo.read("app.py").startswith("def grand_total")
+    assert repo.rt_json("tasks")["finished"] == 1

@@ -40,11 +40,11 @@ class ClaudeRun:
 
 
 def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *, args: tuple[str, ...] = (),
-               permission_mode: str = "acceptEdits") -> ClaudeRun:
+               permission_mode: str = "acceptEdits", path: Path | None = None) -> ClaudeRun:
     """One `claude -p` session in `repo`: the fake API answers with `script`, one turn per model request.
 
     A list of prompts is sent as consecutive user messages of one session (stream-json input), e.g.
-    `["/compact", "go on"]`.
+    `["/compact", "go on"]`. `path` goes first on the client's PATH (e.g. a folder with an `rt` command).
     """
     binary = claude_binary()
     assert binary, "the claude client is not on PATH"
@@ -60,6 +60,8 @@ def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *,
         env.update(HOME=str(home), ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY="test-key",
                    DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
                    DISABLE_AUTOUPDATER="1")
+        if path:
+            env["PATH"] = os.pathsep.join([str(path), env.get("PATH", "")])
         proc = subprocess.run([binary, *argv, "--output-format", "stream-json", "--verbose",
                                "--permission-mode", permission_mode, *args],
                               cwd=repo, env=env, input=stdin, capture_output=True, text=True, timeout=TIMEOUT,
