@@ -52,7 +52,7 @@ class FileEntry:
                 self.imports, self.resolved, self.idents, self.words, self.keys, self.note, self.blob]
 
     @classmethod
-    def from_row(cls, path: str, row: list) -> "FileEntry":
+    def from_row(cls, path: str, row: list) -> FileEntry:
         return cls(path, row[0], row[1], [Definition(*d) for d in row[2]], *row[3:])
 
 
