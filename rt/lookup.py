@@ -15,13 +15,18 @@ from rt.core import (
     read_text,
     to_rel,
 )
-from rt.index import Definition, Index, load
+from rt.index import Definition, FileEntry, Index, load
 
 MAX_REF_FILES = 20
+MAX_DEFINERS = 8
+"""Up to this many defining files, `rt refs` finds every importer; beyond, only among the files it shows."""
 MAX_LINE = 400
 MAX_DEFS = 50
 OUTLINE_HINT = 150
 """Files longer than this are read through `rt outline` then `rt slice`, not whole."""
+
+
+_NO_ENTRY = FileEntry("", "", 0, [], [])
 
 
 def _qualified(d: Definition) -> str:
@@ -74,8 +79,14 @@ def cmd_refs(ctx, args) -> Result:
     if not users:
         return _nowhere(idx, args.name, "used nowhere")
     defining = sorted({p for p, _ in find_definitions(idx, args.name)})
-    importing = sorted({imp for p in defining for imp in idx.importers(p)})
-    rank = {p: 0 for p in defining} | {p: 1 for p in importing if p not in defining}
+    if len(defining) <= MAX_DEFINERS:
+        importing = {imp for p in defining for imp in idx.importers(p)} & set(users)
+        note = f", {len(importing - set(defining))} import its definition" if defining else ""
+    else:   # defined all over (`render`, `get`): look at the imports of the files shown only
+        shown = [p for p in users if p not in defining][:MAX_REF_FILES]
+        importing = {p for p in shown if set((idx.entry(p) or _NO_ENTRY).resolved) & set(defining)}
+        note = f", defined in {len(defining)} files (imports marked among the files shown)"
+    rank = {p: 1 for p in importing} | {p: 0 for p in defining}
     ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
     word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     rows, files = [], []
@@ -87,11 +98,11 @@ def cmd_refs(ctx, args) -> Result:
         rows.append(f"{path}  {mark + '  ' if mark else ''}{shown}")
         files.append({"path": path, "mark": mark, "lines": lines})
     more = len(ordered) - len(files)
-    head = f"{name}: used in {len(ordered)} files" + (f", {len(importing)} import its definition" if defining else "")
+    head = f"{name}: used in {len(ordered)} file{'s' if len(ordered) != 1 else ''}{note}"
     tail = [f"... and {more} more files (`rt refs {name} --json` lists them all)"] if more else []
     return Result("\n".join([head] + rows + tail), {"name": name, "found": True, "files": files,
                                                     "more": ordered[len(files):], "total": len(ordered),
-                                                    "defined_in": defining, "importers": importing})
+                                                    "defined_in": defining, "importers": sorted(importing)})
 
 
 # ---------------------------------------------------------------- slice
