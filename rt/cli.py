@@ -42,6 +42,10 @@ COMMANDS: dict[str, Command] = {
     "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task"),
     "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)"),
     "index": Command("rt.index", "context", "build or update the repository index and print its counts"),
+    "symbol": Command("rt.lookup", "context", "where a name is declared: file, line range, kind and signature"),
+    "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it"),
+    "slice": Command("rt.lookup", "context", "just a line range or one definition of a file, long lines cut"),
+    "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing"),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),

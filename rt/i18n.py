@@ -4,7 +4,6 @@ iOS .strings), so `rt find` can go from a text a user sees to its key and on to 
 """
 from __future__ import annotations
 
-import json
 import re
 
 _Q = r"""(?:'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`$\\\n]{1,300})`)"""
@@ -14,7 +13,7 @@ _CALLS = re.compile(
     r"\(\s*" + _Q)
 _ATTRS = re.compile(r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q)
 _MESSAGE_IDS = re.compile(r"(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
-                          r"\s*[=:]\s*\{?\s*" + _Q, re.S)
+                          r"\s*[=:]\s*\{?\s*" + _Q, re.DOTALL)
 _ID_FIRST = re.compile(r"\{\s*id\s*:\s*" + _Q)
 _NAMESPACE = re.compile(r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q)
 

@@ -1,11 +1,14 @@
 """The repository index: per file its language, definitions, imports and identifiers, kept up to date cheaply.
 
 The snapshot's stat cache says which files changed (`scan()` gives each file's blob id); only those are
-parsed again. The index is stored under `.rt/index/` in hash shards per look-up kind (identifier ->
-files, name -> definitions, file -> importers, ...), so a look-up reads one small shard, not the index.
+parsed again. The index is stored under `.rt/index/` in hash shards, each holding every look-up kind
+(identifier -> files, name -> definitions, file -> importers, ...) for its keys, so a look-up reads one
+small shard, not the index. In git, one `git status` call tells whether anything changed since the
+last look-up, so a warm look-up does not stat every file.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import zlib
@@ -13,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from rt.core import Result, StoreError, read_text
+from rt.core import Result, StoreError, git, read_text
 from rt.snapshot import fingerprint, scan
 
 VERSION = 1
@@ -52,7 +55,7 @@ class FileEntry:
                 self.imports, self.resolved, self.idents, self.words, self.keys, self.note, self.blob]
 
     @classmethod
-    def from_row(cls, path: str, row: list) -> "FileEntry":
+    def from_row(cls, path: str, row: list) -> FileEntry:
         return cls(path, row[0], row[1], [Definition(*d) for d in row[2]], *row[3:])
 
 
@@ -76,23 +79,22 @@ class Index:
         self.meta = meta
         self.shards = meta["shards"]
         self.parsed = parsed
-        self._cache: dict[tuple[str, int], dict] = {}
+        self._cache: dict[int, dict] = {}
 
     def _shard(self, kind: str, key: str) -> dict:
-        return self._shard_at(kind, shard_of(key, self.shards))
+        return self._shard_at(shard_of(key, self.shards))[kind]
 
-    def _shard_at(self, kind: str, i: int) -> dict:
-        if (kind, i) not in self._cache:
-            data = self.store.read_json(f"{DIR}/{kind}/{i:03d}.json",
-                                        missing="the index is incomplete; run `rt index --rebuild`")
-            self._cache[(kind, i)] = data["m"]
-        return self._cache[(kind, i)]
+    def _shard_at(self, i: int) -> dict:
+        if i not in self._cache:
+            self._cache[i] = self.store.read_json(f"{DIR}/{i:03d}.json",
+                                                  missing="the index is incomplete; run `rt index --rebuild`")
+        return self._cache[i]
 
     @cached_property
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
         for i in range(self.shards):
-            for path, row in self._shard_at("files", i).items():
+            for path, row in self._shard_at(i)["files"].items():
                 out[path] = FileEntry.from_row(path, row)
         return dict(sorted(out.items()))
 
@@ -130,14 +132,17 @@ class Index:
 def load(ctx, *, rebuild: bool = False) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only."""
     store = ctx.store
+    quick = _git_signature(ctx.repo)
+    meta = _meta(store)
+    if meta and quick and meta.get("quick") == quick and not rebuild:
+        return Index(store, meta)
     snap = scan(ctx.repo, store)
     fp = f"{VERSION}:{fingerprint(snap.files)}"
-    meta = _meta(store)
-    if meta and meta["fingerprint"] == fp and not rebuild:
-        return Index(store, meta)
     with store.locked():
         meta = _meta(store)
         if meta and meta["fingerprint"] == fp and not rebuild:
+            if quick and meta.get("quick") != quick:
+                meta = _write_meta(store, dict(meta, quick=quick))
             return Index(store, meta)
         old: dict[str, FileEntry] = {}
         if meta and meta.get("version") == VERSION and not rebuild:
@@ -148,8 +153,30 @@ def load(ctx, *, rebuild: bool = False) -> Index:
         entries, parsed = _entries(ctx.repo, snap.files, old)
         from rt.lang_resolve import resolve_all
         resolve_all(ctx.repo, entries)
-        meta = _write(store, entries, fp, meta)
+        meta = _write(store, entries, {"fingerprint": fp, "quick": quick}, meta)
     return Index(store, meta, parsed)
+
+
+def _git_signature(repo) -> str | None:
+    """A digest that changes whenever the tree's content may have: git's index file, what `git status`
+    lists (changed and untracked files) and those files' stat data. None outside git."""
+    if not repo.is_git:
+        return None
+    out = git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
+    gitdir = repo.root / ".git"
+    if out is None:
+        return None
+    if gitdir.is_file():   # a linked worktree: `.git` names the real folder
+        line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
+        gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
+    h = hashlib.sha1(out)
+    for p in [gitdir / "index"] + [repo.root / os.fsdecode(e[3:]) for e in out.split(b"\x00") if len(e) > 3]:
+        try:
+            st = os.lstat(p)
+            h.update(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
+        except OSError:
+            h.update(b"-\n")
+    return h.hexdigest()
 
 
 def _meta(store) -> dict | None:
@@ -182,17 +209,17 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
     return entries, parsed
 
 
-def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
+def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | None) -> dict:
     """Write every shard whose content changed, then the meta file that makes them current."""
     n = shard_count(len(entries))
-    maps: dict[str, list[dict]] = {k: [{} for _ in range(n)] for k in KINDS}
+    shards: list[dict[str, dict]] = [{k: {} for k in KINDS} for _ in range(n)]
 
     def post(kind: str, key: str, value) -> None:
-        maps[kind][shard_of(key, n)].setdefault(key, []).append(value)
+        shards[shard_of(key, n)][kind].setdefault(key, []).append(value)
 
     defs = 0
     for path, e in entries.items():   # sorted by path, so every posting list comes out sorted
-        maps["files"][shard_of(path, n)][path] = e.to_row()
+        shards[shard_of(path, n)]["files"][path] = e.to_row()
         for ident in e.idents:
             post("idents", ident, path)
         for w in e.words:
@@ -205,30 +232,30 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
         for target in e.resolved:
             if target != path:
                 post("importers", target, path)
-    old_digests = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
-    digests: dict[str, list[int]] = {}
+    old = (old_meta or {}).get("digests", []) if (old_meta or {}).get("shards") == n else []
+    digests: list[int] = []
     store.ensure()
-    for kind, shards in maps.items():
-        digests[kind] = []
-        for i, m in enumerate(shards):
-            body = json.dumps(m, sort_keys=True, separators=(",", ":"))
-            d = zlib.crc32(body.encode("utf-8", "surrogateescape"))
-            digests[kind].append(d)
-            rel = f"{DIR}/{kind}/{i:03d}.json"
-            if old_digests.get(kind, [None] * n)[i] != d or not store.path(*rel.split("/")).is_file():
-                store.write_json(rel, {"m": m})
-        _drop_extra(store, kind, n)
+    for i, shard in enumerate(shards):
+        digest = zlib.crc32(json.dumps(shard, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogateescape"))
+        digests.append(digest)
+        rel = f"{DIR}/{i:03d}.json"
+        if i >= len(old) or old[i] != digest or not store.path(DIR, f"{i:03d}.json").is_file():
+            store.write_json(rel, shard)
+    _drop_extra(store, n)
     store.write_json(f"{DIR}/paths.json", {"paths": list(entries)})
     langs = Counter(e.lang for e in entries.values())
-    meta = {"version": VERSION, "fingerprint": fp, "shards": n, "files": len(entries), "definitions": defs,
-            "langs": dict(sorted(langs.items())), "digests": digests}
+    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs,
+                                   langs=dict(sorted(langs.items())), digests=digests))
+
+
+def _write_meta(store, meta: dict) -> dict:
     store.write_json(f"{DIR}/meta.json", meta)
     return store.read_json(f"{DIR}/meta.json")
 
 
-def _drop_extra(store, kind: str, n: int) -> None:
+def _drop_extra(store, n: int) -> None:
     """Shards left by an earlier build with more shards are never read; remove them."""
-    folder = store.path(DIR, kind)
+    folder = store.path(DIR)
     for name in os.listdir(folder):
         if name.endswith(".json") and name[:-5].isdigit() and int(name[:-5]) >= n:
             os.unlink(folder / name)

@@ -9,11 +9,11 @@ import ast
 import re
 import warnings
 
-from rt.langs import Parsed, identifiers
 from rt.index import Definition
+from rt.langs import Parsed, identifiers
 
 _DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
-_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+([\w, \t]+)|import[ \t]+([\w., \t]+))", re.M)
+_IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+([\w, \t]+)|import[ \t]+([\w., \t]+))", re.MULTILINE)
 
 
 def extract(text: str) -> Parsed:
@@ -35,9 +35,7 @@ def extract(text: str) -> Parsed:
             idents.add(node.attr)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             idents.add(node.name)
-        elif isinstance(node, ast.arg):
-            idents.add(node.arg)
-        elif isinstance(node, ast.keyword) and node.arg:
+        elif isinstance(node, ast.arg) or isinstance(node, ast.keyword) and node.arg:
             idents.add(node.arg)
         elif isinstance(node, ast.Import):
             for a in node.names:
