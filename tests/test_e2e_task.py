@@ -5,6 +5,7 @@ fake API, and asserts on the request bodies the fake API received, and on the fi
 """
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -105,6 +106,22 @@ def test_git_push_in_a_chain_is_blocked(repo, tmp_path):
     assert result["is_error"] is True
     assert "PreToolUse:Bash hook error" in result["content"] and "push" in result["content"]
     assert repo.git("--git-dir", str(remote), "for-each-ref") == ""  # nothing reached the remote
+
+
+def test_the_deny_rules_block_git_push_even_without_the_hook(repo, tmp_path):
+    """The second line of defence: with the Bash hook gone and Bash allowed, the installed rules still hold."""
+    remote = tmp_path / "remote.git"
+    repo.git("init", "-q", "--bare", str(remote))
+    repo.git("remote", "add", "origin", str(remote))
+    settings = json.loads(repo.read(".claude/settings.json"))
+    del settings["hooks"]["PreToolUse"]
+    repo.write(".claude/settings.json", json.dumps(settings))
+    script = [[tool("Bash", command="echo ready && git push origin main", description="publish")], [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "publish the work", script, args=("--allowedTools", "Bash"))
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True and "has been denied" in result["content"]
+    assert repo.git("--git-dir", str(remote), "for-each-ref") == ""
 
 
 def test_a_subagents_edit_is_gated_the_same_way(repo):
