@@ -201,3 +201,37 @@ def test_doctor_after_install_finds_everything_answering(project, tmp_path, monk
     assert f".claude: installed: 4/4 files, {len(HOOKS)}/{len(HOOKS)} hooks, {len(DENY)}/{len(DENY)} git deny rules\n" in proc.stdout
     for event, *_ in HOOKS:
         assert f"hook {event}: answers" in proc.stdout
+
+
+def test_packaging_ships_every_skill_file_as_rt_skill():
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "rt.skill" in config["packages"] and config["package-dir"]["rt.skill"] == "skill"
+    globs = config["package-data"]["rt.skill"]
+    shipped = {p.relative_to(ROOT / "skill").as_posix() for p in (ROOT / "skill").rglob("*") if p.is_file()}
+    assert shipped == {rel for g in globs for rel in
+                       (p.relative_to(ROOT / "skill").as_posix() for p in (ROOT / "skill").glob(g))}
+
+
+def test_pip_installed_layout_needs_no_pythonpath(project, tmp_path):
+    """rt in a virtual environment's site-packages (as `pip install` puts it, skill inside as rt/skill)."""
+    import shutil
+    import venv
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    shutil.copytree(ROOT / "rt", site / "rt", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "skill", site / "rt" / "skill")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([python, "-m", "rt", "install"], cwd=project.root, env=env, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    commands = [c for cs in ours(settings(project)).values() for c in cs]
+    assert commands and all(c.startswith(f"{shlex.quote(str(python))} -m rt hook ") for c in commands)
+    assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
+    stop = ours(settings(project))["Stop"][0]
+    answer = subprocess.run(["/bin/sh", "-c", stop], cwd=project.root, env=env, input='{"hook_event_name": "Stop"}',
+                            capture_output=True, text=True, check=False)
+    assert answer.returncode == 0, answer.stderr
