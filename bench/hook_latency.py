@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,21 +37,32 @@ def payload(repo: Path, tool: str, tool_input: dict) -> str:
                        "tool_use_id": "toolu_bench"})
 
 
-def timed(argv: list[str], repo: Path, stdin: str, runs: int, expect: str | None) -> list[float]:
+def timed(argv: list[str], repo: Path, stdin: str, runs: int, expect: str | None = None,
+          check: bool = True) -> tuple[list[float], list[float]]:
+    """Wall and CPU (user + system, the child and its git) milliseconds of each run."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    times = []
+    wall, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         proc = subprocess.run(argv, cwd=repo, input=stdin, capture_output=True, text=True, env=env, check=False)
-        times.append((time.perf_counter() - start) * 1000)
+        wall.append((time.perf_counter() - start) * 1000)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append((after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000)
+        if not check:
+            continue
         got = json.loads(proc.stdout)["hookSpecificOutput"]["permissionDecision"] if proc.stdout.strip() else None
         if proc.returncode != 0 or got != expect:
             raise SystemExit(f"unexpected answer from {argv}: exit {proc.returncode}, {proc.stdout!r} {proc.stderr!r}")
-    return times
+    return wall, cpu
 
 
 def pct(times: list[float], q: float) -> float:
     return statistics.quantiles(times, n=100, method="inclusive")[int(q) - 1]
+
+
+def row(wall: list[float], cpu: list[float]) -> str:
+    return " | ".join(f"{pct(t, q):.1f}" for t in (wall, cpu) for q in (50, 95))
 
 
 def main() -> None:
@@ -78,19 +90,15 @@ def main() -> None:
                  ("-S", [sys.executable, "-S", "-m", "rt", "hook", "pre-tool-use"])]
         print(f"{args.runs} runs each; repository of {args.files} files; Python {sys.version.split()[0]}; "
               f"load average before: {os.getloadavg()[0]:.2f}\n")
-        print("| case | command form | p50 ms | p95 ms |")
-        print("|---|---|---|---|")
-        for label, flag in (("empty `python3 -c pass`", []), ("empty `python3 -S -c pass`", ["-S"])):
-            t: list[float] = []
-            for _ in range(args.runs):
-                start = time.perf_counter()
-                subprocess.run([sys.executable, *flag, "-c", "pass"], check=True)
-                t.append((time.perf_counter() - start) * 1000)
-            print(f"| {label} | (reference) | {pct(t, 50):.1f} | {pct(t, 95):.1f} |")
+        print("| case | command form | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |")
+        print("|---|---|---|---|---|---|")
+        for form, flag in (("default", []), ("-S", ["-S"])):
+            wall, cpu = timed([sys.executable, *flag, "-c", "pass"], repo, "", args.runs, check=False)
+            print(f"| empty `python3 -c pass` (reference) | {form} | {row(wall, cpu)} |")
         for name, stdin, expect in cases:
             for form, argv in forms:
-                t = timed(argv, repo, stdin, args.runs, expect)
-                print(f"| {name} | {form} | {pct(t, 50):.1f} | {pct(t, 95):.1f} |")
+                wall, cpu = timed(argv, repo, stdin, args.runs, expect)
+                print(f"| {name} | {form} | {row(wall, cpu)} |")
         print(f"\nload average after: {os.getloadavg()[0]:.2f}\n\nheaviest imports of one edit-gate call "
               f"(`-S -X importtime`, cumulative microseconds):")
         proc = subprocess.run([sys.executable, "-S", "-X", "importtime", "-m", "rt", "hook", "pre-tool-use"], cwd=repo,

@@ -175,12 +175,17 @@ class _Reader:
                     key, _, value = args[i + 1].partition("=")
                     if key.lower().startswith("alias."):
                         inline[key[6:].lower()] = value
+                    else:  # core.pager, core.sshCommand, diff.external ... run their value through a shell
+                        self.script(value, depth + 1)
                 i += 2
             else:
                 i += 1
         if i >= len(args):
             return
         sub, rest = args[i], args[i + 1:]
+        if _is_dynamic(sub):
+            self.deny(f"rt: the git command {sub!r} is only known when the command runs; name it plainly")
+            return
         if sub == "help" or "-h" in rest or "--help" in rest:
             return
         if sub not in BUILTINS:

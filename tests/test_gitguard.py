@@ -92,7 +92,7 @@ BLOCKED = [
     "git status \\\n && git push",
     "git pu\\\nsh",
     "echo a#b; git push",
-    "echo hi # && git push",
+    "echo hi # && git push",  # a real comment in bash; rt never lets `#` hide text, so this is refused too
     # subshells and substitutions
     "(git push)",
     "(cd sub && git push)",
@@ -146,6 +146,11 @@ BLOCKED = [
     "/usr/bin/gi? push",
     "/usr/bin/g[i]t push",
     "env $G push",
+    "git ${X}push",
+    "git $CMD origin",
+    # configuration that runs a program
+    "git -c core.pager='git push' log",
+    "git -c core.sshCommand='sh -c \"git push\"' fetch",
     # cannot be parsed and mentions git: fail closed
     'git commit -m "unbalanced',
     "echo 'oops; git push",
@@ -198,6 +203,8 @@ ALLOWED = [
     "git reflog",
     "git -C sub status",
     "git -c color.ui=never log",
+    "git -c user.name='Push Commit' log",
+    "git log --format=$FMT",
     "git --no-pager diff",
     "git worktree list",
     'echo "git push"',

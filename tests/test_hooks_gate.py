@@ -171,3 +171,13 @@ def test_in_process_command_table_gives_the_same_answer(project, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(edit(project, "b.py"))))
     out = json.loads(project.rt("hook", "pre-tool-use"))
     assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_gate_process_stays_lean(project):
+    """The PreToolUse hook runs on every tool call: no argparse, no command table, no checks or index."""
+    planned(project)
+    for data in (edit(project, "a.py"), edit(project, "b.py"), bash(project, "git status")):
+        proc = project.rt_proc("hook", "pre-tool-use", input=json.dumps(data), env={"PYTHONPROFILEIMPORTTIME": "1"})
+        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+        assert "rt.hooks" in imported
+        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.verify", "rt.context", "rt.changes", "rt.snapshot"}
