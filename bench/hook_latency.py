@@ -5,13 +5,18 @@ Python start-up included, in two forms of the hook command:
   default: `python3 -m rt hook pre-tool-use`      (what `rt install` writes)
   -S:      `python3 -S -m rt hook pre-tool-use`   (skips site-packages start-up; rt found via PYTHONPATH)
 and, for scale, an empty `python3 -c pass` in both forms. Then the heaviest imports of one gate call
-(`-X importtime`), to see what start-up costs.
+(`-X importtime`), to see what start-up costs. For scale, also the PostToolUse Bash hook, which compares
+the whole tree with the task's snapshot (stat cache) after every shell command.
+
+rt's modules are byte-compiled first (`compileall`), as `pip install` does: with PYTHONDONTWRITEBYTECODE
+set, a checkout would otherwise be compiled from source on every call.
 
     python3 bench/hook_latency.py [--runs 200] [--files 2000]
 """
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import resource
@@ -72,6 +77,7 @@ def main() -> None:
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "bench"))
     from genrepo import generate
+    compileall.compile_dir(str(ROOT / "rt"), quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         repo = Path(tmp) / "repo"
         generate(repo, args.files)
@@ -99,6 +105,12 @@ def main() -> None:
             for form, argv in forms:
                 wall, cpu = timed(argv, repo, stdin, args.runs, expect)
                 print(f"| {name} | {form} | {row(wall, cpu)} |")
+        post = json.dumps({"session_id": "bench", "transcript_path": "/tmp/x.jsonl", "cwd": str(repo),
+                           "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_input": {"command": "ls"},
+                           "tool_response": {"stdout": "", "stderr": ""}, "tool_use_id": "toolu_bench"})
+        wall, cpu = timed([sys.executable, "-S", "-m", "rt", "hook", "post-tool-use"], repo, post,
+                          max(args.runs // 10, 5), check=False)
+        print(f"| PostToolUse Bash: tree vs snapshot, {len(wall)} runs (not a gate) | -S | {row(wall, cpu)} |")
         print(f"\nload average after: {os.getloadavg()[0]:.2f}\n\nheaviest imports of one edit-gate call "
               f"(`-S -X importtime`, cumulative microseconds):")
         proc = subprocess.run([sys.executable, "-S", "-X", "importtime", "-m", "rt", "hook", "pre-tool-use"], cwd=repo,

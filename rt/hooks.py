@@ -24,7 +24,11 @@ import re
 import sys
 from pathlib import Path
 
+from typing import TypeVar
+
 from rt.core import PathError, Repo, Result, RtError, find_repo, to_rel
+
+T = TypeVar("T")
 
 EVENTS = {
     "pre-tool-use": "PreToolUse",
@@ -137,7 +141,7 @@ def _payload(raw: str) -> dict:
     return data
 
 
-def _field(payload: dict, name: str, kind: type) -> object:
+def _field(payload: dict, name: str, kind: type[T]) -> T:
     value = payload.get(name)
     if not isinstance(value, kind):
         raise HookInputError(f"the payload has no {name!r} ({kind.__name__}); is this Claude Code's hook JSON?")
@@ -221,7 +225,7 @@ def _bash_gate(payload: dict, command: str) -> Reply:
 
     verdict = check(command, alias_of)
     where = None if verdict is None else _where(payload)
-    if where is None:
+    if verdict is None or where is None:
         return Reply()
     repo = where[0]
     if verdict.decision == "plan":
@@ -270,6 +274,7 @@ def _after_edit(ctx, rel: str) -> str:
     store = ctx.store
     with store.locked():
         task = state.active_task(store)
+        assert task is not None  # required=True raises rather than return None
         if task["state"] in ("planned", "verified"):
             state.move(task, "building", f"edited {rel}")
             state.save_task(store, task)
