@@ -24,11 +24,7 @@ import re
 import sys
 from pathlib import Path
 
-from typing import TypeVar
-
 from rt.core import PathError, Repo, Result, RtError, find_repo, to_rel
-
-T = TypeVar("T")
 
 EVENTS = {
     "pre-tool-use": "PreToolUse",
@@ -141,10 +137,17 @@ def _payload(raw: str) -> dict:
     return data
 
 
-def _field(payload: dict, name: str, kind: type[T]) -> T:
+def _text(payload: dict, name: str) -> str:
     value = payload.get(name)
-    if not isinstance(value, kind):
-        raise HookInputError(f"the payload has no {name!r} ({kind.__name__}); is this Claude Code's hook JSON?")
+    if not isinstance(value, str):
+        raise HookInputError(f"the payload has no {name!r} (a string); is this Claude Code's hook JSON?")
+    return value
+
+
+def _object(payload: dict, name: str) -> dict:
+    value = payload.get(name)
+    if not isinstance(value, dict):
+        raise HookInputError(f"the payload has no {name!r} (an object); is this Claude Code's hook JSON?")
     return value
 
 
@@ -177,13 +180,13 @@ def _ctx(repo: Repo):
 # ---------------------------------------------------------------- PreToolUse: the edit gate and the git guard
 
 def pre_tool_use(payload: dict) -> Reply:
-    tool = _field(payload, "tool_name", str)
+    tool = _text(payload, "tool_name")
     if tool not in EDIT_TOOLS and tool != "Bash":
         return Reply()
-    tool_input = _field(payload, "tool_input", dict)
+    tool_input = _object(payload, "tool_input")
     if tool == "Bash":
-        return _bash_gate(payload, _field(tool_input, "command", str))
-    path = _field(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path", str)
+        return _bash_gate(payload, _text(tool_input, "command"))
+    path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
     where = _where(payload)
     return Reply() if where is None else _edit_gate(*where, path)
 
@@ -245,7 +248,7 @@ def _post_event(payload: dict) -> str:
 
 def post_tool_use(payload: dict) -> Reply:
     event = _post_event(payload)
-    tool = _field(payload, "tool_name", str)
+    tool = _text(payload, "tool_name")
     if tool not in EDIT_TOOLS and tool != "Bash":
         return Reply()
     where = _where(payload)
@@ -262,8 +265,8 @@ def post_tool_use(payload: dict) -> Reply:
     elif event == "PostToolUseFailure":
         return Reply()
     else:
-        tool_input = _field(payload, "tool_input", dict)
-        path = _field(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path", str)
+        tool_input = _object(payload, "tool_input")
+        path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
         text = _after_edit(ctx, to_rel(repo, path, cwd))
     return context(event, text) if text else Reply()
 
@@ -353,7 +356,7 @@ def session_start(payload: dict) -> Reply:
 
 def user_prompt_submit(payload: dict) -> Reply:
     """`/runtask <task>` starts the task and hands the model its manifest; other prompts pass untouched."""
-    text = _runtask_text(_field(payload, "prompt", str))
+    text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()
     if not text:
