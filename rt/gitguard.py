@@ -34,18 +34,22 @@ SEPARATORS = frozenset(";&|()\n")
 GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
                                     "--super-prefix", "--attr-source"})
 
-BUILTINS = frozenset("""
-add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap
-check-ref-format checkout checkout-index cherry cherry-pick citool clean clone commit commit-graph commit-tree
-config count-objects credential describe diff diff-files diff-index diff-tree difftool fast-export fast-import
-fetch fetch-pack filter-branch fmt-merge-msg for-each-ref for-each-repo format-patch fsck gc get-tar-commit-id
-grep gui hash-object help index-pack init instaweb interpret-trailers log ls-files ls-remote ls-tree mailinfo
-mailsplit maintenance merge merge-base merge-file merge-index merge-tree mktag mktree mv name-rev notes
-pack-objects pack-refs prune prune-packed pull push range-diff read-tree rebase reflog remote repack replace
-request-pull rerere reset restore rev-list rev-parse revert rm send-email shortlog show show-branch show-ref
-sparse-checkout stash status stripspace submodule svn switch symbolic-ref tag unpack-objects update-index
-update-ref verify-commit verify-pack verify-tag version whatchanged worktree write-tree
-""".split())
+BUILTINS = frozenset({
+    "add", "am", "annotate", "apply", "archive", "bisect", "blame", "branch", "bundle", "cat-file",
+    "check-attr", "check-ignore", "check-mailmap", "check-ref-format", "checkout", "checkout-index", "cherry",
+    "cherry-pick", "citool", "clean", "clone", "commit", "commit-graph", "commit-tree", "config",
+    "count-objects", "credential", "describe", "diff", "diff-files", "diff-index", "diff-tree", "difftool",
+    "fast-export", "fast-import", "fetch", "fetch-pack", "filter-branch", "fmt-merge-msg", "for-each-ref",
+    "for-each-repo", "format-patch", "fsck", "gc", "get-tar-commit-id", "grep", "gui", "hash-object", "help",
+    "index-pack", "init", "instaweb", "interpret-trailers", "log", "ls-files", "ls-remote", "ls-tree",
+    "mailinfo", "mailsplit", "maintenance", "merge", "merge-base", "merge-file", "merge-index", "merge-tree",
+    "mktag", "mktree", "mv", "name-rev", "notes", "pack-objects", "pack-refs", "prune", "prune-packed", "pull",
+    "push", "range-diff", "read-tree", "rebase", "reflog", "remote", "repack", "replace", "request-pull",
+    "rerere", "reset", "restore", "rev-list", "rev-parse", "revert", "rm", "send-email", "shortlog", "show",
+    "show-branch", "show-ref", "sparse-checkout", "stash", "status", "stripspace", "submodule", "svn", "switch",
+    "symbolic-ref", "tag", "unpack-objects", "update-index", "update-ref", "verify-commit", "verify-pack",
+    "verify-tag", "version", "whatchanged", "worktree", "write-tree"
+})
 """Git's own commands: an alias of the same name is ignored by git, so it is not looked up."""
 
 PUBLISH = "it publishes work, which is the user's decision"
@@ -186,7 +190,7 @@ class _Reader:
         if _is_dynamic(sub):
             self.deny(f"rt: the git command {sub!r} is only known when the command runs; name it plainly")
             return
-        if sub == "help" or "-h" in rest or "--help" in rest:
+        if sub == "help" or rest[:1] in (["-h"], ["--help"]):  # only first: `commit -m -h` commits
             return
         if sub not in BUILTINS:
             alias = inline.get(sub.lower()) or self.defined.get(sub.lower()) or self.alias_of(sub)
@@ -355,17 +359,13 @@ def _split(text: str) -> list[str]:
 
 
 def _simple_commands(tokens: list[str]) -> list[list[str]]:
-    """Tokens cut at operators into simple commands; a redirection and its target are dropped."""
+    """Tokens cut at operators into simple commands. Redirection operators are dropped, their targets kept
+    as words (`> .rt/state.json` still names the store)."""
     commands: list[list[str]] = [[]]
-    skip = False
     for tok in tokens:
-        if skip:
-            skip = False
-        elif tok and set(tok) <= SEPARATORS:
+        if tok and set(tok) <= SEPARATORS:
             commands.append([])
-        elif tok and set(tok) <= set("<>&|"):
-            skip = True
-        else:
+        elif not (tok and set(tok) <= set("<>&|")):
             commands[-1].append(tok)
     return [c for c in commands if c]
 

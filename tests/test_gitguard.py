@@ -159,6 +159,10 @@ BLOCKED = [
     "rm -rf .rt",
     "sed -i s/a/b/ .rt/tasks/1-x/task.json",
     "cat ./.rt/state.json",
+    "echo '{}' > .rt/state.json",
+    # help flags only count first
+    "git commit -m -h",
+    "git commit -m --help",
 ]
 
 ALLOWED = [
