@@ -227,7 +227,7 @@ FRAMEWORKS = {
 LOCKFILES = (
     ("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"), ("bun.lock", "bun"),
     ("package-lock.json", "npm"), ("poetry.lock", "poetry"), ("uv.lock", "uv"), ("pdm.lock", "pdm"),
-    ("Pipfile.lock", "pipenv"), ("requirements.txt", "pip"), ("pyproject.toml", "pip (pyproject.toml)"),
+    ("Pipfile.lock", "pipenv"), ("requirements.txt", "pip"), ("pyproject.toml", "pip"),
     ("go.mod", "go modules"), ("Cargo.toml", "cargo"), ("Gemfile", "bundler"), ("composer.json", "composer"),
     ("pom.xml", "maven"), ("build.gradle", "gradle"), ("build.gradle.kts", "gradle"), ("package.json", "npm"),
 )
@@ -454,9 +454,9 @@ class Fragment:
 
     def render(self) -> str:
         span = f"lines {self.start}-{self.end} of {self.total}"
-        label = "whole file" if (self.start, self.end) == (1, self.total) else f"partial: {span}"
+        label = self.what if self.what == "whole file" else f"partial: {span}; {self.what}"
         body = "".join(line if line.endswith("\n") else line + "\n" for line in self.lines)
-        return f"### {self.path} ({label}; {self.what})\n```\n{body}```\n"
+        return f"### {self.path} ({label})\n```\n{body}```\n"
 
 
 def _ranges(numbers: list[int], gap: int = 2) -> list[tuple[int, int]]:
@@ -546,6 +546,7 @@ class Pack:
     fragments: list[dict]
     dropped: list[str]
     vague: bool
+    budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
 
 
 def build_pack(view: View, task: dict | None = None, window: int | None = None) -> Pack:
@@ -580,11 +581,15 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     room_chars = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - len(uses_block) - 200
     code_frags = _fill(frags, room_chars, None)
     dropped: list[str] = []
+    asked: dict = {}
     if window:
         code_tokens = sum(budget.estimate(f.render()) for f in code_frags) + budget.estimate(uses_block)
         fit = budget.can_fit(window, code=code_tokens, memory=[budget.estimate(m) for m in memory],
                              folders=budget.estimate(folder_block))
         dropped = fit.dropped
+        asked = {"window": window, "code": code_tokens, "memory": [budget.estimate(m) for m in memory],
+                 "folders": budget.estimate(folder_block), "kept": {"code": fit.code, "memory": fit.memory,
+                                                                    "folders": fit.folders}}
         folder_block = folder_block if fit.folders else ""
         memory = memory[:fit.memory]
         mem_block = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
@@ -597,7 +602,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     code = "\n## Code\n" + "\n".join(f.render() for f in code_frags) if code_frags else ""
     text = fixed + mem_block + folder_block + code + uses_block
     return Pack(text, chosen, [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                               for f in code_frags], dropped, r.vague)
+                               for f in code_frags], dropped, r.vague, asked)
 
 
 def _pack_files(r: Ranking) -> list[str]:
@@ -704,7 +709,7 @@ def cmd_pack(ctx, args) -> Result:
     if task:
         ctx.store.write_text(f"tasks/{task['id']}/pack.md", pack.text)
     data = {"pack": pack.text, "chars": len(pack.text), "tokens": budget.estimate(pack.text), "vague": pack.vague,
-            "terms": view.ranking.terms, "files": pack.files, "fragments": pack.fragments, "dropped": pack.dropped,
+            "terms": view.ranking.terms, "files": pack.files, "fragments": pack.fragments, "dropped": pack.dropped, "budget": pack.budget,
             "ranked": [{"path": f.path, "score": f.score if f.score != float("inf") else None, "why": f.why}
                        for f in view.ranking.files[:100]]}
     return Result(pack.text.rstrip("\n"), data)
