@@ -121,3 +121,11 @@ def cut_to(text: str, tokens: int, *, words: bool = False) -> str:
         out.append(piece)
         used += cost
     return "".join(out)
+
+
+def fit_lines(window: int, lines: list[str]) -> tuple[int, list[str]]:
+    """How many of `lines`, from the first, fit the code share of `window`, and what had to go."""
+    fit = can_fit(window, code=sum(estimate(line + "\n") for line in lines), memory=[], folders=0)
+    if not fit.dropped:
+        return len(lines), []
+    return max(1, cut_to("".join(line + "\n" for line in lines), fit.code).count("\n")), fit.dropped
