@@ -442,6 +442,11 @@ WHOLE_FILE = 60
 """A file this short is shown whole; a longer one as its imports and its matching definitions."""
 DEF_LINES = 80
 """A matching definition longer than this is shown from its start, cut here."""
+IMPORT_LINES = 30
+MATCH_WINDOWS = 2
+MATCH_CONTEXT = 5
+"""Outside the chosen definitions, this many windows of this many lines either side of the lines
+holding the most task words (markup templates, long functions, files without definitions)."""
 
 
 @dataclass
@@ -477,8 +482,8 @@ def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
     total = len(lines)
     if total <= WHOLE_FILE:
         return [Fragment(path, 1, total, total, "whole file", lines)] if total else []
-    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b])
-           for a, b in _ranges([i + 1 for i, line in enumerate(lines[:120]) if _IMPORT.match(line)])]
+    imports = [i + 1 for i, line in enumerate(lines) if _IMPORT.match(line)][:IMPORT_LINES]
+    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b]) for a, b in _ranges(imports)]
     scored = []
     for d in entry.defs if entry else []:
         name_hits = len(terms & set(tokens(d.name)))
@@ -495,10 +500,34 @@ def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
     for d in sorted(chosen, key=lambda d: d.start):
         end = min(d.end, d.start + DEF_LINES - 1, total)
         out.append(Fragment(path, d.start, end, total, f"{d.kind} {d.name}", lines[d.start - 1:end], [d.name]))
-    if not chosen:
+    shown = {i for d in chosen for i in range(d.start, d.end + 1)}
+    windows = _matching_lines(lines, terms, shown)
+    for a, b, found in windows:
+        out.append(Fragment(path, a, b, total, "lines with " + ", ".join(found), lines[a - 1:b]))
+    if not chosen and not windows:
         end = min(total, 40)
-        out.append(Fragment(path, 1, end, total, "start of file; no definition matches the task's words", lines[:end]))
+        out.append(Fragment(path, 1, end, total, "start of file; nothing in it matches the task's words", lines[:end]))
     return _merge(out)
+
+
+def _matching_lines(lines: list[str], terms: set[str], skip: set[int]) -> list[tuple[int, int, list[str]]]:
+    """Up to MATCH_WINDOWS windows around the lines (outside `skip`) holding the most task words, two at least."""
+    best = []
+    for i, line in enumerate(lines, 1):
+        low = line.lower()
+        if i in skip or sum(t in low for t in terms) < min(2, len(terms)):
+            continue
+        found = sorted(terms & set(tokens(line)))
+        if len(found) >= min(2, len(terms)):
+            best.append((-len(found), i, found))
+    out: list[tuple[int, int, list[str]]] = []
+    for _, i, found in sorted(best):
+        if any(a <= i <= b for a, b, _ in out):
+            continue
+        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), found))
+        if len(out) == MATCH_WINDOWS:
+            break
+    return sorted(out)
 
 
 def _merge(frags: list[Fragment]) -> list[Fragment]:
@@ -510,7 +539,7 @@ def _merge(frags: list[Fragment]) -> list[Fragment]:
             if f.end > last.end:
                 last.lines = last.lines + f.lines[last.end + 1 - f.start:]
                 last.end = f.end
-                last.what = f"{last.what}, {f.what}"
+                last.what = last.what if f.what in last.what else f"{last.what}, {f.what}"
                 last.names = last.names + f.names
             continue
         out.append(f)
