@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import threading
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -178,23 +179,31 @@ def _git_signature(repo, state: dict) -> str | None:
     file added or removed changes its folder). None outside git."""
     if not repo.is_git:
         return None
-    out = git(repo.root, "diff-files", "--name-only", "-z")
-    if out is None:
-        return None
     gitdir = repo.root / ".git"
     if gitdir.is_file():   # a linked worktree: `.git` names the real folder
         line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
         gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
-    h = hashlib.sha1(out)
-    root = str(repo.root)
-    changed = [os.fsdecode(p) for p in out.split(b"\x00") if p]
-    for p in [str(gitdir / "index")] + [os.path.join(root, r) for r in changed + state["untracked"] + state["dirs"]]:
+    known = [str(gitdir / "index")] + [os.path.join(repo.root, r) for r in state.get("untracked", []) + state.get("dirs", [])]
+    stats: list[bytes] = []
+    worker = threading.Thread(target=lambda: stats.append(_stat_data(known)))   # while git runs
+    worker.start()
+    out = git(repo.root, "diff-files", "--name-only", "-z")
+    worker.join()
+    if out is None:
+        return None
+    changed = [os.path.join(repo.root, os.fsdecode(p)) for p in out.split(b"\x00") if p]
+    return hashlib.sha1(out + stats[0] + _stat_data(changed)).hexdigest()
+
+
+def _stat_data(paths: list[str]) -> bytes:
+    out = []
+    for p in paths:
         try:
             st = os.lstat(p)
-            h.update(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
+            out.append(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
         except OSError:
-            h.update(b"-\n")
-    return h.hexdigest()
+            out.append(b"-\n")
+    return b"".join(out)
 
 
 def _meta(store) -> dict | None:
