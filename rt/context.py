@@ -111,8 +111,12 @@ def _bm25(hits: list[list[str]], lens: list[int]) -> BM25:
     return bm
 
 
-def rank(index, text: str, pinned: list[str] = ()) -> Ranking:
-    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead."""
+def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
+    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead.
+
+    With `read` (path -> text), a quoted text in the task that a locale file translates puts the
+    files using that translation's key first.
+    """
     terms = query_terms(text)
     entries = [e for e in index.files.values() if e.lines]
     paths = [e.path for e in entries]
@@ -146,6 +150,8 @@ def rank(index, text: str, pinned: list[str] = ()) -> Ranking:
             scores[p] = (W_PATH * s_path + W_DEFS * s_def + s_body) * _kind_weight(entries[i])
             why[p] = reasons
         _add_neighbours(index, scores, why)
+        if read is not None:
+            _add_translations(index, read, text, scores, why)
     pins = _expand_pins(paths, pinned)
     ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
     rest = sorted((p for p in scores if p not in set(pins)), key=lambda p: (-scores[p], p))
@@ -177,6 +183,30 @@ def _add_neighbours(index, scores: dict[str, float], why: dict[str, list[str]]) 
             why.setdefault(n, []).append(f"import neighbour of {src}")
 
 
+_QUOTED = re.compile(r"[\"'`\u201c\u2018]([^\"'`\u201d\u2019\n]{3,120})[\"'`\u201d\u2019]")
+
+
+def _add_translations(index, read, text: str, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A quoted phrase a locale file translates: the code using its key goes first, the locale file next."""
+    from rt import i18n
+    from rt.langs import words
+    top = max(scores.values(), default=1.0)
+    for phrase in sorted({m.group(1).strip() for m in _QUOTED.finditer(text)}):
+        wanted = " ".join(phrase.lower().split())
+        found = [set(index.with_word(w)) for w in words(phrase)]
+        for path in sorted(set.intersection(*found) if found else set()):
+            if not i18n.is_locale(path):
+                continue
+            for key, value, _ in i18n.entries(path, read(path)):
+                if wanted not in " ".join(value.lower().split()):
+                    continue
+                for user in sorted(set(index.key_users(key)) | set(index.key_users(i18n.base_key(key)))):
+                    scores[user] = scores.get(user, 0.0) + top
+                    why.setdefault(user, []).append(f"uses key {key} of \"{_short(phrase, 40)}\"")
+                scores[path] = scores.get(path, 0.0) + top / 2
+                why.setdefault(path, []).append(f"translates \"{_short(phrase, 40)}\" as {key}")
+
+
 def _expand_pins(paths: list[str], pinned) -> list[str]:
     out: list[str] = []
     for pin in pinned:
@@ -200,7 +230,7 @@ class View:
     @property
     def ranking(self) -> Ranking:
         if self._ranking is None:
-            self._ranking = rank(self.index, self.text, self.pinned)
+            self._ranking = rank(self.index, self.text, self.pinned, self.read)
         return self._ranking
 
     def read(self, path: str) -> str:

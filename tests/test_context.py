@@ -192,3 +192,20 @@ def test_json_and_text_agree(shop):
     assert shop.rt("pack", "invoice numbering").rstrip("\n") == data["pack"].rstrip("\n")
     assert json.dumps(data, sort_keys=True) == json.dumps(shop.rt_json("pack", "invoice numbering"), sort_keys=True)
     assert re.search(r"^words matched: invoice, numbering$", data["pack"], re.M)
+
+
+def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
+    project.write("src/locales/en.json", json.dumps({"cart": {"checkout": "Proceed to checkout", "empty": "Your cart is empty"}}))
+    project.write("src/locales/de.json", json.dumps({"cart": {"checkout": "Zur Kasse", "empty": "Ihr Warenkorb ist leer"}}))
+    project.write("src/components/CartFooter.jsx", "import { t } from '../i18n';\n\nexport function CartFooter() {\n"
+                  "  return <button>{t('cart.checkout')}</button>;\n}\n")
+    project.write("src/components/CheckoutPage.jsx", "export function CheckoutPage() {\n  // the checkout page, proceed here\n"
+                  "  return <div className=\"checkout proceed\">checkout</div>;\n}\n")
+    project.write("src/i18n.js", "export function t(key) { return key; }\n")
+    project.init_git()
+    data = project.rt_json("pack", 'Rename the "Proceed to checkout" button')
+    assert data["ranked"][0]["path"] == "src/components/CartFooter.jsx"
+    assert 'uses key cart.checkout of "Proceed to checkout"' in data["ranked"][0]["why"]
+    assert "src/locales/en.json" in [r["path"] for r in data["ranked"][:3]]
+    unquoted = project.rt_json("pack", "Rename the Proceed to checkout button")
+    assert unquoted["ranked"][0]["path"] == "src/components/CheckoutPage.jsx"   # words alone pick the page
