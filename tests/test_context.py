@@ -58,17 +58,15 @@ def test_manifest_names_stack_folders_entry_points_and_relevant_files(shop):
 
 
 def test_caps_and_byte_stability_on_a_generated_repo(tmp_path, project):
-    generate(project.root, 3000)
+    generate(project.root, 2000)
     task = "render the invoice total button label for the cart session"
-    first = project.rt_proc("manifest", task)
-    second = project.rt_proc("manifest", task)
+    first = project.rt_proc("manifest", task)       # a real process builds the index
     assert first.returncode == 0, first.stderr
-    assert first.stdout == second.stdout
+    assert first.stdout == project.rt("manifest", task)
     assert len(first.stdout.rstrip("\n")) <= 6000
     pack1 = project.rt_proc("pack", task)
-    pack2 = project.rt_proc("pack", task)
     assert pack1.returncode == 0, pack1.stderr
-    assert pack1.stdout == pack2.stdout
+    assert pack1.stdout == project.rt("pack", task)
     assert 2000 < len(pack1.stdout) <= 18000
     assert str(project.root) not in pack1.stdout + first.stdout
 
