@@ -8,15 +8,18 @@ import json
 import re
 
 _Q = r"""(?:'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`$\\\n]{1,300})`)"""
-_CALLS = re.compile(
-    r"(?<![\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
-    r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__)"
-    r"\(\s*" + _Q)
+_CALL_ARG = re.compile(r"\(\s*" + _Q)
+_CALLEE = re.compile(
+    r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
+    r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__)\s*$")
 _ATTRS = re.compile(r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q)
 _MESSAGE_IDS = re.compile(r"(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                           r"\s*[=:]\s*\{?\s*" + _Q, re.DOTALL)
 _ID_FIRST = re.compile(r"\{\s*id\s*:\s*" + _Q)
 _NAMESPACE = re.compile(r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q)
+_HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
+          (_ID_FIRST, ("id",)))
+"""Each pattern runs only on text holding one of its words: most files hold none."""
 
 
 def _literal(m: re.Match, first: int = 1) -> str:
@@ -28,10 +31,13 @@ def code_keys(text: str) -> list[str]:
     if "(" not in text and "=" not in text:
         return []
     keys: set[str] = set()
-    for rx in (_CALLS, _ATTRS, _MESSAGE_IDS, _ID_FIRST):
-        for m in rx.finditer(text):
+    for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
+        if _CALLEE.search(text, max(0, m.start() - 24), m.start()):
             keys.add(_literal(m))
-    namespaces = {_literal(m) for m in _NAMESPACE.finditer(text)}
+    for rx, hints in _HINTS:
+        if any(h in text for h in hints):
+            keys.update(_literal(m) for m in rx.finditer(text))
+    namespaces = {_literal(m) for m in _NAMESPACE.finditer(text)} if "Translation" in text else set()
     for k in list(keys):
         if ":" in k and not k.startswith(":"):          # i18next `ns:key`
             keys.add(k.split(":", 1)[1])

@@ -241,8 +241,13 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
     n = shard_count(len(entries))
     shards: list[dict[str, dict]] = [{k: {} for k in KINDS} for _ in range(n)]
 
+    where: dict[str, dict] = {}   # key -> its shard; the same identifiers recur in most files
+
     def post(kind: str, key: str, value) -> None:
-        shards[shard_of(key, n)][kind].setdefault(key, []).append(value)
+        shard = where.get(key)
+        if shard is None:
+            shard = where[key] = shards[shard_of(key, n)]
+        shard[kind].setdefault(key, []).append(value)
 
     defs = 0
     for path, e in entries.items():   # sorted by path, so every posting list comes out sorted
