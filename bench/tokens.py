@@ -31,7 +31,7 @@ def collect(dirs: list[Path], per_kind: int) -> dict[str, list[str]]:
     texts: dict[str, list[str]] = {}
     for d in dirs:
         for p in sorted(d.rglob("*")):
-            if p.suffix not in KINDS or not p.is_file() or "node_modules" in p.parts or ".git" in p.parts:
+            if p.suffix not in KINDS or not p.is_file() or {"node_modules", ".git"} & set(p.relative_to(d).parts):
                 continue
             if len(texts.setdefault(p.suffix, [])) >= per_kind or p.stat().st_size > 200_000:
                 continue
