@@ -46,6 +46,7 @@ COMMANDS: dict[str, Command] = {
     "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it"),
     "slice": Command("rt.lookup", "context", "just a line range or one definition of a file, long lines cut"),
     "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing"),
+    "find": Command("rt.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings"),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),

@@ -80,75 +80,83 @@ class Ranking:
         return not self.informative
 
 
-def _path_tokens(path: str) -> list[str]:
-    stem = path.rsplit(".", 1)[0] if "." in path.rsplit("/", 1)[-1] else path
-    return tokens(stem)
+_WORDS = re.compile(r"[A-Za-z0-9]+")
 
 
-def _body_tokens(entry) -> set[str]:
-    out = set(entry.words)
-    for ident in entry.idents:
-        if not ident.islower():
-            out.update(tokens(ident))
-    return out
+def _hits(text: str, low: str, terms: list[str]) -> list[str]:
+    """The query terms among the tokens of `text` (its lower-case form `low` filters first: far fewer tokenizations)."""
+    if not any(t in low for t in terms):
+        return []
+    q = set(terms)
+    return [t for t in tokens(text) if t in q]
 
 
-def rank(index, text: str, pinned: list[str] = ()) -> Ranking:
-    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead."""
+def _body_hits(entry, terms: list[str]) -> list[str]:
+    """The query terms in a file's words or in its identifiers split at case changes, once each."""
+    found = set(terms) & set(entry.words)
+    missing = [t for t in terms if t not in found]
+    if missing:
+        low = " ".join(entry.idents).lower()
+        for t in missing:
+            if t in low and any(t in tokens(i) for i in entry.idents if t in i.lower()):
+                found.add(t)
+    return sorted(found)
+
+
+def _bm25(hits: list[list[str]], lens: list[int]) -> BM25:
+    """BM25 over documents given by their query-term hits and true lengths: the same scores for far less work."""
+    bm = BM25(hits)
+    bm.lens = lens
+    bm.avg = (sum(lens) / len(lens)) if lens else 0.0
+    return bm
+
+
+def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
+    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead.
+
+    With `read` (path -> text), a quoted text in the task that a locale file translates puts the
+    files using that translation's key first.
+    """
     terms = query_terms(text)
     entries = [e for e in index.files.values() if e.lines]
     paths = [e.path for e in entries]
-    q = set(terms)
-    bodies = [_body_tokens(e) & q for e in entries]
-    body_len = [len(e.words) + len(e.idents) for e in entries]
-    path_docs = [_path_tokens(p) for p in paths]
-    def_docs = [[t for d in e.defs for t in tokens(d.name)] for e in entries]
-    df = Counter(t for b in bodies for t in b)
-    path_df = Counter(t for d in path_docs for t in set(d) & q)
+    stems = [p.rsplit(".", 1)[0] if "." in p.rsplit("/", 1)[-1] else p for p in paths]
+    path_hits = [_hits(s, s.lower(), terms) for s in stems]
+    def_names = ["\n".join(d.name for d in e.defs) for e in entries]
+    def_hits = [_hits(n, n.lower(), terms) for n in def_names]
+    body_hits = [_body_hits(e, terms) for e in entries]
+    df = Counter(t for h in body_hits for t in h)
+    path_df = Counter(t for h in path_hits for t in set(h))
     limit = max(2, len(entries) // 10)
     informative = [t for t in terms if 0 < df[t] <= limit or 0 < path_df[t] <= limit]
     scores: dict[str, float] = {}
     why: dict[str, list[str]] = {}
     if terms:
-        body_rank = _binary_bm25(bodies, body_len, df, terms)
-        path_bm = BM25(path_docs)
-        def_bm = BM25(def_docs)
+        path_bm = _bm25(path_hits, [len(_WORDS.findall(s)) for s in stems])
+        def_bm = _bm25(def_hits, [len(e.defs) for e in entries])
+        body_bm = _bm25(body_hits, [len(e.words) + len(e.idents) for e in entries])
         for i, p in enumerate(paths):
-            s_path = path_bm.score(terms, i)
-            s_def = def_bm.score(terms, i)
-            s = W_PATH * s_path + W_DEFS * s_def + body_rank[i]
-            if s <= 0:
+            if not (path_hits[i] or def_hits[i] or body_hits[i]):
                 continue
+            s_path, s_def, s_body = (path_bm.score(terms, i), def_bm.score(terms, i), body_bm.score(terms, i))
             reasons = []
             if s_path:
-                reasons.append("path: " + ", ".join(t for t in terms if t in path_docs[i]))
+                reasons.append("path: " + ", ".join(t for t in terms if t in path_hits[i]))
             if s_def:
-                names = sorted({d.name for d in entries[i].defs if q & set(tokens(d.name))})
+                names = sorted({d.name for d in entries[i].defs if set(terms) & set(tokens(d.name))})
                 reasons.append("defines: " + ", ".join(names[:4]))
-            if body_rank[i]:
-                reasons.append("text: " + ", ".join(t for t in terms if t in bodies[i]))
-            scores[p] = s * _kind_weight(entries[i])
+            if s_body:
+                reasons.append("text: " + ", ".join(t for t in terms if t in body_hits[i]))
+            scores[p] = (W_PATH * s_path + W_DEFS * s_def + s_body) * _kind_weight(entries[i])
             why[p] = reasons
         _add_neighbours(index, scores, why)
+        if read is not None:
+            _add_translations(index, read, text, scores, why)
     pins = _expand_pins(paths, pinned)
     ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
     rest = sorted((p for p in scores if p not in set(pins)), key=lambda p: (-scores[p], p))
     ordered += [Ranked(p, round(scores[p], 4), why[p]) for p in rest]
     return Ranking(ordered, terms, informative)
-
-
-def _binary_bm25(bodies: list[set[str]], lens: list[int], df: Counter, terms: list[str],
-                 k1: float = 1.2, b: float = 0.75) -> list[float]:
-    """BM25 over each file's set of words (each counted once), without building every document."""
-    import math
-    n = len(bodies)
-    avg = (sum(lens) / n) if n else 1.0
-    idf = {t: math.log(1 + (n - df[t] + 0.5) / (df[t] + 0.5)) for t in terms}
-    out = []
-    for body, length in zip(bodies, lens):
-        norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / (avg or 1)))
-        out.append(sum(idf[t] * norm for t in body))
-    return out
 
 
 def _kind_weight(entry) -> float:
@@ -175,6 +183,30 @@ def _add_neighbours(index, scores: dict[str, float], why: dict[str, list[str]]) 
             why.setdefault(n, []).append(f"import neighbour of {src}")
 
 
+_QUOTED = re.compile(r"[\"'`\u201c\u2018]([^\"'`\u201d\u2019\n]{3,120})[\"'`\u201d\u2019]")
+
+
+def _add_translations(index, read, text: str, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A quoted phrase a locale file translates: the code using its key goes first, the locale file next."""
+    from rt import i18n
+    from rt.langs import words
+    top = max(scores.values(), default=1.0)
+    for phrase in sorted({m.group(1).strip() for m in _QUOTED.finditer(text)}):
+        wanted = " ".join(phrase.lower().split())
+        found = [set(index.with_word(w)) for w in words(phrase)]
+        for path in sorted(set.intersection(*found) if found else set()):
+            if not i18n.is_locale(path):
+                continue
+            for key, value, _ in i18n.entries(path, read(path)):
+                if wanted not in " ".join(value.lower().split()):
+                    continue
+                for user in sorted(set(index.key_users(key)) | set(index.key_users(i18n.base_key(key)))):
+                    scores[user] = scores.get(user, 0.0) + top
+                    why.setdefault(user, []).append(f"uses key {key} of \"{_short(phrase, 40)}\"")
+                scores[path] = scores.get(path, 0.0) + top / 2
+                why.setdefault(path, []).append(f"translates \"{_short(phrase, 40)}\" as {key}")
+
+
 def _expand_pins(paths: list[str], pinned) -> list[str]:
     out: list[str] = []
     for pin in pinned:
@@ -198,7 +230,7 @@ class View:
     @property
     def ranking(self) -> Ranking:
         if self._ranking is None:
-            self._ranking = rank(self.index, self.text, self.pinned)
+            self._ranking = rank(self.index, self.text, self.pinned, self.read)
         return self._ranking
 
     def read(self, path: str) -> str:
@@ -227,7 +259,7 @@ FRAMEWORKS = {
 LOCKFILES = (
     ("pnpm-lock.yaml", "pnpm"), ("yarn.lock", "yarn"), ("bun.lockb", "bun"), ("bun.lock", "bun"),
     ("package-lock.json", "npm"), ("poetry.lock", "poetry"), ("uv.lock", "uv"), ("pdm.lock", "pdm"),
-    ("Pipfile.lock", "pipenv"), ("requirements.txt", "pip"), ("pyproject.toml", "pip (pyproject.toml)"),
+    ("Pipfile.lock", "pipenv"), ("requirements.txt", "pip"), ("pyproject.toml", "pip"),
     ("go.mod", "go modules"), ("Cargo.toml", "cargo"), ("Gemfile", "bundler"), ("composer.json", "composer"),
     ("pom.xml", "maven"), ("build.gradle", "gradle"), ("build.gradle.kts", "gradle"), ("package.json", "npm"),
 )
@@ -440,6 +472,11 @@ WHOLE_FILE = 60
 """A file this short is shown whole; a longer one as its imports and its matching definitions."""
 DEF_LINES = 80
 """A matching definition longer than this is shown from its start, cut here."""
+IMPORT_LINES = 30
+MATCH_WINDOWS = 2
+MATCH_CONTEXT = 5
+"""Outside the chosen definitions, this many windows of this many lines either side of the lines
+holding the most task words (markup templates, long functions, files without definitions)."""
 
 
 @dataclass
@@ -454,9 +491,9 @@ class Fragment:
 
     def render(self) -> str:
         span = f"lines {self.start}-{self.end} of {self.total}"
-        label = "whole file" if (self.start, self.end) == (1, self.total) else f"partial: {span}"
+        label = self.what if self.what == "whole file" else f"partial: {span}; {self.what}"
         body = "".join(line if line.endswith("\n") else line + "\n" for line in self.lines)
-        return f"### {self.path} ({label}; {self.what})\n```\n{body}```\n"
+        return f"### {self.path} ({label})\n```\n{body}```\n"
 
 
 def _ranges(numbers: list[int], gap: int = 2) -> list[tuple[int, int]]:
@@ -475,8 +512,8 @@ def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
     total = len(lines)
     if total <= WHOLE_FILE:
         return [Fragment(path, 1, total, total, "whole file", lines)] if total else []
-    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b])
-           for a, b in _ranges([i + 1 for i, line in enumerate(lines[:120]) if _IMPORT.match(line)])]
+    imports = [i + 1 for i, line in enumerate(lines) if _IMPORT.match(line)][:IMPORT_LINES]
+    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b]) for a, b in _ranges(imports)]
     scored = []
     for d in entry.defs if entry else []:
         name_hits = len(terms & set(tokens(d.name)))
@@ -493,10 +530,34 @@ def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
     for d in sorted(chosen, key=lambda d: d.start):
         end = min(d.end, d.start + DEF_LINES - 1, total)
         out.append(Fragment(path, d.start, end, total, f"{d.kind} {d.name}", lines[d.start - 1:end], [d.name]))
-    if not chosen:
+    shown = {i for d in chosen for i in range(d.start, d.end + 1)}
+    windows = _matching_lines(lines, terms, shown)
+    for a, b, found in windows:
+        out.append(Fragment(path, a, b, total, "lines with " + ", ".join(found), lines[a - 1:b]))
+    if not chosen and not windows:
         end = min(total, 40)
-        out.append(Fragment(path, 1, end, total, "start of file; no definition matches the task's words", lines[:end]))
+        out.append(Fragment(path, 1, end, total, "start of file; nothing in it matches the task's words", lines[:end]))
     return _merge(out)
+
+
+def _matching_lines(lines: list[str], terms: set[str], skip: set[int]) -> list[tuple[int, int, list[str]]]:
+    """Up to MATCH_WINDOWS windows around the lines (outside `skip`) holding the most task words, two at least."""
+    best = []
+    for i, line in enumerate(lines, 1):
+        low = line.lower()
+        if i in skip or sum(t in low for t in terms) < min(2, len(terms)):
+            continue
+        found = sorted(terms & set(tokens(line)))
+        if len(found) >= min(2, len(terms)):
+            best.append((-len(found), i, found))
+    out: list[tuple[int, int, list[str]]] = []
+    for _, i, found in sorted(best):
+        if any(a <= i <= b for a, b, _ in out):
+            continue
+        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), found))
+        if len(out) == MATCH_WINDOWS:
+            break
+    return sorted(out)
 
 
 def _merge(frags: list[Fragment]) -> list[Fragment]:
@@ -508,7 +569,7 @@ def _merge(frags: list[Fragment]) -> list[Fragment]:
             if f.end > last.end:
                 last.lines = last.lines + f.lines[last.end + 1 - f.start:]
                 last.end = f.end
-                last.what = f"{last.what}, {f.what}"
+                last.what = last.what if f.what in last.what else f"{last.what}, {f.what}"
                 last.names = last.names + f.names
             continue
         out.append(f)
@@ -546,6 +607,7 @@ class Pack:
     fragments: list[dict]
     dropped: list[str]
     vague: bool
+    budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
 
 
 def build_pack(view: View, task: dict | None = None, window: int | None = None) -> Pack:
@@ -580,11 +642,15 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     room_chars = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - len(uses_block) - 200
     code_frags = _fill(frags, room_chars, None)
     dropped: list[str] = []
+    asked: dict = {}
     if window:
         code_tokens = sum(budget.estimate(f.render()) for f in code_frags) + budget.estimate(uses_block)
         fit = budget.can_fit(window, code=code_tokens, memory=[budget.estimate(m) for m in memory],
                              folders=budget.estimate(folder_block))
         dropped = fit.dropped
+        asked = {"window": window, "code": code_tokens, "memory": [budget.estimate(m) for m in memory],
+                 "folders": budget.estimate(folder_block), "kept": {"code": fit.code, "memory": fit.memory,
+                                                                    "folders": fit.folders}}
         folder_block = folder_block if fit.folders else ""
         memory = memory[:fit.memory]
         mem_block = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
@@ -597,7 +663,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     code = "\n## Code\n" + "\n".join(f.render() for f in code_frags) if code_frags else ""
     text = fixed + mem_block + folder_block + code + uses_block
     return Pack(text, chosen, [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                               for f in code_frags], dropped, r.vague)
+                               for f in code_frags], dropped, r.vague, asked)
 
 
 def _pack_files(r: Ranking) -> list[str]:
@@ -704,7 +770,7 @@ def cmd_pack(ctx, args) -> Result:
     if task:
         ctx.store.write_text(f"tasks/{task['id']}/pack.md", pack.text)
     data = {"pack": pack.text, "chars": len(pack.text), "tokens": budget.estimate(pack.text), "vague": pack.vague,
-            "terms": view.ranking.terms, "files": pack.files, "fragments": pack.fragments, "dropped": pack.dropped,
+            "terms": view.ranking.terms, "files": pack.files, "fragments": pack.fragments, "dropped": pack.dropped, "budget": pack.budget,
             "ranked": [{"path": f.path, "score": f.score if f.score != float("inf") else None, "why": f.why}
                        for f in view.ranking.files[:100]]}
     return Result(pack.text.rstrip("\n"), data)

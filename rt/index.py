@@ -3,14 +3,15 @@
 The snapshot's stat cache says which files changed (`scan()` gives each file's blob id); only those are
 parsed again. The index is stored under `.rt/index/` in hash shards, each holding every look-up kind
 (identifier -> files, name -> definitions, file -> importers, ...) for its keys, so a look-up reads one
-small shard, not the index. In git, one `git status` call tells whether anything changed since the
-last look-up, so a warm look-up does not stat every file.
+small shard, not the index. In git, `git diff-files` and the folders' stat data tell whether anything
+changed since the last look-up, so a warm look-up neither lists nor hashes the tree.
 """
 from __future__ import annotations
 
 import hashlib
 import json
 import os
+import threading
 import zlib
 from collections import Counter
 from dataclasses import dataclass, field
@@ -132,17 +133,17 @@ class Index:
 def load(ctx, *, rebuild: bool = False) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only."""
     store = ctx.store
-    quick = _git_signature(ctx.repo)
     meta = _meta(store)
-    if meta and quick and meta.get("quick") == quick and not rebuild:
+    if meta and not rebuild and meta.get("quick") and meta["quick"] == _git_signature(ctx.repo, meta):
         return Index(store, meta)
     snap = scan(ctx.repo, store)
     fp = f"{VERSION}:{fingerprint(snap.files)}"
     with store.locked():
         meta = _meta(store)
+        fresh = _freshness(ctx.repo, snap.files)
         if meta and meta["fingerprint"] == fp and not rebuild:
-            if quick and meta.get("quick") != quick:
-                meta = _write_meta(store, dict(meta, quick=quick))
+            if {k: meta.get(k) for k in fresh} != fresh:
+                meta = _write_meta(store, dict(meta, **fresh))
             return Index(store, meta)
         old: dict[str, FileEntry] = {}
         if meta and meta.get("version") == VERSION and not rebuild:
@@ -153,30 +154,56 @@ def load(ctx, *, rebuild: bool = False) -> Index:
         entries, parsed = _entries(ctx.repo, snap.files, old)
         from rt.lang_resolve import resolve_all
         resolve_all(ctx.repo, entries)
-        meta = _write(store, entries, {"fingerprint": fp, "quick": quick}, meta)
+        meta = _write(store, entries, dict(fresh, fingerprint=fp), meta)
     return Index(store, meta, parsed)
 
 
-def _git_signature(repo) -> str | None:
-    """A digest that changes whenever the tree's content may have: git's index file, what `git status`
-    lists (changed and untracked files) and those files' stat data. None outside git."""
+# ---------------------------------------------------------------- is the index current?
+
+def _freshness(repo, files: dict) -> dict:
+    """What the quick check compares next time: the folders holding indexed files, the indexed files
+    git does not track, and the signature of the tree as it is now."""
+    tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
+    if tracked is None:
+        return {"quick": None, "dirs": [], "untracked": []}
+    known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
+    state = {"dirs": sorted({os.path.dirname(p) for p in files} | {""}),
+             "untracked": sorted(p for p in files if p not in known)}
+    return dict(state, quick=_git_signature(repo, state))
+
+
+def _git_signature(repo, state: dict) -> str | None:
+    """A digest that changes whenever the tree's content may have, without reading every file: git's
+    index file, the tracked files whose stat data no longer matches it (`git diff-files`), and the stat
+    data of those files, of the untracked indexed files and of every folder holding indexed files (a
+    file added or removed changes its folder). None outside git."""
     if not repo.is_git:
         return None
-    out = git(repo.root, "status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames")
     gitdir = repo.root / ".git"
-    if out is None:
-        return None
     if gitdir.is_file():   # a linked worktree: `.git` names the real folder
         line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
         gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
-    h = hashlib.sha1(out)
-    for p in [gitdir / "index"] + [repo.root / os.fsdecode(e[3:]) for e in out.split(b"\x00") if len(e) > 3]:
+    known = [str(gitdir / "index")] + [os.path.join(repo.root, r) for r in state.get("untracked", []) + state.get("dirs", [])]
+    stats: list[bytes] = []
+    worker = threading.Thread(target=lambda: stats.append(_stat_data(known)))   # while git runs
+    worker.start()
+    out = git(repo.root, "diff-files", "--name-only", "-z")
+    worker.join()
+    if out is None:
+        return None
+    changed = [os.path.join(repo.root, os.fsdecode(p)) for p in out.split(b"\x00") if p]
+    return hashlib.sha1(out + stats[0] + _stat_data(changed)).hexdigest()
+
+
+def _stat_data(paths: list[str]) -> bytes:
+    out = []
+    for p in paths:
         try:
             st = os.lstat(p)
-            h.update(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
+            out.append(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
         except OSError:
-            h.update(b"-\n")
-    return h.hexdigest()
+            out.append(b"-\n")
+    return b"".join(out)
 
 
 def _meta(store) -> dict | None:
@@ -214,8 +241,13 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
     n = shard_count(len(entries))
     shards: list[dict[str, dict]] = [{k: {} for k in KINDS} for _ in range(n)]
 
+    where: dict[str, dict] = {}   # key -> its shard; the same identifiers recur in most files
+
     def post(kind: str, key: str, value) -> None:
-        shards[shard_of(key, n)][kind].setdefault(key, []).append(value)
+        shard = where.get(key)
+        if shard is None:
+            shard = where[key] = shards[shard_of(key, n)]
+        shard[kind].setdefault(key, []).append(value)
 
     defs = 0
     for path, e in entries.items():   # sorted by path, so every posting list comes out sorted

@@ -8,30 +8,27 @@ make sense of falls back to plain identifiers instead of failing.
 """
 from __future__ import annotations
 
-import bisect
 import re
 
 from rt.index import Definition
 from rt.langs import Parsed, identifiers
 
-_COMMON = r"""
- (?P<ws>\s+)
-|(?P<lc>//[^\n]*)
-|(?P<bc>/\*.*?(?:\*/|\Z))
-"""
+_SKIP = r"(?:\s+|//[^\n]*|/\*.*?(?:\*/|\Z))*"
+"""Whitespace and comments before a token, consumed by the same match as the token."""
 _TAIL = r"""
 |(?P<id>[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*)
 |(?P<num>\.?\d[\w.]*)
 |(?P<dq>"(?:[^"\\\n]|\\.)*"?)
 |(?P<p>=>|===|!==|==|!=|&&|\|\||\?\?|\?\.|\.\.\.|<=|>=|::|->|:=|\S)
+|(?P<end>\Z))
 """
-_MASTER = {
-    "js": re.compile(_COMMON + r"|(?P<sq>'(?:[^'\\\n]|\\.)*'?)" + _TAIL, re.DOTALL | re.VERBOSE),
-    "go": re.compile(_COMMON + r"|(?P<raw>`[^`]*`?)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)" + _TAIL, re.DOTALL | re.VERBOSE),
-    "rust": re.compile(_COMMON + r"""|(?P<raw>b?r(?P<h>\#*)".*?"(?P=h))|(?P<bs>b?"(?:[^"\\]|\\.)*"?)
-        |(?P<life>'[A-Za-z_]\w*(?!'))|(?P<sq>b?'(?:[^'\\\n]|\\.[^'\n]{0,8})'?)""" + _TAIL, re.DOTALL | re.VERBOSE),
-    "java": re.compile(_COMMON + r'|(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)' + _TAIL, re.DOTALL | re.VERBOSE),
-}
+_MASTER = {fam: re.compile(_SKIP + "(?:" + body + _TAIL, re.DOTALL | re.VERBOSE) for fam, body in {
+    "js": r"(?P<bt>`)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
+    "go": r"(?P<raw>`[^`]*`?)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
+    "rust": r"""(?P<raw>b?r(?P<h>\#*)".*?"(?P=h))|(?P<bs>b?"(?:[^"\\]|\\.)*"?)
+        |(?P<life>'[A-Za-z_]\w*(?!'))|(?P<sq>b?'(?:[^'\\\n]|\\.[^'\n]{0,8})'?)""",
+    "java": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
+}.items()}
 _STRINGS = {"dq", "sq", "raw", "bs", "tb"}
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"=>", "&&", "||", "??", "==", "===", "!=", "!==", "<=", ">=",
                                                 "return", "typeof", "case", "do", "else", "in", "of", "new",
@@ -58,40 +55,40 @@ class Tokens:
 
     def code(self, pos: int, stop: bool) -> int:
         """Tokens from `pos`; with `stop`, up to and past the `}` that closes an open `${` or `{`."""
-        text, n, depth = self.text, len(self.text), 0
-        while pos < n:
-            ch = text[pos]
-            if self.family == "js":
-                if ch == "`":
-                    pos = self.template(pos + 1)
+        text, rx, out, js, depth = self.text, self.rx, self.out, self.family == "js", 0
+        while True:
+            m = rx.match(text, pos)
+            kind = m.lastgroup
+            if kind == "end":
+                return m.end()
+            val, start, pos = m.group(kind), m.start(kind), m.end()
+            if js:
+                if kind == "bt":
+                    pos = self.template(pos)
                     continue
-                if ch == "/" and text[pos + 1:pos + 2] not in ("/", "*") and self._regex_ok():
-                    end = self.regex(pos)
+                if val == "/" and self._regex_ok():
+                    end = self.regex(start)
                     if end:
-                        self.out.append(("str", text[pos:end], pos))
+                        out.append(("str", text[start:end], start))
                         pos = end
                         continue
-                if ch == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[pos:pos + 2]):
-                    mark = len(self.out)
+                if val == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[start:start + 2]):
+                    mark = len(out)
                     try:
-                        pos = self.element(pos)
+                        pos = self.element(start)
                         continue
                     except _NotJsx:
-                        del self.out[mark:]
-            m = self.rx.match(text, pos)
-            kind, val = m.lastgroup, m.group()
+                        del out[mark:]
             if kind in _STRINGS:
-                self.out.append(("str", val, pos))
-            elif kind not in ("ws", "lc", "bc", "life"):
+                out.append(("str", val, start))
+            elif kind != "life":
                 if val == "{":
                     depth += 1
                 elif val == "}":
                     if depth == 0 and stop:
-                        return m.end()
+                        return pos
                     depth -= 1
-                self.out.append((kind, val, pos))
-            pos = m.end()
-        return pos
+                out.append((kind, val, start))
 
     def _regex_ok(self) -> bool:
         if not self.out:
@@ -206,6 +203,16 @@ class Tokens:
 
 # ---------------------------------------------------------------- definitions
 
+_TRIGGERS = {
+    "js": frozenset({"function", "class", "interface", "enum", "namespace", "module", "type", "const", "let", "var"}),
+    "go": frozenset({"func", "type", "const", "var"}),
+    "rust": frozenset({"fn", "struct", "enum", "trait", "union", "mod", "const", "static", "type", "macro_rules", "impl"}),
+    "java": frozenset({"class", "interface", "enum", "record"}),
+}
+"""Words that can open a definition outside a type body; other identifiers skip the header checks."""
+_TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum"})
+
+
 class _Scope:
     __slots__ = ("d", "depth", "kind")
 
@@ -233,8 +240,11 @@ def extract(lang: str, path: str, text: str) -> Parsed:
         toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
     except (ValueError, RecursionError):
         return Parsed([], [], identifiers(text), note="unparsed")
-    newlines = [i for i, c in enumerate(body) if c == "\n"]
-    lines = [bisect.bisect_left(newlines, t[2]) + 1 + offset for t in toks]
+    lines, line, last = [], 1 + offset, 0
+    for t in toks:   # tokens come in text order
+        line += body.count("\n", last, t[2])
+        last = t[2]
+        lines.append(line)
     src = text.splitlines()
     defs = _Definitions(toks, lines, src, family, path).run()
     imports = _imports(toks, family)
@@ -248,6 +258,7 @@ class _Definitions:
     def __init__(self, toks, lines, src, family, path):
         self.toks, self.lines, self.src, self.family = toks, lines, src, family
         self.jsx_file = path.endswith((".jsx", ".tsx"))
+        self.triggers = _TRIGGERS[family]
         self.out: list[Definition] = []
 
     def sig(self, line: int) -> str:
@@ -296,7 +307,7 @@ class _Definitions:
                 while pending and pending[-1][1] == depth:   # a declaration without a body
                     d, _ = pending.pop()
                     d.end = line
-            elif kind == "id":
+            elif kind == "id" and (val in self.triggers or stack[-1].kind in _TYPE_KINDS or groups):
                 found = self.header(i, stack, depth, groups)
                 if found:
                     d, style = found

@@ -112,6 +112,7 @@ def args_slice(p) -> None:
     which = p.add_mutually_exclusive_group(required=True)
     which.add_argument("--lines", metavar="A:B", help="line range, 1-based and inclusive (A: or :B for open ends)")
     which.add_argument("--symbol", metavar="NAME", help="the range of a definition in that file (Class.method narrows)")
+    p.add_argument("--budget", type=int, metavar="TOKENS", help="cut the slice to fit a context window of this many tokens")
 
 
 def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
@@ -170,6 +171,12 @@ def cmd_slice(ctx, args) -> Result:
         label = f"{rel}:{a}-{b}  {d.kind} {_qualified(d)}"
         if len(hits) > 1:
             label += "  (also at lines " + ", ".join(f"{h.start}-{h.end}" for h in hits[1:]) + ")"
+    if args.budget is not None:   # --budget: the code share of the window, by rt/budget.py's one rule
+        from rt import budget
+        keep, dropped = budget.fit_lines(args.budget, [render(lines, i, i) for i in range(a, b + 1)])
+        if dropped:
+            b = a + keep - 1
+            label += f"  (cut after line {b} to fit --budget {args.budget}; dropped: {dropped[-1]})"
     return Result(f"{label}\n{render(lines, a, b)}", {"path": rel, "start": a, "end": b, "total": total,
                                                      "lines": [cut(x) for x in lines[a - 1:b]]})
 

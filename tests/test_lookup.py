@@ -87,3 +87,28 @@ def test_lookup_output_is_byte_stable_across_processes(project):
     a = project.rt_proc("refs", "checkout").stdout
     b = project.rt_proc("refs", "checkout").stdout
     assert a == b and "checkout" in a and str(project.root) not in a
+
+
+def test_quick_check_sees_new_untracked_edited_and_committed_files(project):
+    project.write("src/a.py", "def one(): pass\n")
+    project.init_git()
+    project.rt("symbol", "one")
+    project.write("src/new.py", "def two(): pass\n")                         # a new file in a known folder
+    assert "src/new.py:1-1" in project.rt("symbol", "two")
+    project.write("src/new.py", "def three(): return 3\n")                   # an untracked file edited in place
+    assert "src/new.py:1-1" in project.rt("symbol", "three")
+    project.write("deep/er/x.py", "def four(): pass\n")                      # a new folder
+    assert "deep/er/x.py:1-1" in project.rt("symbol", "four")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "more")
+    project.write("src/a.py", "def five(): pass\n")                          # a tracked file edited after a commit
+    assert "src/a.py:1-1" in project.rt("symbol", "five")
+    (project.root / "deep" / "er" / "x.py").unlink()
+    project.rt("symbol", "four", ret=1)
+
+
+def test_lookups_work_outside_git(project):
+    project.write("a.py", "def one(): pass\n")
+    assert "a.py:1-1" in project.rt("symbol", "one")
+    project.write("a.py", "def two(): pass\n")
+    assert "a.py:1-1" in project.rt("symbol", "two")
