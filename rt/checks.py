@@ -6,11 +6,13 @@ lists what was found and why. Commands keep repository-relative paths, so listin
 """
 from __future__ import annotations
 
+import argparse
 import configparser
 import fnmatch
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -108,6 +110,13 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: [format] {pattern!r} must be a command list containing \"{{file}}\"")
 
 
+def seconds(text: str) -> int:
+    """`--timeout` as argparse reads it: a whole number of seconds above zero."""
+    if not text.isdigit() or int(text) == 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
+    return int(text)
+
+
 def fix_attempt_limit(repo: Repo) -> int:
     return load_config(repo).get("fix_attempts", FIX_ATTEMPTS)
 
@@ -188,7 +197,7 @@ def _python_deps(repo: Repo) -> dict[str, str]:
 
 def _makefile_mentions(repo: Repo) -> set[str]:
     text = read_text(repo, "Makefile") or ""
-    return set(re.findall(r"\b(pytest|mypy|pyright|ruff|flake8|pylint)\b", text))
+    return set(re.findall(r"\b(pytest|mypy|pyright|ruff|flake8|pylint|unittest)\b", text))
 
 
 def _local(repo: Repo, name: str, *where: str) -> str:
@@ -236,7 +245,8 @@ def _node(repo: Repo) -> list[Check]:
     if "eslint" in deps or eslint_cfg:
         why = "package.json depends on eslint" if "eslint" in deps else f"{eslint_cfg[0]} exists"
         cmd = [bin_("eslint"), *RECOMMENDED_ARGS["eslint"]]
-        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["{file}"], "eslint", why, JS))
+        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["--no-warn-ignored", "{file}"],
+                         "eslint", why, JS))
     if "vitest" in deps:
         flags = RECOMMENDED_ARGS["vitest"][1:]  # after `run`
         out.append(Check("vitest", "test", [bin_("vitest"), "run", *flags], True, DEFAULT_TIMEOUT,
@@ -306,6 +316,9 @@ def _python(repo: Repo) -> list[Check]:
                             (setup_cfg.has_section("tool:pytest"), "setup.cfg [tool:pytest]"),
                             (tox.has_section("pytest"), "tox.ini [pytest]"),
                             (_exists(repo, "conftest.py") or _exists(repo, "tests/conftest.py"), "conftest.py exists")])
+    tox_unittest = any("unittest" in tox.get(s, "commands", fallback="") for s in tox.sections())
+    if not reason and ("unittest" in make or tox_unittest):
+        reason = f"{'Makefile' if 'unittest' in make else 'tox.ini'} runs unittest (pytest runs those tests too)"
     if reason:
         python = _local(repo, "python", ".venv/bin", "venv/bin")
         cmd = [python if python != "python" else "python3", "-m", "pytest", *RECOMMENDED_ARGS["pytest"]]
@@ -364,14 +377,16 @@ def detect(repo: Repo) -> list[Check]:
 
 
 def select(repo: Repo, wanted: list[str]) -> list[Check]:
-    """The required checks plus the optional ones named; an unknown name is an error that lists the known."""
+    """The required checks plus the optional ones named, which then count as required for this run.
+
+    An unknown name is an error that lists the known ones."""
     checks = detect(repo)
     names = {c.name for c in checks}
     unknown = sorted(set(wanted) - names)
     if unknown:
         known = ", ".join(sorted(names)) or "none detected"
         raise UsageError(f"no check named {', '.join(unknown)} (known: {known}); `rt checks` lists them")
-    return [c for c in checks if c.required or c.name in wanted]
+    return [replace(c, required=True) if c.name in wanted else c for c in checks if c.required or c.name in wanted]
 
 
 # ---------------------------------------------------------------- formatters
@@ -482,13 +497,22 @@ def run_all(repo: Repo, checks: list[Check], timeout: int | None = None) -> list
 
 # ---------------------------------------------------------------- rt checks
 
-def describe_check(c: Check) -> list[str]:
+def installed(repo: Repo, program: str) -> bool:
+    """Whether a check's program can be started: a repository-relative path, or a name on PATH."""
+    if "/" in program:
+        return os.access(repo.root / program, os.X_OK)
+    return shutil.which(program) is not None
+
+
+def describe_check(repo: Repo, c: Check) -> list[str]:
     flags = "required" if c.required else "optional"
     lines = [f"{c.name}  {c.kind}, {flags}, timeout {c.timeout}s, parser {c.parser}",
              f"  run:      {' '.join(c.command)}"]
     if c.per_file:
         lines.append(f"  per file: {' '.join(c.per_file)}")
     lines.append(f"  why:      {c.reason}")
+    if not installed(repo, c.command[0]):
+        lines.append(f"  missing:  {c.command[0]} is not installed here, so this check cannot run")
     return lines
 
 
@@ -500,10 +524,10 @@ def cmd_checks(ctx, args) -> Result:
     checks = detect(ctx.repo)
     lines = []
     for c in checks:
-        lines += describe_check(c)
+        lines += describe_check(ctx.repo, c)
     if not checks:
         lines.append(f"no checks found: nothing declares a linter, type checker or test runner; add them in {CONFIG}")
-    data = {"checks": [vars(c) | {"files": list(c.files)} for c in checks],
+    data = {"checks": [vars(c) | {"files": list(c.files), "installed": installed(ctx.repo, c.command[0])} for c in checks],
             "fix_attempts": fix_attempt_limit(ctx.repo)}
     if args.file:
         rel = to_rel(ctx.repo, args.file)

@@ -47,10 +47,12 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
 
 
 def normalise(message: str) -> str:
-    """The message with volatile parts replaced: temp paths, addresses, timestamps, durations, line numbers."""
+    """The message with volatile parts replaced: temp paths, addresses, timestamps, durations, line numbers.
+
+    A final full stop goes too: some tools print it in one output format and not in another."""
     for rx, repl in _VOLATILE:
         message = rx.sub(repl, message)
-    return message.strip()
+    return message.strip().removesuffix(".")
 
 
 @dataclass
@@ -153,7 +155,7 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     understood: a non-zero exit with nothing parsed, a crash or a configuration error is `could_not_run`,
     never zero diagnostics.
     """
-    from rt.parsers import PARSERS
+    from rt.parsers import FATAL_EXIT, PARSERS
 
     def failed(reason: str) -> Run:
         return Run(check, required, "could_not_run", [], reason, head(output))
@@ -166,6 +168,8 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
         found = PARSERS[parser](output, check, root)
     except ToolFailure as e:
         return failed(str(e))
+    if exit_code in FATAL_EXIT.get(parser, ()):
+        return failed(f"exit {exit_code}: {parser} reports a failure of its own (crash, configuration or usage error)")
     if found is None:
         if exit_code == 0:
             return Run(check, required, "ok", [])

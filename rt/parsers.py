@@ -22,25 +22,42 @@ RECOMMENDED_ARGS: dict[str, list[str]] = {
     "mypy": ["--no-error-summary", "--show-column-numbers", "--no-color-output", "--no-pretty"],
     "pyright": ["--outputjson"],
     "pylint": ["--output-format=text", "--score=n", "--reports=n"],
-    "pytest": ["-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider"],
+    "pytest": ["-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider", "--continue-on-collection-errors"],
     "tsc": ["--noEmit", "--pretty", "false"],
     "eslint": ["--format", "json"],
     "vitest": ["run", "--reporter=json", "--outputFile=/dev/stdout"],
     "jest": ["--json", "--ci"],
-    "go": ["vet ./...", "build ./...", "test ./..."],
+    "go": [],
     "cargo": ["--message-format=short"],
     "generic": [],
 }
-"""Flags per parser. `go` lists the three subcommands it reads; `cargo` takes the flag on check and
-clippy (`cargo test` output is read in its default form)."""
+"""Flags per parser. `go vet`, `go build` and `go test` are read in their default form; `cargo` takes the
+flag on check and clippy (`cargo test` output is read in its default form)."""
+
+FATAL_EXIT: dict[str, frozenset[int]] = {
+    "ruff": frozenset({2}),
+    "eslint": frozenset({2}),
+    "pytest": frozenset({2, 3, 4, 5}),
+    "pylint": frozenset(n for n in range(64) if n & 33),   # bit 1 fatal, bit 32 usage error
+}
+"""Exit codes by which a tool says it failed itself (crash, configuration, usage, nothing collected),
+whatever it printed: such a run is never read, even when the output looks like diagnostics. (mypy's
+exit 2 is not here: it also means a blocking error such as a syntax error, which it reports as one.)"""
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+_CI_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ", re.M)
+"""The time a CI service (GitHub Actions, for one) writes before every line of a saved log."""
 
 
 def _lines(output: str) -> list[str]:
-    return [ln.rstrip() for ln in _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    text = _CI_STAMP.sub("", _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
+    return [ln.rstrip() for ln in text.split("\n")]
+
+
+def _text(output: str) -> str:
+    return "\n".join(_lines(output))
 
 
 def rel_path(path: str, root: str | None) -> str:
@@ -101,7 +118,7 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
 
 
 def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M) and not _coded(check, root, output):
         raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     diags = _coded(check, root, output)
@@ -120,7 +137,7 @@ _MYPY = re.compile(r"^(?P<file>[^:\s][^:]*?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?
 
 def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """mypy's error and warning lines; notes only explain an error already reported, so they are left out."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "INTERNAL ERROR" in text or "Traceback (most recent call last)" in text:
         raise ToolFailure("mypy crashed: " + _first_match(text, r".*INTERNAL ERROR.*|^\w*Error:.*"))
     fatal = re.search(r"^(?:mypy: error:|usage: mypy|.*: error: (?:Cannot find config|Invalid|Unrecognized option)).*",
@@ -165,7 +182,7 @@ _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R"
 
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "Traceback (most recent call last)" in text and not _PYLINT.search(text):
         raise ToolFailure("pylint crashed: " + _last_line(text))
     diags = []
@@ -184,7 +201,7 @@ _TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>erro
 
 def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`tsc --pretty false`: `file(line,col): error TSnnnn: message`; an error with no file is fatal."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if re.search(r"^tsc: The TypeScript Compiler|^Version \d", text, re.M) and "error" not in text:
         raise ToolFailure("tsc printed its help instead of checking: no tsconfig.json or files to check")
     diags, fatal = [], []
@@ -202,7 +219,7 @@ def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | N
 
 def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`eslint --format json`, or the default `stylish` text of a saved log."""
-    text = _ANSI.sub("", output)
+    text = _text(output)
     if "Oops! Something went wrong" in text:
         raise ToolFailure("eslint failed: " + _first_match(text, r"^(?!Oops|ESLint: \d|\s*$).*"))
     data = _json_array(text)
@@ -249,7 +266,7 @@ def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | 
 
 # ---------------------------------------------------------------- Python tests
 
-_PYTEST_SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<id>\S+)(?: - (?P<msg>.*))?$")
+_PYTEST_SUMMARY = re.compile(r"^(?P<kind>FAILED|ERROR) (?P<id>[^\s\[]+(?:\[.*?\])?)(?: - (?P<msg>.*))?$")
 
 
 def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -259,25 +276,7 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
     text = "\n".join(lines)
     if re.search(r"^(?:ERROR: usage:|usage: .*pytest|INTERNALERROR>)", text, re.M):
         raise ToolFailure("pytest usage or internal error: " + _first_match(text, r"^(?:ERROR|INTERNALERROR>).*"))
-    sections: dict[str, list[tuple[str, int, str]]] = {}
-    name, where, first = None, (0, ""), ""
-
-    def close():
-        if name is not None:
-            sections.setdefault(name, []).append((where[1], where[0], first))
-
-    for ln in lines:
-        head = re.match(r"^_{3,} (.+?) _{3,}$", ln)
-        if head or re.match(r"^={3,} .* ={3,}$", ln):
-            close()
-            name, where, first = (head[1] if head else None), (0, ""), ""
-            continue
-        loc = re.match(r"^(\S+?\.py):(\d+): ", ln)
-        if loc:
-            where = (int(loc[2]), rel_path(loc[1], root))
-        elif ln.startswith("E ") and not first:
-            first = ln[1:].strip()
-    close()
+    sections = _pytest_sections(lines, root)
     diags = []
     for ln in lines:
         m = _PYTEST_SUMMARY.match(ln)
@@ -291,8 +290,8 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
         line, message = 0, m["msg"] or ""
         for n in names:
             if sections.get(n):
-                at_file, at_line, first_e = sections[n].pop(0)
-                line = at_line if at_file == file else 0
+                places, first_e = sections[n].pop(0)
+                line = next((at for f, at in reversed(places) if f == file), 0)
                 message = first_e or message
                 break
         diags.append(Diagnostic(check, file, line, 0, test_id, "error", message))
@@ -300,6 +299,28 @@ def parse_pytest(output: str, check: str, root: str | None) -> list[Diagnostic] 
     if not diags and re.search(r"no tests ran|collected 0 items", text):
         raise ToolFailure("pytest collected no tests")
     return _found(diags, output, clean)
+
+
+def _pytest_sections(lines: list[str], root: str | None) -> dict[str, list[tuple[list[tuple[str, int]], str]]]:
+    """Traceback sections by title (`test_x`, `TestK.test_y[1]`, `ERROR collecting a.py`): the
+    `file:line:` places each passes through and its first `E ` line; a title may repeat across files."""
+    sections: dict[str, list[tuple[list[tuple[str, int]], str]]] = {}
+    title: str | None = None
+    places: list[tuple[str, int]] = []
+    first = ""
+    for ln in lines + ["=== end ==="]:
+        head = re.match(r"^_+ (.+?) _+$", ln)
+        if head or re.match(r"^=+ .* =+$", ln):
+            if title is not None:
+                sections.setdefault(title, []).append((places, first))
+            title, places, first = (head[1] if head else None), [], ""
+            continue
+        loc = re.match(r"^(\S+?\.py):(\d+): ", ln)
+        if loc:
+            places.append((rel_path(loc[1], root), int(loc[2])))
+        elif ln.startswith("E ") and not first:
+            first = ln[1:].strip()
+    return sections
 
 
 # ---------------------------------------------------------------- Go and Rust
@@ -357,10 +378,10 @@ def parse_cargo(output: str, check: str, root: str | None) -> list[Diagnostic] |
                                     pending["code"] or "", pending["sev"], pending["msg"]))
             pending = None
             continue
-        panic = re.match(r"^thread '(?P<test>[^']+)'(?: \(\d+\))? panicked at (?P<file>\S+?):(?P<line>\d+):(?P<col>\d+):?"
-                         r"(?P<msg>.*)$", ln)
+        panic = re.match(r"^thread '(?P<test>[^']+)'(?: \(\d+\))? panicked at (?:'(?P<old>.*)', )?"
+                         r"(?P<file>\S+?):(?P<line>\d+):(?P<col>\d+):?(?P<msg>.*)$", ln)
         if panic:
-            message = panic["msg"].strip() or (lines[i + 1].strip() if i + 1 < len(lines) else "")
+            message = panic["old"] or panic["msg"].strip() or (lines[i + 1].strip() if i + 1 < len(lines) else "")
             diags.append(Diagnostic(check, rel_path(panic["file"], root), int(panic["line"]), int(panic["col"]),
                                     panic["test"], "error", message))
         if re.match(r"^test result: ok\.|^\s*Finished ", ln):

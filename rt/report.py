@@ -12,9 +12,8 @@ from rt.snapshot import fingerprint, scan
 from rt.verify import scope_mismatch, task_dir
 
 REPORT_CHARS = 1500
-FILES_SHOWN = 8
-CLAIMS_SHOWN = 5
-CLAIM_CHARS = 160
+BUDGETS = ((8, 5, 160), (5, 3, 100), (3, 2, 60), (1, 1, 40))
+"""(files, claims, characters per claim) shown, tried in turn until the report fits REPORT_CHARS."""
 
 
 def _listed(items: list[str], shown: int) -> str:
@@ -25,15 +24,26 @@ def _listed(items: list[str], shown: int) -> str:
 def build_report(ctx, task: dict) -> str:
     store = ctx.store
     record = store.read_json(f"{task_dir(task)}/verify.json")
-    last = task.get("verify")
     found = task_changes(ctx, task)
-    outside, undone = scope_mismatch(task, found)
     checks = detect(ctx.repo)
-    lines = [f"# report: {task['id']}", task["text"], ""]
+    last = task.get("verify")
+    stale = bool(last) and last.get("fingerprint") != fingerprint(scan(ctx.repo, store).files)
+    for budget in BUDGETS:
+        text = _compose(task, record, found, checks, stale, *budget)
+        if len(text) <= REPORT_CHARS:
+            return text
+    tail = f"\n... (cut; the full verify report is .rt/{task_dir(task)}/verify.md)"
+    return text[:REPORT_CHARS - len(tail)].rsplit("\n", 1)[0] + tail
+
+
+def _compose(task: dict, record: dict | None, found, checks, stale: bool, files_shown: int, claims_shown: int,
+             claim_chars: int) -> str:
+    last = task.get("verify")
+    outside, undone = scope_mismatch(task, found)
+    lines = [f"# report: {task['id']}", _cut(task["text"], 300), ""]
     if task.get("incomplete"):
         was = f"last verify {last['summary']}" if last else "rt verify was never run"
         lines.append(f"NOT VERIFIED: finished with --incomplete ({was}).")
-    stale = bool(last) and last.get("fingerprint") != fingerprint(scan(ctx.repo, store).files)
     if stale:
         lines.append("STALE: files changed after the last verify; its verdict does not cover them.")
     lines.append(f"verdict: {last['verdict'] if last else 'none (never verified)'}")
@@ -46,7 +56,7 @@ def build_report(ctx, task: dict) -> str:
         not_run = [c.name for c in checks]
     not_run += [f"{k} (none configured)" for k in (record or {}).get("missing_kinds", [])]
     lines.append("checks not run: " + (", ".join(not_run) or "none"))
-    lines.append(f"files changed ({len(found)}): " + (_listed([format_change(c) for c in found], FILES_SHOWN) or "none"))
+    lines.append(f"files changed ({len(found)}): " + (_listed([format_change(c) for c in found], files_shown) or "none"))
     if task.get("scope") is None:
         lines.append("scope: no plan was recorded")
     else:
@@ -56,23 +66,19 @@ def build_report(ctx, task: dict) -> str:
     claims = task.get("claims", [])
     if claims:
         lines.append("unverified claims (the agent's word; rt did not measure these):")
-        lines += [f"- {_cut(c['text'], CLAIM_CHARS)}" for c in claims[:CLAIMS_SHOWN]]
-        if len(claims) > CLAIMS_SHOWN:
-            lines.append(f"- +{len(claims) - CLAIMS_SHOWN} more (`rt status --json`)")
+        lines += [f"- {_cut(c['text'], claim_chars)}" for c in claims[:claims_shown]]
+        if len(claims) > claims_shown:
+            lines.append(f"- +{len(claims) - claims_shown} more (`rt status --json`)")
     lines.append("a person still has to check:")
-    lines += [f"- {item}" for item in _to_check(task, record, found, checks, stale)]
-    text = "\n".join(lines)
-    if len(text) > REPORT_CHARS:
-        tail = f"\n... (cut; the full verify report is .rt/{task_dir(task)}/verify.md)"
-        text = text[:REPORT_CHARS - len(tail)].rsplit("\n", 1)[0] + tail
-    return text
+    lines += [f"- {item}" for item in _to_check(task, record, found, checks, stale, files_shown)]
+    return "\n".join(lines)
 
 
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
-def _to_check(task: dict, record: dict | None, found, checks, stale: bool) -> list[str]:
+def _to_check(task: dict, record: dict | None, found, checks, stale: bool, files_shown: int) -> list[str]:
     """What no measurement covered, so a person must look at it."""
     items = ["the diff itself (`rt review`): checks find known kinds of error, not wrong behaviour"]
     if task.get("claims"):
@@ -86,7 +92,7 @@ def _to_check(task: dict, record: dict | None, found, checks, stale: bool) -> li
         items.append("behaviour: no test suite is configured")
     uncovered = [c.path for c in found if c.status != "deleted" and not any(k.applies_to(c.path) for k in checks)]
     if uncovered:
-        items.append(f"files no check covers: {_listed(uncovered, FILES_SHOWN)}")
+        items.append(f"files no check covers: {_listed(uncovered, files_shown)}")
     return items
 
 

@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass
 
 from rt import state
 from rt.changes import task_changes
-from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, select
+from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, to_rel
 from rt.diagnostics import VERDICT_EXIT, Diagnostic, Run, diff, verdict
 from rt.snapshot import changes, fingerprint, scan
@@ -81,10 +81,15 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     return Result("\n".join(lines), data)
 
 
-def args_baseline(p) -> None:
+def run_options(p) -> None:
+    """The options `rt baseline` and `rt verify` share: which optional checks, and the timeout."""
     p.add_argument("--with", dest="with_", action="append", default=[], metavar="CHECK",
                    help="also run this optional check (repeatable)")
-    p.add_argument("--timeout", type=int, metavar="S", help="seconds per check (over the config file)")
+    p.add_argument("--timeout", type=seconds, metavar="S", help="seconds per check (over the config file)")
+
+
+def args_baseline(p) -> None:
+    run_options(p)
 
 
 def cmd_baseline(ctx, args) -> Result:
@@ -135,9 +140,11 @@ class FileCheck:
 def check_file(ctx, task: dict, rel: str) -> FileCheck:
     """New diagnostics in one file, quickly: each applicable check's per-file form, else its full run
     filtered to the file. Builds and test suites without a per-file form are left to `rt verify`."""
-    baseline = load_baseline(ctx.store, task)
     new: list[Diagnostic] = []
     failed: list[tuple[str, str]] = []
+    if not (ctx.repo.root / rel).is_file():
+        return FileCheck(rel, new, failed)  # deleted, or not a file: nothing to check in it
+    baseline = load_baseline(ctx.store, task)
     for check in detect(ctx.repo):
         if not check.required or not check.applies_to(rel) or check.kind == "build":
             continue
@@ -241,9 +248,7 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
 
 
 def args_verify(p) -> None:
-    p.add_argument("--with", dest="with_", action="append", default=[], metavar="CHECK",
-                   help="also run this optional check (repeatable)")
-    p.add_argument("--timeout", type=int, metavar="S", help="seconds per check (over the config file)")
+    run_options(p)
 
 
 def cmd_verify(ctx, args) -> Result:
@@ -252,8 +257,6 @@ def cmd_verify(ctx, args) -> Result:
     if task["state"] not in ("planned", "building", "verified"):
         raise StateError(f"task {task['id']} is {task['state']}; verify needs a plan: record the scope with "
                          f"`rt plan --edit F ...` first")
-    if args.timeout is not None and args.timeout <= 0:
-        raise UsageError("--timeout must be a positive number of seconds")
     every = detect(ctx.repo)
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)

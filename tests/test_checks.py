@@ -1,0 +1,217 @@
+"""Detection of a project's checks from its own files, the config file, formatters, `rt checks`."""
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from checks_support import CALC, python_project
+from conftest import ROOT
+from rt.checks import detect, formatter_for, run_check
+from rt.core import find_repo
+
+
+def found(project) -> dict:
+    return {c.name: c for c in detect(find_repo(project.root))}
+
+
+def test_node_detection_prefers_the_local_tool(project):
+    project.write("package.json", '{"devDependencies": {"typescript": "5", "eslint": "9", "jest": "29"}, '
+                                  '"scripts": {"build": "tsc -b", "test": "jest"}}')
+    project.write("node_modules/.bin/eslint", "#!/bin/sh\n")
+    checks = found(project)
+    assert list(checks) == ["tsc", "eslint", "build", "jest"]  # kind order: typecheck, lint, build, test
+    assert checks["eslint"].command == ["node_modules/.bin/eslint", "--format", "json", "."]
+    assert checks["eslint"].per_file == ["node_modules/.bin/eslint", "--format", "json", "--no-warn-ignored", "{file}"]
+    assert checks["tsc"].command[0] == "tsc"  # not installed locally: found on PATH at run time
+    assert checks["tsc"].reason == "package.json depends on typescript"
+    assert checks["jest"].per_file[-2:] == ["--findRelatedTests", "{file}"]
+    assert not checks["build"].required and checks["build"].command == ["npm", "run", "build", "--silent"]
+    assert checks["tsc"].applies_to("src/a.tsx") and not checks["tsc"].applies_to("README.md")
+
+
+def test_node_test_script_without_a_known_runner(project):
+    project.write("package.json", '{"scripts": {"test": "node test.js"}}')
+    project.write("tsconfig.json", "{}")
+    checks = found(project)
+    assert checks["tsc"].reason == "tsconfig.json exists"
+    assert checks["test"].command == ["npm", "test", "--silent"] and checks["test"].parser == "generic"
+
+
+def test_npm_placeholder_test_script_is_not_a_check(project):
+    project.write("package.json", '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}')
+    assert found(project) == {}
+
+
+def test_python_detection_from_each_kind_of_file(project):
+    project.write("setup.cfg", "[flake8]\nmax-line-length = 100\n[mypy]\nfiles = src\n")
+    project.write("tox.ini", "[pytest]\naddopts = -q\n")
+    project.write("Makefile", "lint:\n\tpylint src\n")
+    project.write("requirements-dev.txt", "# tools\npyright==1.1\n-r base.txt\n")
+    checks = found(project)
+    assert sorted(checks) == ["flake8", "mypy", "pylint", "pyright", "pytest"]
+    assert checks["flake8"].reason == "setup.cfg [flake8]"
+    assert checks["mypy"].reason == "setup.cfg [mypy]"
+    assert checks["mypy"].command[-1] != "."  # the config names the files
+    assert checks["pytest"].reason == "tox.ini [pytest]"
+    assert checks["pylint"].reason == "Makefile runs pylint"
+    assert checks["pyright"].reason == "requirements-dev.txt lists pyright"
+    assert checks["pytest"].command[:3] == ["python3", "-m", "pytest"]
+
+
+def test_python_detection_from_pyproject_and_venv(project):
+    project.write("pyproject.toml", '[project]\nname = "x"\ndependencies = ["requests"]\n'
+                                    '[project.optional-dependencies]\ndev = ["Flake8>=7"]\n'
+                                    "[tool.ruff]\n[tool.mypy]\n")
+    project.write(".venv/bin/ruff", "")
+    project.write(".venv/bin/python", "")
+    project.write("tests/conftest.py", "")
+    checks = found(project)
+    assert sorted(checks) == ["flake8", "mypy", "pytest", "ruff"]
+    assert checks["flake8"].reason == "pyproject.toml lists flake8"
+    assert checks["ruff"].command[0] == ".venv/bin/ruff" and checks["mypy"].command[0] == "mypy"
+    assert checks["mypy"].command[-1] == "."
+    assert checks["pytest"].command[0] == ".venv/bin/python" and checks["pytest"].reason == "conftest.py exists"
+    assert checks["pytest"].per_file is None  # a test suite has no per-file form
+
+
+def test_unittest_suites_run_with_pytest(project):
+    project.write("tox.ini", "[testenv]\ncommands = {envpython} -m unittest -v {posargs}\n")
+    assert found(project)["pytest"].reason == "tox.ini runs unittest (pytest runs those tests too)"
+    project.write("Makefile", "test:\n\tpython -m unittest\n")
+    assert found(project)["pytest"].reason == "Makefile runs unittest (pytest runs those tests too)"
+
+
+def test_go_and_rust_detection(project):
+    project.write("go.mod", "module example.com/x\n")
+    project.write("Cargo.toml", '[package]\nname = "x"\n')
+    checks = found(project)
+    assert [c.name for c in checks.values()] == ["cargo-check", "clippy", "go-vet", "go-build", "cargo-test", "go-test"]
+    assert checks["go-vet"].command == ["go", "vet", "./..."] and checks["go-vet"].parser == "go"
+    assert checks["cargo-check"].command == ["cargo", "check", "--all-targets", "--message-format=short"]
+    assert not checks["clippy"].required and checks["cargo-test"].required
+    assert checks["go-test"].applies_to("pkg/a.go") and not checks["go-test"].applies_to("src/main.rs")
+
+
+def test_nothing_declared_means_no_checks(project):
+    project.write("main.py", "print(1)\n")
+    assert found(project) == {}
+    assert "no checks found" in project.rt("checks")
+
+
+def test_config_overrides_adds_and_disables(project):
+    project.write("pyproject.toml", "[tool.ruff]\n[tool.mypy]\n[tool.pylint]\n")
+    project.write("rt.toml", 'timeout = 120\nfix_attempts = 4\n'
+                             '[checks.mypy]\nrequired = false\ntimeout = 30\n'
+                             '[checks.pylint]\nenabled = false\n'
+                             '[checks.docs]\nkind = "lint"\ncommand = ["markdownlint", "docs"]\n'
+                             'per_file = ["markdownlint", "{file}"]\nfiles = ["*.md"]\n')
+    checks = found(project)
+    assert sorted(checks) == ["docs", "mypy", "ruff"]
+    assert checks["ruff"].timeout == 120
+    assert checks["mypy"].timeout == 30 and not checks["mypy"].required
+    assert checks["mypy"].reason == "pyproject.toml [tool.mypy]; adjusted in rt.toml"
+    assert checks["docs"].reason == "rt.toml [checks.docs]" and checks["docs"].parser == "generic"
+    assert checks["docs"].applies_to("docs/a.md") and not checks["docs"].applies_to("a.py")
+    assert project.rt_json("checks")["fix_attempts"] == 4
+
+
+def test_tool_rt_in_pyproject_and_rt_toml_wins(project):
+    project.write("pyproject.toml", '[tool.ruff]\n[tool.rt.checks.ruff]\nrequired = false\n')
+    assert not found(project)["ruff"].required
+    assert found(project)["ruff"].reason == "pyproject.toml [tool.ruff]; adjusted in pyproject.toml [tool.rt]"
+    project.write("rt.toml", "[checks.ruff]\ntimeout = 5\n")
+    assert found(project)["ruff"].required and found(project)["ruff"].timeout == 5
+
+
+@pytest.mark.parametrize("config, message", [
+    ("colour = 1\n", "rt.toml: unknown key 'colour'"),
+    ("timeout = true\n", "rt.toml: timeout must be a int"),
+    ("[checks.x]\nkind = \"lint\"\n", "[checks.x] is not a detected check, so it needs a command"),
+    ("[checks.x]\ncommand = [\"a\"]\nkind = \"style\"\n", "[checks.x] kind must be one of"),
+    ("[checks.x]\ncommand = [\"a\"]\nper_file = [\"a\"]\n", "[checks.x] per_file must contain \"{file}\""),
+    ("[checks.x]\ncommand = [\"a\"]\nretries = 2\n", "[checks.x] unknown key 'retries'"),
+    ("[format]\n\"*.py\" = [\"black\"]\n", "[format] '*.py' must be a command list containing \"{file}\""),
+    ("[checks\n", "rt.toml: not valid TOML"),
+])
+def test_config_errors_are_one_line(project, config, message):
+    project.write("rt.toml", config)
+    out = project.rt("checks", ret=2)
+    assert out == "" and message in project.last_err and project.last_err.count("\n") == 1
+
+
+def test_rt_checks_lists_why_and_is_byte_stable(project):
+    project.write("pyproject.toml", "[tool.ruff]\n[tool.pytest.ini_options]\n")
+    first = project.rt("checks")
+    assert first == project.rt("checks")
+    assert first.splitlines()[:4] == [
+        "ruff  lint, required, timeout 600s, parser ruff",
+        "  run:      ruff check --output-format=concise --no-cache --no-fix .",
+        "  per file: ruff check --output-format=concise --no-cache --no-fix --force-exclude {file}",
+        "  why:      pyproject.toml [tool.ruff]",
+    ]
+    assert "missing" not in first  # ruff and python3 are installed
+    project.write("rt.toml", '[checks.typos]\ncommand = ["no-such-tool-rt-test"]\n')
+    out = project.rt("checks")
+    assert "  missing:  no-such-tool-rt-test is not installed here, so this check cannot run" in out
+    assert not [c for c in project.rt_json("checks")["checks"] if c["name"] == "typos"][0]["installed"]
+    out = project.rt("checks", "--file", "src/a.py")
+    assert out.splitlines()[-1] == "src/a.py: checks ruff, typos, pytest; formatter none"
+
+
+def test_formatter_from_config_then_detected(project):
+    repo = find_repo(project.root)
+    project.write("pyproject.toml", "[tool.ruff.format]\nquote-style = 'single'\n")
+    assert formatter_for(repo, "pkg/a.py") == ["ruff", "format", "pkg/a.py"]
+    assert formatter_for(repo, "a.md") is None
+    project.write("rt.toml", '[format]\n"*.py" = ["black", "-q", "{file}"]\n"docs/*.md" = ["mdformat", "{file}"]\n')
+    assert formatter_for(repo, "pkg/a.py") == ["black", "-q", "pkg/a.py"]
+    assert formatter_for(repo, "docs/a.md") == ["mdformat", "docs/a.md"]
+    project.write("go.mod", "module x\n")
+    assert formatter_for(repo, "main.go") == ["gofmt", "-w", "main.go"]
+
+
+def test_formatter_runs_and_changes_only_that_file(project):
+    """The argv formatter_for gives really formats a file in place when handed to a program runner."""
+    from rt.core import run
+    project.write("pyproject.toml", "[tool.ruff.format]\n")
+    project.write("a.py", "x = [1,2]\n")
+    project.write("b.py", "y = [1,2]\n")
+    argv = formatter_for(find_repo(project.root), "a.py")
+    assert run(argv, project.root).returncode == 0
+    assert project.read("a.py") == "x = [1, 2]\n" and project.read("b.py") == "y = [1,2]\n"
+
+
+def test_run_check_per_file_form(project):
+    python_project(project, tools="ruff", old_problem=True)
+    project.write("calc.py", "import json\n" + CALC)
+    check = found(project)["ruff"]
+    repo = find_repo(project.root)
+    whole = run_check(repo, check)
+    one = run_check(repo, check, file="calc.py")
+    assert sorted(d.file for d in whole.run.diagnostics) == ["calc.py", "legacy.py"]
+    assert [d.file for d in one.run.diagnostics] == ["calc.py"]
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed on this machine")
+def test_cargo_check_finds_a_new_error(project):
+    project.write("Cargo.toml", '[package]\nname = "fx"\nversion = "0.1.0"\nedition = "2021"\n')
+    project.write("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n")
+    project.write(".gitignore", "target\n")
+    project.init_git()
+    out = project.rt("start", "break main")
+    assert "- cargo-check: 0 diagnostic(s)" in out
+    project.rt("plan", "--edit", "src/main.rs")
+    project.write("src/main.rs", "fn main() {\n    let x: u8 = \"no\";\n}\n")
+    out = project.rt("verify", ret=1)
+    assert "- src/main.rs:2:17 cargo-check [E0308] mismatched types" in out
+
+
+def test_readme_config_example_is_valid(project):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("**Config file**", 1)[1].split("```toml\n", 1)[1].split("```", 1)[0]
+    project.write("pyproject.toml", "[tool.mypy]\n[tool.pylint]\n")
+    project.write("rt.toml", example)
+    checks = found(project)
+    assert sorted(checks) == ["docs", "mypy"] and not checks["mypy"].required
+    assert formatter_for(find_repo(project.root), "a.py") == ["black", "-q", "a.py"]

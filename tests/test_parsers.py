@@ -1,0 +1,268 @@
+"""Each parser on real output of its tool (run here on a small project), and on the documented text of
+tools this machine lacks (pyright, pylint, go, jest). Failures of the tool itself must never read as clean."""
+from __future__ import annotations
+
+import pytest
+
+from rt.diagnostics import ToolFailure, classify
+from rt.parsers import PARSERS, RECOMMENDED_ARGS, rel_path
+from tests.diagnostics_support import check_run, have, run_tool, write_tree
+
+
+def test_every_parser_has_recommended_args():
+    assert set(RECOMMENDED_ARGS) == set(PARSERS)
+    for name, parse in PARSERS.items():
+        if name not in ("jest", "vitest"):     # a test runner's report is never empty
+            assert parse("", name, None) == [], f"{name}: an empty output is a clean run"
+
+
+def test_rel_path():
+    assert rel_path("/w/repo/src/a.py", "/w/repo") == "src/a.py"
+    assert rel_path("./src/a.py", "/w/repo") == "src/a.py"
+    assert rel_path("src\\win\\a.py", None) == "src/win/a.py"
+    assert rel_path("/elsewhere/a.py", "/w/repo") == "/elsewhere/a.py"
+
+
+# ---------------------------------------------------------------- real tools
+
+def test_ruff_config_error_is_a_failed_run(tmp_path):
+    write_tree(tmp_path, {"ruff.toml": "[lint]\nselect = 3\n", "a.py": "import os\n"})
+    run, output = check_run("ruff", tmp_path)
+    assert run.status == "could_not_run" and "ruff" in run.reason, output
+    assert run.head and run.diagnostics == []
+
+
+def test_ruff_clean_and_syntax_error(tmp_path):
+    write_tree(tmp_path, {"ruff.toml": '[lint]\nselect = ["F"]\n', "a.py": "x = 1\n"})
+    assert check_run("ruff", tmp_path)[0].status == "ok"
+    write_tree(tmp_path, {"a.py": "def f(:\n    pass\n"})
+    run, output = check_run("ruff", tmp_path)
+    assert run.status == "findings" and run.diagnostics[0].file == "a.py" and run.diagnostics[0].line == 1, output
+
+
+def test_mypy_usage_error_is_a_failed_run(tmp_path):
+    from rt.core import run
+    write_tree(tmp_path, {"a.py": "x = 1\n"})
+    proc = run(["mypy", "--no-such-flag-rt", "."], tmp_path)
+    output = proc.stdout.decode() + proc.stderr.decode()
+    got = classify("mypy", "mypy", proc.returncode, output, str(tmp_path))
+    assert got.status == "could_not_run" and "usage" in got.reason, output
+
+
+def test_mypy_plugin_error_is_a_finding_in_the_config(tmp_path):
+    write_tree(tmp_path, {"setup.cfg": "[mypy]\nplugins = no_such_plugin_rt\n", "a.py": "x = 1\n"})
+    run, output = check_run("mypy", tmp_path)
+    assert run.status == "findings" and [d.file for d in run.diagnostics] == ["setup.cfg"], output
+
+
+def test_mypy_notes_are_left_out(tmp_path):
+    write_tree(tmp_path, {"a.py": "x = 1\nreveal_type(x)\ny: int = 'a'\n"})
+    run, output = check_run("mypy", tmp_path)
+    assert [(d.line, d.code, d.severity) for d in run.diagnostics] == [(3, "assignment", "error")], output
+
+
+def test_pytest_collection_error_and_ids(tmp_path):
+    write_tree(tmp_path, {
+        "test_b.py": "import no_such_module_rt\n",
+        "test_c.py": ("import pytest\n\n\nclass TestK:\n    @pytest.mark.parametrize('n', [1, 2, 'a - b'])\n"
+                      "    def test_p(self, n):\n        assert n == 1, 'n is not one'\n"),
+    })
+    run, output = check_run("pytest", tmp_path)
+    by_id = {d.code: d for d in run.diagnostics}
+    assert set(by_id) == {"test_b.py", "test_c.py::TestK::test_p[2]", "test_c.py::TestK::test_p[a - b]"}, output
+    assert "no_such_module_rt" in by_id["test_b.py"].message
+    failing = by_id["test_c.py::TestK::test_p[2]"]
+    assert (failing.file, failing.line) == ("test_c.py", 7)
+    assert failing.message == "AssertionError: n is not one"
+
+
+def test_pytest_failure_in_a_helper_points_at_the_test_line(tmp_path):
+    write_tree(tmp_path, {"helpers.py": "def check(v):\n    assert v > 10, f'too small: {v}'\n",
+                          "test_h.py": "from helpers import check\n\n\ndef test_uses_helper():\n    check(3)\n"})
+    run, output = check_run("pytest", tmp_path)
+    assert [(d.file, d.line, d.code, d.message) for d in run.diagnostics] == [
+        ("test_h.py", 5, "test_h.py::test_uses_helper", "AssertionError: too small: 3")], output
+
+
+def test_pytest_no_tests_is_a_failed_run(tmp_path):
+    write_tree(tmp_path, {"a.py": "x = 1\n"})
+    run, output = check_run("pytest", tmp_path)
+    assert run.status == "could_not_run", output
+
+
+def test_pytest_long_assertion_message_is_not_cut(tmp_path):
+    long = "x" * 300
+    write_tree(tmp_path, {"test_a.py": f"def test_long():\n    assert False, '{long}'\n"})
+    run, _ = check_run("pytest", tmp_path)
+    assert run.diagnostics[0].message == f"AssertionError: {long}"
+
+
+@pytest.fixture(scope="module")
+def js(tmp_path_factory):
+    root = tmp_path_factory.mktemp("js")
+    write_tree(root, {"eslint.config.mjs": 'export default [{ rules: { "no-unused-vars": "error", "semi": "warn" } }];\n',
+                      "src/a.js": "const x = 1\n", "src/b.js": "const y = ;\n"})
+    return root
+
+
+def test_eslint_json_and_stylish_agree(js):
+    json_run, output = check_run("eslint", js)
+    code, stylish = run_tool("eslint", js)
+    assert code == 1
+    stylish_out = PARSERS["eslint"](_run_plain_eslint(js), "eslint", str(js))
+    assert json_run.status == "findings", output
+    key = sorted((d.file, d.line, d.code, d.severity) for d in json_run.diagnostics)
+    assert key == sorted((d.file, d.line, d.code, d.severity) for d in stylish_out)
+    assert ("src/a.js", 1, "no-unused-vars", "error") in key and ("src/a.js", 1, "semi", "warning") in key
+    parse_error = [d for d in json_run.diagnostics if d.file == "src/b.js"]
+    assert parse_error and parse_error[0].code == "" and "Parsing error" in parse_error[0].message
+
+
+def _run_plain_eslint(root) -> str:
+    from rt.core import run
+    proc = run(["eslint", "."], root, env={"NO_COLOR": "1"})
+    return proc.stdout.decode() + proc.stderr.decode()
+
+
+def test_tsc_without_tsconfig_is_a_failed_run(tmp_path):
+    write_tree(tmp_path, {"src/a.ts": "const a: number = 1;\n"})
+    run, output = check_run("tsc", tmp_path)
+    assert run.status == "could_not_run" and "tsc" in run.reason, output
+
+
+def test_tsc_bad_option_is_a_diagnostic_of_tsconfig(tmp_path):
+    write_tree(tmp_path, {"tsconfig.json": '{"compilerOptions": {"target": "es1900"}, "include": ["src"]}',
+                          "src/a.ts": "const a: number = 1;\n"})
+    run, output = check_run("tsc", tmp_path)
+    assert [(d.file, d.code) for d in run.diagnostics] == [("tsconfig.json", "TS6046")], output
+
+
+@pytest.mark.skipif(not have("cargo"), reason="cargo is not installed on this machine")
+def test_cargo_short_and_default_forms_agree(tmp_path):
+    from rt.core import run
+    write_tree(tmp_path, {"Cargo.toml": '[package]\nname = "fx"\nversion = "0.1.0"\nedition = "2021"\n',
+                          "src/lib.rs": 'pub fn f() -> i32 {\n    let a = 1;\n    "x"\n}\n'})
+    short, output = check_run("cargo", tmp_path)
+    proc = run(["cargo", "check", "--offline"], tmp_path, env={"CARGO_TERM_COLOR": "never"})
+    default = PARSERS["cargo"](proc.stderr.decode(), "cargo", str(tmp_path))
+    assert short.status == "findings", output
+    got = sorted((d.file, d.line, d.code, d.severity) for d in short.diagnostics)
+    assert got == [("src/lib.rs", 3, "E0308", "error")]     # rustc lints only code that type-checks
+    assert got == sorted((d.file, d.line, d.code, d.severity) for d in default)
+
+
+# ---------------------------------------------------------------- documented formats of absent tools
+
+def test_cargo_test_panic_in_the_older_form():
+    out = ("---- tests::adds stdout ----\nthread 'tests::adds' panicked at 'assertion failed: `(left == right)`', "
+           "src/lib.rs:9:9\n\nfailures:\n    tests::adds\n\ntest result: FAILED. 0 passed; 1 failed\n")
+    got = PARSERS["cargo"](out, "cargo", None)
+    assert [(d.file, d.line, d.code, d.message) for d in got] == [
+        ("src/lib.rs", 9, "tests::adds", "assertion failed: `(left == right)`")]
+
+
+PYRIGHT_TEXT = """/w/repo/src/a.py
+  /w/repo/src/a.py:3:12 - error: Type "str" is not assignable to return type "int" (reportReturnType)
+  /w/repo/src/a.py:5:1 - warning: Import "x" could not be resolved (reportMissingImports)
+1 error, 1 warning, 0 informations
+"""
+PYRIGHT_JSON = """{"version": "1.1.400", "generalDiagnostics": [{"file": "/w/repo/src/a.py", "severity": "error",
+ "message": "Type \\"str\\" is not assignable to return type \\"int\\"\\n  extra", "range": {"start": {"line": 2,
+ "character": 11}, "end": {"line": 2, "character": 14}}, "rule": "reportReturnType"}],
+ "summary": {"errorCount": 1, "warningCount": 0}}"""
+
+
+def test_pyright_text_and_json():
+    text = PARSERS["pyright"](PYRIGHT_TEXT, "pyright", "/w/repo")
+    data = PARSERS["pyright"](PYRIGHT_JSON, "pyright", "/w/repo")
+    assert [(d.file, d.line, d.column, d.code) for d in text] == [("src/a.py", 3, 12, "reportReturnType"),
+                                                                  ("src/a.py", 5, 1, "reportMissingImports")]
+    assert [(d.file, d.line, d.column, d.code, d.message) for d in data] == [
+        ("src/a.py", 3, 12, "reportReturnType", 'Type "str" is not assignable to return type "int"')]
+    assert PARSERS["pyright"]("0 errors, 0 warnings, 0 informations \n", "pyright", None) == []
+
+
+def test_pylint():
+    out = ("************* Module a\na.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n"
+           "a.py:3:4: E0602: Undefined variable 'z' (undefined-variable)\n")
+    got = PARSERS["pylint"](out, "pylint", None)
+    assert [(d.line, d.code, d.severity, d.message) for d in got] == [
+        (1, "C0114", "info", "Missing module docstring"), (3, "E0602", "error", "Undefined variable 'z'")]
+    with pytest.raises(ToolFailure):
+        PARSERS["pylint"]("Traceback (most recent call last):\n  File x\nKeyError: 1\n", "pylint", None)
+
+
+GO_OUTPUT = """# example.com/m
+./a.go:5:2: declared and not used: x
+vet: ./b.go:7:13: undefined: y
+--- FAIL: TestAdd (0.00s)
+    add_test.go:8: expected 3, got 4
+--- FAIL: TestPanics (0.00s)
+panic: runtime error: index out of range [3] with length 1 [recovered]
+FAIL
+FAIL\texample.com/m\t0.003s
+"""
+
+
+def test_go():
+    got = PARSERS["go"](GO_OUTPUT, "go", None)
+    assert [(d.file, d.line, d.code, d.message) for d in got] == [
+        ("a.go", 5, "", "declared and not used: x"), ("b.go", 7, "", "undefined: y"),
+        ("add_test.go", 8, "TestAdd", "expected 3, got 4"),
+        ("", 0, "TestPanics", "runtime error: index out of range [3] with length 1 [recovered]")]
+    assert PARSERS["go"]("ok  \texample.com/m\t0.002s\n", "go", None) == []
+
+
+@pytest.mark.skipif(not have("go"), reason="go is not installed on this machine")
+def test_go_vet_real(tmp_path):
+    from rt.core import run
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.20\n",
+                          "a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tfmt.Printf("%d\\n", "s")\n}\n'})
+    proc = run(["go", "vet", "./..."], tmp_path)
+    got = PARSERS["go"](proc.stdout.decode() + proc.stderr.decode(), "go", str(tmp_path))
+    assert [(d.file, d.line) for d in got] == [("a.go", 6)]
+
+
+def test_jest_json_with_noise_around_it():
+    out = ('console.log noise\n{"numFailedTests": 1, "testResults": [{"name": "/w/repo/t/a.test.js", "status": "failed",'
+           ' "message": "", "assertionResults": [{"fullName": "math adds", "title": "adds", "status": "failed",'
+           ' "failureMessages": ["Error: expect(received).toBe(expected)\\n\\nExpected: 3\\n    at /w/repo/t/a.test.js:4:19"]},'
+           ' {"fullName": "ok", "status": "passed", "failureMessages": []}]},'
+           ' {"name": "/w/repo/t/b.test.js", "status": "failed", "message": "SyntaxError: Unexpected token (3:1)",'
+           ' "assertionResults": []}]}\nDone in 1.2s\n')
+    got = PARSERS["jest"](out, "jest", "/w/repo")
+    assert [(d.file, d.line, d.code, d.message) for d in got] == [
+        ("t/a.test.js", 4, "math adds", "Error: expect(received).toBe(expected)"),
+        ("t/b.test.js", 0, "", "SyntaxError: Unexpected token (3:1)")]
+    assert PARSERS["jest"]("Error: Cannot find module 'jest'\n", "jest", None) is None
+
+
+def test_generic_form():
+    out = "src/a.c:3:5: warning: unused variable 'x'\nlib/b.sh:10: missing quote\nsome other line\n"
+    got = PARSERS["generic"](out, "cc", None)
+    assert [(d.file, d.line, d.column, d.severity, d.message) for d in got] == [
+        ("src/a.c", 3, 5, "warning", "unused variable 'x'"), ("lib/b.sh", 10, 0, "error", "missing quote")]
+    assert PARSERS["generic"]("make: nothing to be done\n", "cc", None) is None
+
+
+def test_ansi_colour_is_stripped():
+    out = "\x1b[1ma.py\x1b[0m:\x1b[33m1\x1b[0m:8: \x1b[31mF401\x1b[0m `os` imported but unused\n"
+    assert [(d.file, d.line, d.code) for d in PARSERS["ruff"](out, "ruff", None)] == [("a.py", 1, "F401")]
+
+
+def test_ci_line_stamps_are_stripped():
+    out = ("2026-01-05T10:22:33.1234567Z ##[group]Run ruff\n"
+           "2026-01-05T10:22:34.0000001Z src/a.py:3:1: F821 Undefined name `q`\n")
+    assert [(d.file, d.line, d.code) for d in PARSERS["ruff"](out, "ruff", None)] == [("src/a.py", 3, "F821")]
+
+
+def test_classify_rules():
+    assert classify("x", "ruff", None, "", None).status == "could_not_run"
+    assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason.startswith("exit 127")
+    assert classify("x", "ruff", 2, "Segmentation fault\n", None).status == "could_not_run"
+    assert classify("x", "flake8", 1, "", None).status == "could_not_run"       # non-zero, nothing reported
+    assert classify("x", "flake8", 0, "", None).status == "ok"
+    ran = classify("x", "flake8", 1, "a.py:1:1: F401 'os' imported but unused\n", None)
+    assert ran.status == "findings" and len(ran.diagnostics) == 1
+    assert classify("x", "eslint", 0, '[{"filePath": "/r/a.js", "messages": [{"ruleId": "semi", "severity": 1,'
+                    ' "message": "Missing semicolon.", "line": 1, "column": 2}]}]', "/r").status == "findings"

@@ -1,0 +1,286 @@
+"""start -> baseline -> edit -> verify with the real tools, on projects the tests generate."""
+from __future__ import annotations
+
+import json
+
+from checks_support import CALC, node_project, python_project, verify_md
+from rt.snapshot import fingerprint
+
+
+def new_lines(md: str) -> list[str]:
+    """The lines of verify.md's 'new diagnostics' section."""
+    if "## new diagnostics" not in md:
+        return []
+    part = md.split("## new diagnostics", 1)[1].split("\n## ", 1)[0]
+    return [ln for ln in part.splitlines()[1:] if ln.startswith("- ")]
+
+
+def test_python_fail_with_exactly_the_new_diagnostics_then_pass(project):
+    python_project(project)
+    out = project.rt("start", "make add return a string")
+    assert "- ruff: 1 diagnostic(s)" in out and "- mypy: 0 diagnostic(s)" in out
+    assert project.rt_json("status")["task"]["state"] == "ready"
+    project.rt("plan", "--edit", "calc.py", "tests/test_calc.py")
+    project.write("calc.py", "def add(a: int, b: int) -> str:\n    return a + b\n")
+    project.write("tests/test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 4\n")
+    project.rt("step", "changed add")
+    out = project.rt("verify", ret=1)
+    assert out.startswith("# verify: FAIL")
+    new = new_lines(verify_md(project))
+    assert new[0] == '- calc.py:2:12 mypy [return-value] Incompatible return value type (got "int", expected "str")'
+    assert new[1].startswith("- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert 3 == 4")
+    assert len(new) == 2  # the old unused import in legacy.py is not new
+    assert "- ruff (lint): passed: nothing new (1 old, 0 fixed)" in out
+    data = project.rt_json("status")["task"]
+    assert data["state"] == "building" and data["verify"]["verdict"] == "FAIL"
+    assert data["verify"]["summary"] == "FAIL: 2 new diagnostic(s) (mypy 1, pytest 1)"
+
+    project.write("calc.py", '"""Sums."""\n' + CALC)
+    project.write("tests/test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 3) == 4\n")
+    out = project.rt("verify")
+    assert out.startswith("# verify: PASS") and "## new diagnostics" not in out
+    assert "- as planned (2 file(s) changed)" in out
+    assert project.rt_json("status")["task"]["state"] == "verified"
+
+
+def test_verify_output_is_byte_stable_and_points_at_full_output(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "add imports")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", "".join(f"import m{i}\n" for i in range(25)) + CALC)
+    first = project.rt("verify", ret=1)
+    again = project.rt("verify", ret=1)  # only the count of failed attempts differs
+    assert again.split("## fix attempts")[0] == first.split("## fix attempts")[0]
+    assert "- ... and 5 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
+    assert "/tmp" not in first and str(project.root) not in first
+    log = project.read(".rt/tasks/1-add-imports/verify/ruff.log")
+    assert "calc.py:25:8: F401" in log
+
+
+def test_check_file_reports_only_that_file(project):
+    python_project(project, tools="ruff mypy")
+    project.rt("start", "edit two files")
+    project.rt("plan", "--edit", "calc.py", "legacy.py")
+    project.write("calc.py", "import json\n" + CALC)
+    project.write("legacy.py", "import os\nimport sys\n")
+    out = project.rt("check", "calc.py", ret=1)
+    assert out.splitlines() == ["1 new diagnostic(s) after editing calc.py:",
+                                "  calc.py:1:8 ruff [F401] `json` imported but unused"]
+    data = project.rt_json("check", "legacy.py", ret=1)
+    assert [d["message"] for d in data["files"][0]["new"]] == ["`sys` imported but unused"]
+    project.write("calc.py", CALC)
+    assert project.rt("check", "calc.py") == "nothing new in calc.py\n"
+
+
+def test_check_file_api_for_hooks(project):
+    from rt.cli import Ctx
+    from rt.verify import check_file, format_file_check
+    python_project(project, tools="ruff")
+    project.rt("start", "hook api")
+    project.write("calc.py", "import json\n" + CALC)
+    import os
+    old = os.getcwd()
+    os.chdir(project.root)
+    try:
+        ctx = Ctx(False)
+        task = json.loads((project.root / ".rt/tasks/1-hook-api/task.json").read_text())
+        result = check_file(ctx, task, "calc.py")
+        assert [(d.file, d.line, d.code) for d in result.new] == [("calc.py", 1, "F401")]
+        assert result.could_not_run == []
+        assert format_file_check(result).startswith("1 new diagnostic(s) after editing calc.py:")
+        assert format_file_check(check_file(ctx, task, "README.md")) == ""
+    finally:
+        os.chdir(old)
+
+
+def test_missing_required_program_is_incomplete_never_clean(project):
+    python_project(project, tools="ruff")
+    project.write("rt.toml", '[checks.typos]\nkind = "lint"\ncommand = ["no-such-tool-rt-test", "."]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "config")
+    out = project.rt("start", "tidy")
+    assert "- typos: could not run: program not found: no-such-tool-rt-test" in out
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert out.startswith("# verify: INCOMPLETE")
+    assert "- typos (lint): could not run: program not found: no-such-tool-rt-test" in out
+    assert project.rt_json("status")["task"]["state"] == "building"
+
+
+def test_timeout_is_incomplete(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.write("rt.toml", '[checks.slow]\nkind = "test"\ntimeout = 1\n'
+                             'command = ["python3", "-c", "import time; print(\'starting\', flush=True); time.sleep(30)"]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "config")
+    project.rt("start", "slow", "--no-baseline")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert "- slow (test): could not run: timed out after 1s" in out
+    assert "    | starting" in out  # the first lines of what it printed
+
+
+def test_output_the_parser_cannot_read_is_could_not_run(project):
+    python_project(project, tools="ruff")
+    project.write("rt.toml", '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "broken tool")
+    out = project.rt("start", "broken tool")
+    assert "- ruff: could not run: exit 1 and no output the ruff parser understands" in out
+
+
+def test_scope_outside_and_not_done_fail(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "scoped")
+    project.rt("plan", "--edit", "calc.py", "--create", "fmt.py")
+    project.write("calc.py", CALC + "\n")
+    project.write("legacy.py", "X = 2\n")
+    out = project.rt("verify", ret=1)
+    assert "- changed outside the plan: legacy.py (approve it with `rt scope add legacy.py`, or undo it)" in out
+    assert "- planned but not done: fmt.py (do it, or drop it with `rt scope remove fmt.py`)" in out
+    assert "## new diagnostics" not in out
+    project.rt("scope", "add", "legacy.py")
+    project.rt("scope", "remove", "fmt.py")
+    assert project.rt("verify").startswith("# verify: PASS")
+
+
+def test_fix_attempt_limit(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "keeps failing")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", "import json\n" + CALC)
+    out = project.rt("verify", ret=1)
+    assert "- failed verify 1 of 2: fix the above and run `rt verify` again" in out
+    project.write("calc.py", "import csv\n" + CALC)
+    out = project.rt("verify", ret=1)
+    assert ("- 2 failed verify runs in a row (limit 2): stop fixing and hand it back with "
+            "`rt block \"FAIL: 1 new diagnostic(s) (ruff 1)\"`") in out
+    assert project.rt_json("status")["task"]["failed_verifies"] == 2
+    project.write("calc.py", CALC + "\n")
+    project.rt("verify")
+    assert project.rt_json("status")["task"]["failed_verifies"] == 0
+
+
+def test_fix_attempt_limit_from_config(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.write("rt.toml", "fix_attempts = 1\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "config")
+    project.rt("start", "one try")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", "import json\n" + CALC)
+    assert "1 failed verify runs in a row (limit 1)" in project.rt("verify", ret=1)
+
+
+def test_no_baseline_cannot_tell_old_from_new(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "no baseline", "--no-baseline")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert "could not run: 1 diagnostic(s) but no baseline was taken, so new cannot be told from old" in out
+
+
+def test_optional_check_is_skipped_unless_asked(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.write("rt.toml", '[checks.extra]\nkind = "lint"\nrequired = false\nparser = "flake8"\ncommand = ["flake8", "."]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "config")
+    project.rt("start", "optional")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify")
+    assert "- extra (lint): skipped (optional, not asked: `rt verify --with extra`)" in out
+    assert "- test: skipped (no test check configured; see `rt checks`)" in out
+    out = project.rt("verify", "--with", "extra", ret=3)  # asked for, so it counts; no baseline, and W391
+    assert "- extra (lint): could not run: 1 diagnostic(s) but no baseline was taken" in out
+    assert "unknown-check" in project.rt("verify", "--with", "unknown-check", ret=2) + project.last_err
+
+
+def test_baseline_rules(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "baseline later", "--no-baseline")
+    assert project.rt_json("status")["task"]["state"] == "scanned"
+    project.write("calc.py", CALC + "\n")
+    project.rt("baseline", ret=2)
+    assert "changed since `rt start`" in project.last_err
+    project.write("calc.py", CALC)
+    out = project.rt("baseline")
+    assert "- ruff: 1 diagnostic(s)" in out and project.rt_json("status")["task"]["state"] == "ready"
+    project.rt("verify", ret=2)
+    assert "verify needs a plan" in project.last_err
+    project.rt("plan", "--edit", "calc.py")
+    project.rt("baseline", ret=2)
+    assert "taken before editing" in project.last_err
+
+
+def test_fingerprint_recorded_for_the_stop_hook(project):
+    from rt.core import find_repo
+    from rt.snapshot import scan
+    from rt.store import Store
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "fingerprint")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    project.rt("verify")
+    repo = find_repo(project.root)
+    now = fingerprint(scan(repo, Store(repo)).files)
+    assert project.rt_json("status")["task"]["verify"]["fingerprint"] == now
+    project.write("calc.py", CALC)
+    assert fingerprint(scan(repo, Store(repo)).files) != now
+
+
+def test_node_tsc_eslint_vitest(project):
+    node_project(project)
+    out = project.rt("start", "change add")
+    for name in ("tsc", "eslint", "vitest"):
+        assert f"- {name}: 0 diagnostic(s)" in out
+    project.rt("plan", "--edit", "src/add.ts", "src/util.js")
+    project.write("src/add.ts", "export function add(a: number, b: number): number {\n  const s: string = a;\n"
+                                "  return a + b + 1;\n}\n")
+    project.write("src/util.js", "export function twice(x) {\n  const unused = 1;\n  return 2 * x;\n}\n")
+    out = project.rt("check", "src/add.ts", ret=1)
+    assert "src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'." in out
+    assert "src/add.test.ts:5:21 vitest [adds]" in out  # `vitest related` ran the test of the edited file
+    out = project.rt("verify", ret=1)
+    new = new_lines(verify_md(project))
+    assert len(new) == 3, new
+    assert new[0] == "- src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'."
+    assert new[1] == "- src/util.js:2:9 eslint [no-unused-vars] 'unused' is assigned a value but never used."
+    assert new[2].startswith("- src/add.test.ts:5:21 vitest [adds] AssertionError: expected 4 to be 3")
+    project.write("src/add.ts", "export function add(a: number, b: number): number {\n  return b + a;\n}\n")
+    project.write("src/util.js", "export function twice(x) {\n  return x * 2;\n}\n")
+    assert project.rt("verify").startswith("# verify: PASS")
+
+
+def test_claim_is_recorded(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "claims", "--no-baseline")
+    assert project.rt("claim", "  the page renders   in Safari ") == "claim 1 recorded as unverified: the page renders in Safari\n"
+    assert project.rt_json("status")["task"]["claims"] == [{"text": "the page renders in Safari"}]
+    project.rt("claim", "   ", ret=2)
+
+
+def test_no_checks_at_all_is_incomplete(project):
+    project.write("main.py", "print(1)\n")
+    project.init_git()
+    assert "no checks found" in project.rt("start", "nothing to run")
+    project.rt("plan", "--edit", "main.py")
+    project.write("main.py", "print(2)\n")
+    out = project.rt("verify", ret=3)
+    assert out.startswith("# verify: INCOMPLETE") and "- test: skipped (no test check configured" in out
+    assert project.rt_json("status")["task"]["verify"]["summary"] == "INCOMPLETE: no checks configured"
+
+
+def test_timeout_option_and_deleted_file(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "options")
+    project.rt("plan", "--delete", "legacy.py")
+    project.rt("verify", "--timeout", "0", ret=2)
+    assert "'0' is not a positive whole number of seconds" in project.last_err
+    (project.root / "legacy.py").unlink()
+    assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
+    out = project.rt("verify", "--timeout", "60")
+    assert "- ruff (lint): passed: nothing new (0 old, 1 fixed)" in out
