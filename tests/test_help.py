@@ -77,3 +77,17 @@ def test_skill_index_names_every_command_in_the_table():
     index = text.split("## Every other command", 1)[1].split("##", 1)[0]
     named = set(re.findall(r"[a-z][a-z-]+", index.split("\n", 1)[1]))
     assert set(COMMANDS) <= named, set(COMMANDS) - named
+
+
+def test_every_resident_command_in_the_skill_has_the_options_it_shows():
+    from rt.cli import build_parser
+    text = ROOT_SKILL.read_text(encoding="utf-8")
+    table = text.split("## Resident commands", 1)[1].split("\n## ", 1)[0]
+    shown = re.findall(r"`rt ([a-z-]+)([^`]*)`", table)
+    assert len({name for name, _ in shown}) >= 10
+    for name, rest in shown:
+        assert name in COMMANDS, f"the skill documents `rt {name}`, which is not a command"
+        parser, _ = build_parser(name)
+        options = {s for a in parser._actions for s in a.option_strings}
+        for flag in re.findall(r"(?<![\w-])--[a-z-]+", rest):
+            assert flag in options, f"`rt {name}` has no {flag}"
