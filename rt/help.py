@@ -37,8 +37,23 @@ def _stem(word: str) -> str:
     return word
 
 
+SYNONYMS = {
+    "call": "use", "caller": "use", "usage": "use", "function": "definition", "class": "definition",
+    "method": "definition", "defined": "declared", "define": "declared", "repo": "repository",
+    "project": "repository", "lint": "diagnostic", "error": "diagnostic", "warning": "diagnostic",
+    "modified": "change", "search": "find", "grep": "find", "locate": "find where", "overview": "glance",
+    "structure": "folder",
+}
+"""An agent's everyday words -> the words the command summaries use; the query is expanded, never replaced."""
+
+
 def _terms(text: str) -> list[str]:
     return [_stem(t) for t in tokens(text)]
+
+
+def _query(text: str) -> list[str]:
+    terms = _terms(text)
+    return terms + [w for t in terms for w in _terms(SYNONYMS.get(t, ""))]
 
 
 def _document(name: str) -> list[str]:
@@ -55,7 +70,7 @@ def _document(name: str) -> list[str]:
 def search(query: str) -> list[tuple[str, float]]:
     """(command, score) best first; ties keep the table's order."""
     names = list(COMMANDS)
-    ranked = BM25([_document(n) for n in names]).rank(_terms(query))
+    ranked = BM25([_document(n) for n in names]).rank(_query(query))
     return [(names[i], s) for i, s in ranked]
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from rt.cli import COMMANDS
 
 ROOT_SKILL = Path(__file__).resolve().parent.parent / "skill" / "SKILL.md"
@@ -38,6 +40,38 @@ def test_search_ranks_the_command_that_does_it_first(project):
         assert data["results"][0]["command"] == want, (query, data["results"])
     out = project.rt("help", "--search", "changed files since start")
     assert out.splitlines()[0].startswith("delta")
+
+
+AGENT_QUERIES = {
+    "where is a function defined": "symbol",
+    "show lines of a file": "slice",
+    "who calls this function": "refs",
+    "find where a button label is": "find",
+    "list the functions in a file": "outline",
+    "check my edit for new lint errors": "check",
+    "add a file to the scope": "scope",
+    "compare two CI logs": "diff-logs",
+    "what files are in the repo": "manifest",
+    "record something I checked by hand": "claim",
+    "why is the hook not working": "doctor",
+    "what changed since the task started": "delta",
+    "run the tests": "verify",
+    "get an overview of the project structure": "manifest",
+    "the most relevant code for my task": "pack",
+}
+"""How an agent asks, in its own words, and the command that answers (needs the whole project's table)."""
+
+
+def test_search_answers_an_agents_own_wording(project):
+    missing = sorted(set(AGENT_QUERIES.values()) - set(COMMANDS))
+    if missing:
+        pytest.fail(f"commands not in the table: {missing}")
+    top1 = 0
+    for query, want in AGENT_QUERIES.items():
+        ranked = [r["command"] for r in project.rt_json("help", "--search", query)["results"]]
+        assert want in ranked[:3], (query, ranked[:3])
+        top1 += ranked[0] == want
+    assert top1 >= 0.8 * len(AGENT_QUERIES), top1
 
 
 def test_search_finds_commands_added_to_the_table_later(project, monkeypatch):
