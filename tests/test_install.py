@@ -198,7 +198,8 @@ def test_doctor_after_install_finds_everything_answering(project, tmp_path, monk
     project.rt("install")
     proc = project.rt_proc("doctor")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert f".claude: installed: 4/4 files, {len(HOOKS)}/{len(HOOKS)} hooks, {len(DENY)}/{len(DENY)} git deny rules\n" in proc.stdout
+    hooks, rules = len(HOOKS), len(DENY)
+    assert f".claude: installed: 4/4 files, {hooks}/{hooks} hooks, {rules}/{rules} git deny rules\n" in proc.stdout
     for event, *_ in HOOKS:
         assert f"hook {event}: answers" in proc.stdout
 
