@@ -62,10 +62,16 @@ def shipped_files() -> dict[str, bytes]:
 
 
 def hook_command(arg: str) -> str:
-    """The shell command Claude Code runs for one hook: this interpreter, and rt importable by it."""
+    """The shell command Claude Code runs for one hook: this interpreter, and rt importable by it.
+
+    From a checkout, PYTHONPATH names it and `-S` skips site-packages, which rt (standard library only)
+    never needs: that halves the start-up of every hook. Pip-installed, rt lives in site-packages.
+    """
+    python = shlex.quote(sys.executable)
     parent = Path(rt.__file__).resolve().parent.parent
-    prefix = "" if _importable_as_is(parent) else f"PYTHONPATH={shlex.quote(str(parent))} "
-    return f"{prefix}{shlex.quote(sys.executable)} -m rt hook {arg}"
+    if _importable_as_is(parent):
+        return f"{python} -m rt hook {arg}"
+    return f"PYTHONPATH={shlex.quote(str(parent))} {python} -S -m rt hook {arg}"
 
 
 @functools.cache

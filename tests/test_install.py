@@ -144,7 +144,9 @@ def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path)
     proc = subprocess.run(["/bin/sh", "-c", probe], cwd=elsewhere, env=env, capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("rt ")
-    assert f"{shlex.quote(sys.executable)} -m rt hook stop" in command
+    python = shlex.quote(sys.executable)
+    assert command in (f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop",  # a checkout
+                       f"{python} -m rt hook stop")  # pip-installed (also `pip install -e .`, as in CI)
 
 
 FAKE_RT = '''import json, sys
