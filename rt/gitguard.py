@@ -192,7 +192,7 @@ class _Reader:
             return
         if sub == "help" or rest[:1] in (["-h"], ["--help"]):  # only first: `commit -m -h` commits
             return
-        if sub not in BUILTINS:
+        if sub not in BUILTINS and sub not in ALWAYS:  # git-filter-repo is no builtin, yet rewrites history
             alias = inline.get(sub.lower()) or self.defined.get(sub.lower()) or self.alias_of(sub)
             if alias:
                 if alias.startswith("!"):

@@ -47,6 +47,7 @@ BLOCKED = [
     "git rm -f src/app.py",
     "git update-ref refs/heads/main HEAD~1",
     "git filter-branch --tree-filter true",
+    "git filter-repo --path src",
     "git reflog expire --expire=now --all",
     "git gc --prune=now",
     "git switch main",
