@@ -220,7 +220,8 @@ def cmd_install(ctx, args) -> Result:
         if before is not None:
             shutil.copy2(settings_path, base / BACKUP)
             done.append(f"backup of the previous settings: {shown}/{BACKUP}")
-        ctx.store.write_bytes(settings_path, after.encode())
+        # a settings.json kept elsewhere (dotfiles) and linked in stays a link: write where it points
+        ctx.store.write_bytes(settings_path.resolve(), after.encode())
         done.append(f"updated {shown}/settings.json")
     _write_record(ctx, base, record)
     verb = "uninstalled from" if args.uninstall else "installed into"

@@ -133,6 +133,23 @@ def test_user_install_goes_to_home_and_leaves_the_project_alone(project, tmp_pat
     assert not (home / ".claude").exists()
 
 
+def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "settings.json").write_text(json.dumps(USER_SETTINGS))
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").symlink_to(dotfiles / "settings.json")
+    monkeypatch.setenv("HOME", str(home))
+    project.rt("install", "--user")
+    assert (home / ".claude" / "settings.json").is_symlink()
+    installed = ours(json.loads((dotfiles / "settings.json").read_text()))
+    assert {e for e, commands in installed.items() if commands} == {e for e, *_ in HOOKS}
+    project.rt("install", "--user", "--uninstall")
+    assert (home / ".claude" / "settings.json").is_symlink()
+    assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
+
+
 def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path):
     """From a checkout the command carries PYTHONPATH; pip-installed it needs none. Either way it runs."""
     project.rt("install")
