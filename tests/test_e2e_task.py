@@ -198,3 +198,17 @@ def test_the_whole_runtask_workflow_runs_rt_through_bash_and_ends_finished(repo,
     assert len(run.turns) == 5
     assert repo.read("app.py").startswith("def grand_total")
     assert repo.rt_json("tasks")["finished"] == 1
+
+
+def test_a_user_wide_install_works_in_a_project_without_its_own(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    project.write("app.py", APP)
+    project.init_git()
+    project.rt("install", "--user")
+    assert not (project.root / ".claude").exists()
+    run = run_claude(project.root, home, "/runtask rename total to grand_total", [[text("ok")]])
+    assert run.code == 0, run.stderr
+    first = seen(run.turns[0])
+    assert "The task: rename total to grand_total" in first
+    assert "# Task pack" in first and "def total(xs):" in first
