@@ -93,6 +93,16 @@ def test_out_of_scope_edit_is_denied_with_the_reason(repo):
     assert "ask the user" in result["content"]
 
 
+def test_a_shell_write_outside_the_scope_is_reported_in_the_next_request(repo):
+    planned(repo, "app.py")
+    script = [[tool("Bash", command="echo 'x = 1' >> util.py", description="append")], [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "append to util", script, args=("--allowedTools", "Bash"))
+    assert run.code == 0, run.stderr
+    after = seen(run.turns[1])
+    assert "PostToolUse:Bash hook additional context: rt: the shell changed 1 file(s) outside the approved scope" in after
+    assert "util.py" in after
+
+
 def test_git_push_in_a_chain_is_blocked(repo, tmp_path):
     remote = tmp_path / "remote.git"
     repo.git("init", "-q", "--bare", str(remote))
