@@ -103,6 +103,19 @@ def test_a_shell_write_outside_the_scope_is_reported_in_the_next_request(repo):
     assert "util.py" in after
 
 
+def test_the_agent_cannot_extend_its_own_scope_without_the_user(repo, tmp_path):
+    """`rt scope add` through Bash is put to the user even where Bash is allowed; in -p nobody can approve."""
+    planned(repo, "app.py")
+    script = [[tool("Bash", command="rt scope add util.py", description="extend")], [text("asking the user")]]
+    run = run_claude(repo.root, repo.home, "extend the scope", script, path=rt_on_path(tmp_path),
+                     args=("--allowedTools", "Bash"))
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True, result
+    assert "extending the approved scope is the user's decision" in result["content"]
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["app.py"]
+
+
 def test_git_push_in_a_chain_is_blocked(repo, tmp_path):
     remote = tmp_path / "remote.git"
     repo.git("init", "-q", "--bare", str(remote))
