@@ -409,9 +409,12 @@ def stop(payload: dict) -> Reply:
         if fingerprint(load_snapshot(store, task)) == now:
             return Reply()
         why = "changed files and was never verified"
-    return Reply(_dump({"decision": "block", "reason": f"rt: task {task['id']} {why}. Before ending: run "
-                                                       f"`rt verify`, then `rt finish`, or `rt block \"<reason>\"` "
-                                                       f"if it cannot be finished now."}))
+    if task["state"] in state.EDITABLE:
+        todo = "run `rt verify`, then `rt finish`"
+    else:  # changed through the shell before any plan: verify needs one
+        todo = f"{state.NEXT_STEP[task['state']]}; then `rt verify` and `rt finish`"
+    return Reply(_dump({"decision": "block", "reason": f"rt: task {task['id']} {why}. Before ending: {todo}, or "
+                                                       f"`rt block \"<reason>\"` if it cannot be finished now."}))
 
 
 HANDLERS = {

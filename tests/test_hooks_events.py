@@ -77,7 +77,8 @@ def test_check_that_cannot_run_is_said_plainly(project):
 def test_post_edit_bad_input_fails_open_with_a_visible_note(project):
     planned(project)
     code, out, err = hook(project, "post-tool-use", "")
-    assert code == 0 and "could not run" in context_text(out, "PostToolUse") and "stdin is empty" in context_text(out, "PostToolUse")
+    text = context_text(out, "PostToolUse")
+    assert (code, err) == (0, "") and "could not run" in text and "stdin is empty" in text
     code, out, _ = hook(project, "post-tool-use", "[]")
     assert code == 0 and "not an object" in context_text(out, "PostToolUse")
 
@@ -197,6 +198,15 @@ def test_stop_compares_with_the_last_verify(project):
     project.write("a.py", "x = 3\n")
     out = _stop(project)[1]
     assert out["decision"] == "block" and "since its last `rt verify`" in out["reason"]
+
+
+def test_stop_before_any_plan_asks_for_the_plan_first(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.write("a.py", "x = 2\n")  # written through the shell: the edit gate never saw it
+    reason = _stop(project)[1]["reason"]
+    assert "rt plan" in reason and reason.index("rt plan") < reason.index("rt verify")
 
 
 def test_stop_in_a_subagent_never_blocks(project):
