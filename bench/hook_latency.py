@@ -113,8 +113,9 @@ def main() -> None:
         print(f"| PostToolUse Bash: tree vs snapshot, {len(wall)} runs (not a gate) | -S | {row(wall, cpu)} |")
         print(f"\nload average after: {os.getloadavg()[0]:.2f}\n\nheaviest imports of one edit-gate call "
               f"(`-S -X importtime`, cumulative microseconds):")
-        proc = subprocess.run([sys.executable, "-S", "-X", "importtime", "-m", "rt", "hook", "pre-tool-use"], cwd=repo,
-                              input=cases[0][1], capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+        argv = [sys.executable, "-S", "-X", "importtime", "-m", "rt", "hook", "pre-tool-use"]
+        proc = subprocess.run(argv, cwd=repo, input=cases[0][1], capture_output=True, text=True,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
         rows = []
         for line in proc.stderr.splitlines():
             if line.startswith("import time:") and "|" in line:

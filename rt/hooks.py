@@ -118,8 +118,8 @@ def _failed(event: str, why: str, payload: dict) -> Reply:
                             f"(`rt doctor`, `rt repair`) or ask the user.", code=2)
     if event == "stop":
         if payload.get("stop_hook_active") is False:
-            return Reply(_dump({"decision": "block", "reason": f"rt could not check the task before stopping: "
-                                                              f"{why}. Run `rt status` and `rt verify` yourself."}))
+            reason = f"rt could not check the task before stopping: {why}. Run `rt status` and `rt verify` yourself."
+            return Reply(_dump({"decision": "block", "reason": reason}))
         return Reply(_dump({"systemMessage": f"rt hook stop: {why}"}))  # the user sees it; no second block
     name = _post_event(payload) if event == "post-tool-use" else EVENTS[event]
     return context(name, f"rt could not run its {name} hook: {why}")
