@@ -244,3 +244,29 @@ def test_two_post_edit_hooks_at_once_keep_the_task_whole(project):
     task = _task(project)
     assert task["state"] == "building"
     assert [h["to"] for h in task["history"]].count("building") == 1
+
+
+# ---------------------------------------------------------------- the failure policy, event by event
+
+@pytest.mark.parametrize("event, name", [("post-tool-use", "PostToolUse"), ("session-start", "SessionStart"),
+                                         ("user-prompt-submit", "UserPromptSubmit")])
+def test_open_hooks_say_what_failed(project, event, name):
+    planned(project)
+    for raw in ("", "not json", "{}" if event == "user-prompt-submit" else "[]"):
+        code, out, err = hook(project, event, raw)
+        assert (code, err) == (0, ""), raw
+        assert context_text(out, name).startswith(f"rt could not run its {name} hook: "), raw
+
+
+def test_repository_without_rt_gets_no_answer_from_any_hook(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.write("a.py", "x = 2\n")
+    calls = [("post-tool-use", edit(project, "a.py", event="PostToolUse")),
+             ("post-tool-use", bash(project, "touch b.py", event="PostToolUse")),
+             ("session-start", payload(project, "SessionStart", source="resume")),
+             ("user-prompt-submit", payload(project, "UserPromptSubmit", prompt="fix it")),
+             ("stop", payload(project, "Stop", stop_hook_active=False))]
+    for event, data in calls:
+        assert hook(project, event, data) == (0, None, ""), event
+    assert not (project.root / ".rt").exists()
