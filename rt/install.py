@@ -317,17 +317,23 @@ def _install_status(base: Path, shown: str) -> dict:
     stale = [rel for rel in present if (base / rel).read_bytes() != shipped[rel]]
     deny = set(settings.get("permissions", {}).get("deny", []))
     missing_hooks = [event for event, *_ in HOOKS if event not in commands]
+    plugins = sorted(k for k, on in settings.get("enabledPlugins", {}).items() if on and k.split("@")[0] == "rt")
     if not present and not commands:
-        return {"installed": False, "broken": False, "summary": "not installed (`rt install` puts it here)",
-                "commands": {}}
+        summary = f"rt plugin enabled ({', '.join(plugins)})" if plugins else "not installed (`rt install` puts it here)"
+        return {"installed": False, "broken": False, "summary": summary, "commands": {}, "plugins": plugins}
     parts = [f"{len(present)}/{len(shipped)} files", f"{len(commands)}/{len(HOOKS)} hooks",
              f"{len(deny & set(DENY))}/{len(DENY)} git deny rules"]
     problems = ([f"missing hooks: {', '.join(missing_hooks)}"] if missing_hooks else []) + \
                ([f"out of date: {', '.join(stale)}"] if stale else []) + \
                ([f"missing files: {', '.join(sorted(set(shipped) - set(present)))}"] if len(present) < len(shipped) else [])
-    summary = "installed: " + ", ".join(parts) + ("; " + "; ".join(problems) + " (run `rt install` again)" if problems else "")
+    if plugins:
+        problems.append(f"the rt plugin is enabled too ({', '.join(plugins)}), so every hook runs twice: "
+                        f"keep one (`rt install --uninstall`, or disable the plugin)")
+    elif problems:
+        problems[-1] += " (run `rt install` again)"
+    summary = "installed: " + ", ".join(parts) + "".join(f"; {p}" for p in problems)
     return {"installed": True, "broken": bool(problems), "summary": summary, "commands": commands,
-            "files": present, "stale": stale, "missing_hooks": missing_hooks}
+            "files": present, "stale": stale, "missing_hooks": missing_hooks, "plugins": plugins}
 
 
 def _checks(ctx) -> list[str]:

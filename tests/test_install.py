@@ -255,3 +255,16 @@ def test_pip_installed_layout_needs_no_pythonpath(project, tmp_path):
     answer = subprocess.run(["/bin/sh", "-c", stop], cwd=project.root, env=env, input='{"hook_event_name": "Stop"}',
                             capture_output=True, text=True, check=False)
     assert answer.returncode == 0, answer.stderr
+
+
+def test_doctor_sees_the_plugin_and_warns_when_both_are_in_use(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"rt@local": True, "other@x": True}}))
+    monkeypatch.setenv("HOME", str(home))
+    data = project.rt_json("doctor")
+    assert data["installs"]["~/.claude"]["summary"] == "rt plugin enabled (rt@local)"
+    project.write(".claude/settings.json", json.dumps({"enabledPlugins": {"rt@local": True}}))
+    project.rt("install")
+    summary = project.rt_json("doctor", ret=1)["installs"][".claude"]["summary"]
+    assert "the rt plugin is enabled too (rt@local), so every hook runs twice" in summary
