@@ -195,7 +195,7 @@ def cmd_install(ctx, args) -> Result:
     done: list[str] = []
     if args.uninstall:
         remove_from_settings(settings, record)
-        for rel in sorted(record.get("files", [])):
+        for rel in sorted(record.get("files") or shipped_files()):  # without a record: rt's own file names
             path = base / rel
             if path.is_file():
                 path.unlink()

@@ -90,6 +90,17 @@ def test_uninstall_after_a_fresh_install_leaves_nothing(project):
     assert not (project.root / ".claude").exists()
 
 
+def test_uninstall_without_the_record_still_removes_rts_own_pieces(project):
+    project.write(".claude/settings.json", json.dumps(USER_SETTINGS))
+    project.rt("install")
+    (project.root / ".claude/rt-install.json").unlink()
+    project.rt("install", "--uninstall")
+    after = settings(project)
+    assert not any(ours(after).values())
+    assert after["hooks"]["Notification"] == USER_SETTINGS["hooks"]["Notification"]
+    assert set(tree(project.root / ".claude")) == {"settings.json", "settings.json.rt-backup"}
+
+
 def test_uninstall_keeps_hooks_the_user_added_after_install(project):
     project.rt("install")
     data = settings(project)
