@@ -9,6 +9,7 @@ sight (fail closed). Text handed to another interpreter (`python -c`, `base64 -d
 from __future__ import annotations
 
 import fnmatch
+import re
 import shlex
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -30,6 +31,12 @@ JOINERS = frozenset({"eval", "watch", "parallel"})
 """Programs that join their arguments into one shell command."""
 
 SEPARATORS = frozenset(";&|()\n")
+
+_SPECIAL = re.compile(r"""[\\'"`]|[$<>]\(""")
+"""Where `_substitutions` has something to decide: escapes, quotes, backticks and `$(`, `<(`, `>(`."""
+
+MAX_CHARS = 200_000
+"""A longer command is not read (it could outlast the hook's timeout, which lets the tool run)."""
 
 GIT_OPTIONS_WITH_VALUE = frozenset({"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
                                     "--super-prefix", "--attr-source"})
@@ -78,8 +85,14 @@ AliasLookup = Callable[[str], "str | None"]
 
 def check(command: str, alias_of: AliasLookup = lambda name: None) -> Verdict | None:
     """The verdict on a Bash command, or None when it may run. `alias_of` gives a configured git alias."""
+    if len(command) > MAX_CHARS:
+        if "git" in command:
+            return Verdict("deny", f"rt: the command is too long to read ({len(command)} characters) and mentions git; "
+                                   f"split it, or write long text with the Write tool")
+        return None
     found: list[Verdict] = []
-    _Reader(alias_of, found, _defined_aliases(command)).script(command, 0)
+    defined = _defined_aliases(command) if "alias." in command.lower() else {}
+    _Reader(alias_of, found, defined).script(command, 0)
     for decision in ("deny", "ask", "plan"):
         for v in found:
             if v.decision == decision:
@@ -141,21 +154,22 @@ class _Reader:
         if dynamic and any(_names_git(w) or w in ALWAYS for w in words):
             self.deny(f"rt: the program name {dynamic!r} is only known when the command runs, and the command "
                       f"mentions git; name the program plainly")
+        after_env = False
         for i, word in enumerate(words):
             name = word.rsplit("/", 1)[-1]
-            rest = words[i + 1:]
             if _names_git(word):
-                self.git(rest, depth)
+                self.git(words[i + 1:], depth)
             elif name.startswith("git-") and name[4:] in BUILTINS:
-                self.git([name[4:], *rest], depth)
+                self.git([name[4:], *words[i + 1:]], depth)
             elif name in SHELLS:
-                for arg in rest:
+                for arg in words[i + 1:]:
                     if not arg.startswith("-"):
                         self.script(arg, depth + 1)
-            elif name in JOINERS or (word in ("-S", "--split-string") and "env" in (w.rsplit("/", 1)[-1] for w in words[:i])):
-                self.script(" ".join(rest), depth + 1)
+            elif name in JOINERS or (after_env and word in ("-S", "--split-string")):
+                self.script(" ".join(words[i + 1:]), depth + 1)
             elif name == "rt":
-                self.rt(rest)
+                self.rt(words[i + 1:])
+            after_env = after_env or name == "env"
             if _is_store_path(word):
                 self.deny(f"rt: {word!r} is rt's own store; use rt commands (`rt status`, `rt scope`, `rt repair`) "
                           f"instead of touching .rt/")
@@ -284,42 +298,47 @@ def _substitutions(text: str) -> tuple[str, list[str]]:
     out: list[str] = []
     inner: list[str] = []
     quote = ""
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
+    i = 0
+    while True:
         if quote == "'":
-            out.append(c)
-            if c == "'":
-                quote = ""
-            i += 1
-        elif c == "\\":
-            out.append(text[i:i + 2])
-            i += 2
-        elif c == "'" and not quote:
-            quote = "'"
-            out.append(c)
-            i += 1
-        elif c == '"':
+            end = text.find("'", i)
+            if end == -1:
+                raise ValueError("unclosed quote")
+            out.append(text[i:end + 1])
+            quote, i = "", end + 1
+            continue
+        m = _SPECIAL.search(text, i)
+        if m is None:
+            out.append(text[i:])
+            break
+        j, tok = m.start(), m.group()
+        out.append(text[i:j])
+        i = j + len(tok)
+        if tok == "\\":
+            out.append(text[j:j + 2])
+            i = j + 2
+        elif tok == "'":
+            out.append(tok)
+            quote = quote or "'"
+        elif tok == '"':
+            out.append(tok)
             quote = "" if quote else '"'
-            out.append(c)
-            i += 1
-        elif c == "`":
-            end = text.find("`", i + 1)
+        elif tok == "`":
+            end = text.find("`", i)
             while end != -1 and text[end - 1] == "\\":
                 end = text.find("`", end + 1)
             if end == -1:
                 raise ValueError("unclosed backtick")
-            inner.append(text[i + 1:end])
+            inner.append(text[i:end])
             out.append(SUBST)
             i = end + 1
-        elif text.startswith("$(", i) or (not quote and text[i:i + 2] in ("<(", ">(")):
-            end = _closing(text, i + 2)
-            inner.append(text[i + 2:end])
+        elif tok == "$(" or not quote:
+            end = _closing(text, i)
+            inner.append(text[i:end])
             out.append(SUBST)
             i = end + 1
         else:
-            out.append(c)
-            i += 1
+            out.append(tok)  # `<(` inside double quotes is plain text
     if quote:
         raise ValueError("unclosed quote")
     return "".join(out), inner

@@ -286,3 +286,16 @@ def test_reason_names_the_operation():
     v = check("cd x && git -C y push --force origin main")
     assert "git push --force origin main" in v.reason
     assert "user" in v.reason
+
+
+def test_overlong_command_is_refused_only_when_git_is_in_it():
+    filler = "x" * 250_000
+    assert check(f"echo {filler}") is None
+    v = check(f"echo {filler} && git push")
+    assert v.decision == "deny" and "too long" in v.reason
+
+
+def test_substitution_inside_double_quotes_but_not_single():
+    assert check('echo "<(git push)"') is None  # process substitution is plain text in double quotes
+    assert check("echo '$(git push)'") is None
+    assert check('echo "it\'s $(git push)"').decision == "deny"
