@@ -63,13 +63,6 @@ class FakeAPI:
             def log_message(self, *a):  # keep test output clean
                 pass
 
-            def do_HEAD(self):
-                self.send_response(200)
-                self.end_headers()
-
-            def do_GET(self):
-                self._json(200, {})
-
             def do_POST(self):
                 raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 try:
