@@ -158,7 +158,9 @@ def test_a_subagents_edit_is_gated_the_same_way(repo):
     ]
     run = run_claude(repo.root, repo.home, "delegate the change", script)
     assert run.code == 0, run.stderr
-    assert "SUBAGENT_TASK change util.py" in seen(run.turns[1])
+    sub = run.turns[1]
+    assert "SUBAGENT_TASK change util.py" in seen(sub)
+    assert "You carry out one coding task under rt" in json.dumps(sub["system"])  # the rt-executor definition
     assert repo.read("util.py") == UTIL
     [result] = tool_results(run.turns[2])
     assert result["is_error"] is True and "util.py is outside the approved scope" in result["content"]
