@@ -378,10 +378,11 @@ def _short(text: str, n: int) -> str:
 def folder_summary(view: View, folder: str) -> str:
     """One line on what a folder holds: its README's first sentence, its package description or docstring."""
     for name in ("README.md", "README.rst", "README.txt", "README"):
-        text = view.read(posixpath.join(folder, name))
-        for line in text.splitlines():
-            line = line.strip()
-            if line and line[0].isalpha() and not line.startswith(("http", "[!", "<")) and len(line) > 20:
+        fenced = False
+        for line in view.read(posixpath.join(folder, name)).splitlines():
+            line = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())   # a Markdown link: its text
+            fenced ^= line.startswith(("```", "~~~"))
+            if not fenced and line[:1].isalpha() and not line.startswith("http") and len(line.split()) >= 4:
                 return _short(re.split(r"(?<=[.!?])\s", line)[0], 100)
     desc = _json(view, posixpath.join(folder, "package.json")).get("description")
     if isinstance(desc, str) and desc.strip():
