@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import threading
 import zlib
 from collections import Counter
@@ -18,9 +19,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from rt.core import Result, StoreError, git, read_text
+from rt.lang_resolve import resolve_all
 from rt.snapshot import fingerprint, scan
 
-VERSION = 1
+VERSION = 3
 """Bump when an extractor changes what it records: every file is parsed again."""
 
 DIR = "index"
@@ -73,7 +75,10 @@ def shard_count(files: int) -> int:
 
 
 class Index:
-    """A loaded index. Look-ups read only the shard that holds their key; `files` reads everything."""
+    """A loaded index: the shards of the last full build, overlaid with the files edited since (the delta).
+
+    Look-ups read only the shard that holds their key, and the small delta; `files` reads everything.
+    """
 
     def __init__(self, store, meta: dict, parsed: int = 0):
         self.store = store
@@ -82,50 +87,80 @@ class Index:
         self.parsed = parsed
         self._cache: dict[int, dict] = {}
 
-    def _shard(self, kind: str, key: str) -> dict:
-        return self._shard_at(shard_of(key, self.shards))[kind]
+    def _read(self, name: str) -> dict:
+        data = self.store.read_json(f"{DIR}/{name}", missing="the index is incomplete; run `rt index --rebuild`")
+        data.pop("schema", None)
+        return data
 
-    def _shard_at(self, i: int) -> dict:
+    def _shard(self, kind: str, key: str) -> dict:
+        i = shard_of(key, self.shards)
         if i not in self._cache:
-            self._cache[i] = self.store.read_json(f"{DIR}/{i:03d}.json",
-                                                  missing="the index is incomplete; run `rt index --rebuild`")
-        return self._cache[i]
+            self._cache[i] = self._read(f"{i:03d}.json")
+        return self._cache[i][kind]
+
+    @cached_property
+    def delta(self) -> dict[str, FileEntry]:
+        """Files whose content changed since the last full build, as they are now."""
+        return {p: FileEntry.from_row(p, row) for p, row in self._read("delta.json")["files"].items()}
+
+    @cached_property
+    def _delta_postings(self) -> dict[tuple[str, str], list]:
+        out: dict[tuple[str, str], list] = {}
+        for path, e in self.delta.items():
+            for kind, key, value in _postings(path, e):
+                out.setdefault((kind, key), []).append(value)
+        return out
+
+    def _lookup(self, kind: str, key: str) -> list:
+        base = self._shard(kind, key).get(key, [])
+        if not self.delta:
+            return list(base)
+        out = [v for v in base if _posting_path(v) not in self.delta] + self._delta_postings.get((kind, key), [])
+        return sorted(out, key=_posting_path)   # stable: a file's definitions keep their order
 
     @cached_property
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
         for i in range(self.shards):
-            for path, row in self._shard_at(i)["files"].items():
+            for path, row in self._read(f"{i:03d}.json")["files"].items():
                 out[path] = FileEntry.from_row(path, row)
+        out.update(self.delta)
         return dict(sorted(out.items()))
 
     @cached_property
+    def base_blobs(self) -> dict[str, str]:
+        """Every indexed path, sorted, with the blob id the last full build saw."""
+        return self._read("paths.json")["files"]
+
+    @cached_property
     def paths(self) -> list[str]:
-        return self.store.read_json(f"{DIR}/paths.json", missing="the index is incomplete; run `rt index --rebuild`")["paths"]
+        return list(self.base_blobs)
 
     def entry(self, path: str) -> FileEntry | None:
+        if path in self.delta:
+            return self.delta[path]
         row = self._shard("files", path).get(path)
         return FileEntry.from_row(path, row) if row is not None else None
 
     def importers(self, path: str) -> list[str]:
         """Files whose imports resolve to `path`, sorted."""
-        return list(self._shard("importers", path).get(path, []))
+        return self._lookup("importers", path)
 
     def definitions(self, name: str) -> list[tuple[str, Definition]]:
         """(path, definition) for every definition named `name`, by path then line."""
-        return [(r[0], Definition(*r[1:])) for r in self._shard("defs", name).get(name, [])]
+        return [(r[0], Definition(*r[1:])) for r in self._lookup("defs", name)]
 
     def users(self, ident: str) -> list[str]:
         """Files whose code has the identifier `ident` (case-sensitive), sorted."""
-        return list(self._shard("idents", ident).get(ident, []))
+        return self._lookup("idents", ident)
 
     def with_word(self, word: str) -> list[str]:
         """Files whose text has the lower-case word `word`, sorted."""
-        return list(self._shard("words", word).get(word, []))
+        return self._lookup("words", word)
 
     def key_users(self, key: str) -> list[str]:
         """Files whose code uses the translation key `key`, sorted."""
-        return list(self._shard("keys", key).get(key, []))
+        return self._lookup("keys", key)
 
 
 # ---------------------------------------------------------------- building
@@ -134,7 +169,8 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only."""
     store = ctx.store
     meta = _meta(store)
-    if meta and not rebuild and meta.get("quick") and meta["quick"] == _git_signature(ctx.repo, meta):
+    if meta and not rebuild and meta.get("version") == VERSION and meta.get("quick") \
+            and meta["quick"] == _git_signature(ctx.repo, meta):
         return Index(store, meta)
     snap = scan(ctx.repo, store)
     fp = f"{VERSION}:{fingerprint(snap.files)}"
@@ -145,6 +181,10 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             if {k: meta.get(k) for k in fresh} != fresh:
                 meta = _write_meta(store, dict(meta, **fresh))
             return Index(store, meta)
+        if meta and meta.get("version") == VERSION and not rebuild:
+            patched = _patch(ctx.repo, store, meta, snap.files, dict(fresh, fingerprint=fp))
+            if patched:
+                return patched
         old: dict[str, FileEntry] = {}
         if meta and meta.get("version") == VERSION and not rebuild:
             try:
@@ -152,10 +192,42 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             except StoreError:
                 old = {}
         entries, parsed = _entries(ctx.repo, snap.files, old)
-        from rt.lang_resolve import resolve_all
-        resolve_all(ctx.repo, entries)
+        resolve_all(ctx.repo, entries, set(entries))
         meta = _write(store, entries, dict(fresh, fingerprint=fp), meta)
     return Index(store, meta, parsed)
+
+
+_CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
+"""Files whose change can move import resolution anywhere: they force a full update."""
+
+
+def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], state: dict) -> Index | None:
+    """Record the files whose content changed since the last full build in the delta, when no file came
+    or went: the common case after an edit, done without loading the whole index. None when a full
+    update is needed (files added or removed, a tsconfig or go.mod changed, or a large delta)."""
+    idx = Index(store, meta)
+    try:
+        base, delta = idx.base_blobs, idx.delta
+    except StoreError:
+        return None
+    if list(files) != list(base):
+        return None
+    changed = [p for p, (blob, _) in files.items() if base[p] != blob]
+    if len(changed) > max(50, len(files) // 20) or any(_CONFIGS.search(p) for p in changed):
+        return None
+    new = {p: delta[p] for p in changed if p in delta and delta[p].blob == files[p][0]}
+    fresh, parsed = _entries(repo, {p: files[p] for p in changed if p not in new}, {})
+    resolve_all(repo, fresh, set(files))
+    new.update(fresh)
+    defs = meta["base_definitions"]
+    for p, e in new.items():
+        defs += len(e.defs) - len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
+    store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}})
+    return Index(store, _write_meta(store, dict(meta, **state, definitions=defs)), parsed)
+
+
+def _posting_path(value) -> str:
+    return value if isinstance(value, str) else value[0]
 
 
 # ---------------------------------------------------------------- is the index current?
@@ -242,42 +314,52 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
     shards: list[dict[str, dict]] = [{k: {} for k in KINDS} for _ in range(n)]
 
     where: dict[str, dict] = {}   # key -> its shard; the same identifiers recur in most files
-
-    def post(kind: str, key: str, value) -> None:
-        shard = where.get(key)
-        if shard is None:
-            shard = where[key] = shards[shard_of(key, n)]
-        shard[kind].setdefault(key, []).append(value)
-
     defs = 0
     for path, e in entries.items():   # sorted by path, so every posting list comes out sorted
-        shards[shard_of(path, n)]["files"][path] = e.to_row()
-        for ident in e.idents:
-            post("idents", ident, path)
-        for w in e.words:
-            post("words", w, path)
-        for k in e.keys:
-            post("keys", k, path)
-        for d in e.defs:
-            post("defs", d.name, [path, d.name, d.kind, d.start, d.end, d.signature, d.parent])
-            defs += 1
-        for target in e.resolved:
-            if target != path:
-                post("importers", target, path)
+        for kind, key, value in _postings(path, e):
+            shard = where.get(key)
+            if shard is None:
+                shard = where[key] = shards[shard_of(key, n)]
+            if kind == "files":
+                shard["files"][key] = value
+            else:
+                shard[kind].setdefault(key, []).append(value)
+        defs += len(e.defs)
     old = (old_meta or {}).get("digests", []) if (old_meta or {}).get("shards") == n else []
     digests: list[int] = []
     store.ensure()
     for i, shard in enumerate(shards):
-        digest = zlib.crc32(json.dumps(shard, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogateescape"))
+        digest = _digest(shard)
         digests.append(digest)
         rel = f"{DIR}/{i:03d}.json"
         if i >= len(old) or old[i] != digest or not store.path(DIR, f"{i:03d}.json").is_file():
             store.write_json(rel, shard)
     _drop_extra(store, n)
-    store.write_json(f"{DIR}/paths.json", {"paths": list(entries)})
+    store.write_json(f"{DIR}/paths.json", {"files": {p: e.blob for p, e in entries.items()}})
+    store.write_json(f"{DIR}/delta.json", {"files": {}})
     langs = Counter(e.lang for e in entries.values())
-    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs,
+    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs, base_definitions=defs,
                                    langs=dict(sorted(langs.items())), digests=digests))
+
+
+def _postings(path: str, e: FileEntry):
+    """(kind, key, value) of everything one file puts in the shards."""
+    yield "files", path, e.to_row()
+    for ident in e.idents:
+        yield "idents", ident, path
+    for w in e.words:
+        yield "words", w, path
+    for k in e.keys:
+        yield "keys", k, path
+    for d in e.defs:
+        yield "defs", d.name, [path, d.name, d.kind, d.start, d.end, d.signature, d.parent]
+    for target in e.resolved:
+        if target != path:
+            yield "importers", target, path
+
+
+def _digest(shard: dict) -> int:
+    return zlib.crc32(json.dumps(shard, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogateescape"))
 
 
 def _write_meta(store, meta: dict) -> dict:

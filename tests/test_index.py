@@ -6,7 +6,7 @@ import json
 import pytest
 
 from rt.cli import Ctx
-from rt.index import load
+from rt.index import Index, load
 from rt.langs import language, parse
 
 
@@ -197,3 +197,35 @@ def test_invalid_config_json_does_not_break_resolution(project, name):
     project.init_git()
     assert _index(project).files["a.ts"].resolved == ["b.ts"]
     json.dumps(project.rt_json("index"))
+
+
+def test_edits_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypatch):
+    for i in range(30):
+        project.write(f"pkg/m{i}.py", f"from pkg.m{(i + 1) % 30} import f{(i + 1) % 30}\n\ndef f{i}(word{i % 3}):\n    return {i}\n")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")
+    project.write("web/b.ts", "export function b() { return 1; }\n")
+    project.init_git()
+    project.rt("index")
+    project.write("pkg/m3.py", "import os\n\nclass Fresh:\n    def f3(self, novelword):\n        return os.sep\n")
+    project.write("web/b.ts", "export function b2() { return 2; }\nexport const b = b2;\n")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n// touched\n")
+    with monkeypatch.context() as m:   # an edit goes to the delta: the whole index is never loaded
+        m.setattr(Index, "files", property(lambda self: pytest.fail("loaded the whole index")))
+        assert project.rt_json("index")["parsed"] == 3
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")   # back as it was
+
+    def answers():
+        idx = _index(project)
+        keys = ["f3", "f4", "Fresh", "novelword", "word0", "word1", "b", "b2", "a", "os"]
+        return ({k: (idx.users(k), idx.definitions(k)) for k in keys},
+                {p: idx.importers(p) for p in idx.paths}, idx.files, sorted(idx.delta), idx.meta["definitions"])
+
+    patched = answers()
+    assert patched[3] == ["pkg/m3.py", "web/b.ts"]
+    project.rt("index", "--rebuild")
+    rebuilt = answers()
+    assert patched[:3] == rebuilt[:3] and patched[4] == rebuilt[4] and rebuilt[3] == []
+    idx = _index(project)
+    assert [(p, d.parent) for p, d in idx.definitions("f3")] == [("pkg/m3.py", "Fresh")]
+    assert "pkg/m3.py" not in idx.users("word0") and idx.users("novelword") == ["pkg/m3.py"]
+    assert idx.importers("web/b.ts") == ["web/a.ts"]
