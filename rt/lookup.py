@@ -160,9 +160,10 @@ def cmd_slice(ctx, args) -> Result:
         a, b, asked = parse_range(args.lines, total)
         label = f"{rel}:{a}-{b}" + (f" (the file ends at line {total})" if asked > b else "")
     else:
-        hits = [d for p, d in find_definitions(load(ctx), args.symbol) if p == rel]
+        idx = load(ctx)
+        hits = [d for p, d in find_definitions(idx, args.symbol) if p == rel]
         if not hits:
-            entry = load(ctx).entry(rel)
+            entry = idx.entry(rel)
             names = sorted({_qualified(d) for d in entry.defs})[:10] if entry else []
             return Result(f"{args.symbol}: not defined in {rel}" + (f"; it defines {', '.join(names)}" if names else ""),
                           {"path": rel, "found": False}, ExitCode.FINDING)
