@@ -22,11 +22,14 @@ from rt.core import Result, StoreError, git, read_text
 from rt.lang_resolve import resolve_all
 from rt.snapshot import fingerprint, scan
 
-VERSION = 3
+VERSION = 4
 """Bump when an extractor changes what it records: every file is parsed again."""
 
 DIR = "index"
 KINDS = ("files", "idents", "words", "defs", "importers", "keys")
+FAMILY = {"files": "f", "words": "w", "idents": "s", "defs": "s", "importers": "s", "keys": "s"}
+"""Which shard file holds a kind: file rows, the word map for `rt find`, and the symbol maps apart,
+so a symbol look-up never parses file rows or words."""
 
 
 @dataclass
@@ -66,10 +69,10 @@ def shard_of(key: str, shards: int) -> int:
     return zlib.crc32(key.encode("utf-8", "surrogateescape")) % shards
 
 
-def shard_count(files: int) -> int:
-    """About 150 files' worth per shard, a power of two, at most 256: small look-ups, few writes."""
+def shard_count(postings: int) -> int:
+    """About 20,000 postings per shard, a power of two, at most 1024: small look-ups, few writes."""
     n = 1
-    while n * 150 < files and n < 256:
+    while n * 20_000 < postings and n < 1024:
         n *= 2
     return n
 
@@ -78,6 +81,7 @@ class Index:
     """A loaded index: the shards of the last full build, overlaid with the files edited since (the delta).
 
     Look-ups read only the shard that holds their key, and the small delta; `files` reads everything.
+    Posting lists hold file numbers (positions in the sorted `paths`), not paths, to stay small.
     """
 
     def __init__(self, store, meta: dict, parsed: int = 0):
@@ -85,18 +89,31 @@ class Index:
         self.meta = meta
         self.shards = meta["shards"]
         self.parsed = parsed
-        self._cache: dict[int, dict] = {}
+        self._cache: dict[str, dict] = {}
 
     def _read(self, name: str) -> dict:
-        data = self.store.read_json(f"{DIR}/{name}", missing="the index is incomplete; run `rt index --rebuild`")
-        data.pop("schema", None)
-        return data
+        if name not in self._cache:
+            data = self.store.read_json(f"{DIR}/{name}", missing="the index is incomplete; run `rt index --rebuild`")
+            data.pop("schema", None)
+            self._cache[name] = data
+        return self._cache[name]
 
     def _shard(self, kind: str, key: str) -> dict:
-        i = shard_of(key, self.shards)
-        if i not in self._cache:
-            self._cache[i] = self._read(f"{i:03d}.json")
-        return self._cache[i][kind]
+        return self._read(f"{FAMILY[kind]}{shard_of(key, self.shards):03d}.json")[kind]
+
+    @cached_property
+    def paths(self) -> list[str]:
+        """Every indexed path, sorted; a path's position is its file number."""
+        return self._read("paths.json")["paths"]
+
+    @cached_property
+    def _ids(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self.paths)}
+
+    @cached_property
+    def base_blobs(self) -> dict[str, str]:
+        """Each path with the blob id the last full build saw."""
+        return dict(zip(self.paths, self._read("blobs.json")["blobs"]))
 
     @cached_property
     def delta(self) -> dict[str, FileEntry]:
@@ -107,34 +124,26 @@ class Index:
     def _delta_postings(self) -> dict[tuple[str, str], list]:
         out: dict[tuple[str, str], list] = {}
         for path, e in self.delta.items():
-            for kind, key, value in _postings(path, e):
+            for kind, key, value in _postings(path, self._ids[path], e):
                 out.setdefault((kind, key), []).append(value)
         return out
 
     def _lookup(self, kind: str, key: str) -> list:
         base = self._shard(kind, key).get(key, [])
         if not self.delta:
-            return list(base)
-        out = [v for v in base if _posting_path(v) not in self.delta] + self._delta_postings.get((kind, key), [])
-        return sorted(out, key=_posting_path)   # stable: a file's definitions keep their order
+            return base
+        edited = {self._ids[p] for p in self.delta}
+        out = [v for v in base if _file_number(v) not in edited] + self._delta_postings.get((kind, key), [])
+        return sorted(out, key=_file_number)   # stable: a file's definitions keep their order
 
     @cached_property
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
         for i in range(self.shards):
-            for path, row in self._read(f"{i:03d}.json")["files"].items():
+            for path, row in self._read(f"{FAMILY['files']}{i:03d}.json")["files"].items():
                 out[path] = FileEntry.from_row(path, row)
         out.update(self.delta)
         return dict(sorted(out.items()))
-
-    @cached_property
-    def base_blobs(self) -> dict[str, str]:
-        """Every indexed path, sorted, with the blob id the last full build saw."""
-        return self._read("paths.json")["files"]
-
-    @cached_property
-    def paths(self) -> list[str]:
-        return list(self.base_blobs)
 
     def entry(self, path: str) -> FileEntry | None:
         if path in self.delta:
@@ -144,23 +153,23 @@ class Index:
 
     def importers(self, path: str) -> list[str]:
         """Files whose imports resolve to `path`, sorted."""
-        return self._lookup("importers", path)
+        return [self.paths[i] for i in self._lookup("importers", path)]
 
     def definitions(self, name: str) -> list[tuple[str, Definition]]:
         """(path, definition) for every definition named `name`, by path then line."""
-        return [(r[0], Definition(*r[1:])) for r in self._lookup("defs", name)]
+        return [(self.paths[r[0]], Definition(*r[1:])) for r in self._lookup("defs", name)]
 
     def users(self, ident: str) -> list[str]:
         """Files whose code has the identifier `ident` (case-sensitive), sorted."""
-        return self._lookup("idents", ident)
+        return [self.paths[i] for i in self._lookup("idents", ident)]
 
     def with_word(self, word: str) -> list[str]:
         """Files whose text has the lower-case word `word`, sorted."""
-        return self._lookup("words", word)
+        return [self.paths[i] for i in self._lookup("words", word)]
 
     def key_users(self, key: str) -> list[str]:
         """Files whose code uses the translation key `key`, sorted."""
-        return self._lookup("keys", key)
+        return [self.paths[i] for i in self._lookup("keys", key)]
 
 
 # ---------------------------------------------------------------- building
@@ -210,7 +219,7 @@ def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], state: di
         base, delta = idx.base_blobs, idx.delta
     except StoreError:
         return None
-    if list(files) != list(base):
+    if list(files) != idx.paths:
         return None
     changed = [p for p, (blob, _) in files.items() if base[p] != blob]
     if len(changed) > max(50, len(files) // 20) or any(_CONFIGS.search(p) for p in changed):
@@ -221,13 +230,13 @@ def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], state: di
     new.update(fresh)
     defs = meta["base_definitions"]
     for p, e in new.items():
-        defs += len(e.defs) - len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
+        defs += len(e.defs) - len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)   # base rows
     store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}})
     return Index(store, _write_meta(store, dict(meta, **state, definitions=defs)), parsed)
 
 
-def _posting_path(value) -> str:
-    return value if isinstance(value, str) else value[0]
+def _file_number(value) -> int:
+    return value if isinstance(value, int) else value[0]
 
 
 # ---------------------------------------------------------------- is the index current?
@@ -310,52 +319,55 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
 
 def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | None) -> dict:
     """Write every shard whose content changed, then the meta file that makes them current."""
-    n = shard_count(len(entries))
-    shards: list[dict[str, dict]] = [{k: {} for k in KINDS} for _ in range(n)]
-
-    where: dict[str, dict] = {}   # key -> its shard; the same identifiers recur in most files
+    n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
+                        for e in entries.values()))
+    shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
+    where: dict[str, int] = {}   # key -> its shard number; the same identifiers recur in most files
     defs = 0
-    for path, e in entries.items():   # sorted by path, so every posting list comes out sorted
-        for kind, key, value in _postings(path, e):
-            shard = where.get(key)
-            if shard is None:
-                shard = where[key] = shards[shard_of(key, n)]
+    for fid, (path, e) in enumerate(entries.items()):   # sorted by path, so every posting list comes out sorted
+        for kind, key, value in _postings(path, fid, e):
+            i = where.get(key)
+            if i is None:
+                i = where[key] = shard_of(key, n)
             if kind == "files":
-                shard["files"][key] = value
+                shards["f"][i]["files"][key] = value
             else:
-                shard[kind].setdefault(key, []).append(value)
+                shards[FAMILY[kind]][i][kind].setdefault(key, []).append(value)
         defs += len(e.defs)
-    old = (old_meta or {}).get("digests", []) if (old_meta or {}).get("shards") == n else []
-    digests: list[int] = []
+    old = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
+    digests: dict[str, list[int]] = {}
     store.ensure()
-    for i, shard in enumerate(shards):
-        digest = _digest(shard)
-        digests.append(digest)
-        rel = f"{DIR}/{i:03d}.json"
-        if i >= len(old) or old[i] != digest or not store.path(DIR, f"{i:03d}.json").is_file():
-            store.write_json(rel, shard)
+    for fam, family in shards.items():
+        digests[fam] = []
+        for i, shard in enumerate(family):
+            digest = _digest(shard)
+            digests[fam].append(digest)
+            name = f"{fam}{i:03d}.json"
+            if old.get(fam, [None] * n)[i] != digest or not store.path(DIR, name).is_file():
+                store.write_json(f"{DIR}/{name}", shard)
     _drop_extra(store, n)
-    store.write_json(f"{DIR}/paths.json", {"files": {p: e.blob for p, e in entries.items()}})
+    store.write_json(f"{DIR}/paths.json", {"paths": list(entries)})
+    store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
     store.write_json(f"{DIR}/delta.json", {"files": {}})
     langs = Counter(e.lang for e in entries.values())
-    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs, base_definitions=defs,
-                                   langs=dict(sorted(langs.items())), digests=digests))
+    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs,
+                                   base_definitions=defs, langs=dict(sorted(langs.items())), digests=digests))
 
 
-def _postings(path: str, e: FileEntry):
-    """(kind, key, value) of everything one file puts in the shards."""
+def _postings(path: str, fid: int, e: FileEntry):
+    """(kind, key, value) of everything one file (number `fid`) puts in the shards."""
     yield "files", path, e.to_row()
     for ident in e.idents:
-        yield "idents", ident, path
+        yield "idents", ident, fid
     for w in e.words:
-        yield "words", w, path
+        yield "words", w, fid
     for k in e.keys:
-        yield "keys", k, path
+        yield "keys", k, fid
     for d in e.defs:
-        yield "defs", d.name, [path, d.name, d.kind, d.start, d.end, d.signature, d.parent]
+        yield "defs", d.name, [fid, d.name, d.kind, d.start, d.end, d.signature, d.parent]
     for target in e.resolved:
         if target != path:
-            yield "importers", target, path
+            yield "importers", target, fid
 
 
 def _digest(shard: dict) -> int:
@@ -368,10 +380,11 @@ def _write_meta(store, meta: dict) -> dict:
 
 
 def _drop_extra(store, n: int) -> None:
-    """Shards left by an earlier build with more shards are never read; remove them."""
+    """Shards left by an earlier build with more shards (or another layout) are never read; remove them."""
     folder = store.path(DIR)
     for name in os.listdir(folder):
-        if name.endswith(".json") and name[:-5].isdigit() and int(name[:-5]) >= n:
+        stem = name[:-5]
+        if name.endswith(".json") and stem[-3:].isdigit() and (stem[:-3] not in FAMILY.values() or int(stem[-3:]) >= n):
             os.unlink(folder / name)
 
 
