@@ -22,12 +22,14 @@ from rt.core import Result, StoreError, git, read_text
 from rt.lang_resolve import resolve_all
 from rt.snapshot import fingerprint, scan
 
-VERSION = 4
+VERSION = 5
 """Bump when an extractor changes what it records: every file is parsed again."""
 
 DIR = "index"
-KINDS = ("files", "idents", "words", "defs", "importers", "keys")
-FAMILY = {"files": "f", "words": "w", "idents": "s", "defs": "s", "importers": "s", "keys": "s"}
+KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved")
+FAMILY = {"files": "f", "words": "w", "idents": "s", "defs": "s", "importers": "s", "keys": "s", "resolved": "s"}
+ROWS = frozenset({"files", "resolved"})
+"""Kinds keyed by path with one value per file; the others are posting lists."""
 """Which shard file holds a kind: file rows, the word map for `rt find`, and the symbol maps apart,
 so a symbol look-up never parses file rows or words."""
 
@@ -150,6 +152,12 @@ class Index:
             return self.delta[path]
         row = self._shard("files", path).get(path)
         return FileEntry.from_row(path, row) if row is not None else None
+
+    def imports_of(self, path: str) -> list[str]:
+        """The repository files `path` imports, sorted: its entry's `resolved`, read from a small shard."""
+        if path in self.delta:
+            return self.delta[path].resolved
+        return [self.paths[i] for i in self._shard("resolved", path).get(path, [])]
 
     def importers(self, path: str) -> list[str]:
         """Files whose imports resolve to `path`, sorted."""
@@ -324,13 +332,14 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
     shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
     where: dict[str, int] = {}   # key -> its shard number; the same identifiers recur in most files
     defs = 0
+    ids = {p: i for i, p in enumerate(entries)}
     for fid, (path, e) in enumerate(entries.items()):   # sorted by path, so every posting list comes out sorted
-        for kind, key, value in _postings(path, fid, e):
+        for kind, key, value in _postings(path, fid, e, ids):
             i = where.get(key)
             if i is None:
                 i = where[key] = shard_of(key, n)
-            if kind == "files":
-                shards["f"][i]["files"][key] = value
+            if kind in ROWS:
+                shards[FAMILY[kind]][i][kind][key] = value
             else:
                 shards[FAMILY[kind]][i][kind].setdefault(key, []).append(value)
         defs += len(e.defs)
@@ -354,9 +363,11 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
                                    base_definitions=defs, langs=dict(sorted(langs.items())), digests=digests))
 
 
-def _postings(path: str, fid: int, e: FileEntry):
+def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):
     """(kind, key, value) of everything one file (number `fid`) puts in the shards."""
     yield "files", path, e.to_row()
+    if ids is not None:
+        yield "resolved", path, [ids[t] for t in e.resolved if t in ids]
     for ident in e.idents:
         yield "idents", ident, fid
     for w in e.words:
