@@ -83,6 +83,8 @@ def main() -> None:
     else:
         print(f"| cold index | rt index {cold_rt} | ctags missing | |")
     print(f"| warm, nothing changed | rt index {warm_noop} | | |")
+    floor = median_times({"python": [sys.executable, "-c", "pass"], "rt": RT + ["--version"]}, repo, args.runs)
+    print(f"| start-up floor | python3 -c pass {floor['python']} | rt --version {floor['rt']} | |")
 
     for name in args.name:
         cases = {"rt symbol": RT + ["symbol", name], "rt refs": RT + ["refs", name],
