@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -59,6 +60,7 @@ def recall(ranked: list[str], answer: set[str], k: int) -> float:
 
 def evaluate(git_dir: Path, n: int, window: int, work: Path) -> dict:
     clone = scratch_clone(git_dir, work)
+    shutil.rmtree(clone / ".rt", ignore_errors=True)   # a fresh index, whatever rt version left one
     commits = eligible_commits(clone, n, window)
     rows = []
     start = time.monotonic()

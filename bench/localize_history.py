@@ -23,8 +23,11 @@ def task_text(message: str) -> str:
 
 
 def eligible_commits(clone: Path, n: int, window: int) -> list[dict]:
-    """`n` commits spread evenly over the newest `window` eligible ones, newest first."""
-    out = subprocess.run(["git", "log", "--no-merges", "--first-parent", "-M", "--name-status",
+    """`n` commits spread evenly over the newest `window` eligible ones, newest first.
+
+    History is read from the cloned repository's tip (`origin/HEAD`), wherever the scratch checkout is.
+    """
+    out = subprocess.run(["git", "log", "origin/HEAD", "--no-merges", "--first-parent", "-M", "--name-status",
                           "--format=%x1e%H %P%x1f%B%x1f"], cwd=clone, capture_output=True, text=True,
                          errors="replace", check=True).stdout
     found = []

@@ -39,6 +39,8 @@ W_DEFS = 1.5
 """A word in a file's path or in a definition's name weighs this many times the same word in its body."""
 NEIGHBOUR = 0.3
 """Share of a strong match's score given to the files it imports and the files importing it."""
+TF_FILES = 200
+"""The best-matching files whose text is read to count how often each word occurs (the rest count once)."""
 
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
                         "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
@@ -134,20 +136,26 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     if terms:
         path_bm = _bm25(path_hits, [len(_WORDS.findall(s)) for s in stems])
         def_bm = _bm25(def_hits, [len(e.defs) for e in entries])
-        body_bm = _bm25(body_hits, [len(e.words) + len(e.idents) for e in entries])
-        for i, p in enumerate(paths):
-            if not (path_hits[i] or def_hits[i] or body_hits[i]):
-                continue
+        matched = [i for i in range(len(paths)) if path_hits[i] or def_hits[i] or body_hits[i]]
+        names = {i: W_PATH * path_bm.score(terms, i) + W_DEFS * def_bm.score(terms, i) for i in matched}
+        if read is not None:   # how often each word occurs, for the files that can reach the top
+            first = _bm25(body_hits, [e.lines for e in entries])
+            q = set(terms)
+            for i in sorted(matched, key=lambda i: (-names[i] - first.score(terms, i), i))[:TF_FILES]:
+                body_hits[i] = [t for t in tokens(read(paths[i])) if t in q] or body_hits[i]
+        body_bm = _bm25(body_hits, [e.lines for e in entries])
+        for i in matched:
+            p = paths[i]
             s_path, s_def, s_body = (path_bm.score(terms, i), def_bm.score(terms, i), body_bm.score(terms, i))
             reasons = []
             if s_path:
                 reasons.append("path: " + ", ".join(t for t in terms if t in path_hits[i]))
             if s_def:
-                names = sorted({d.name for d in entries[i].defs if set(terms) & set(tokens(d.name))})
-                reasons.append("defines: " + ", ".join(names[:4]))
+                found = sorted({d.name for d in entries[i].defs if set(terms) & set(tokens(d.name))})
+                reasons.append("defines: " + ", ".join(found[:4]))
             if s_body:
                 reasons.append("text: " + ", ".join(t for t in terms if t in body_hits[i]))
-            scores[p] = (W_PATH * s_path + W_DEFS * s_def + s_body) * _kind_weight(entries[i])
+            scores[p] = (names[i] + s_body) * _kind_weight(entries[i])
             why[p] = reasons
         _add_neighbours(index, scores, why)
         if read is not None:
@@ -378,10 +386,11 @@ def _short(text: str, n: int) -> str:
 def folder_summary(view: View, folder: str) -> str:
     """One line on what a folder holds: its README's first sentence, its package description or docstring."""
     for name in ("README.md", "README.rst", "README.txt", "README"):
-        text = view.read(posixpath.join(folder, name))
-        for line in text.splitlines():
-            line = line.strip()
-            if line and line[0].isalpha() and not line.startswith(("http", "[!", "<")) and len(line) > 20:
+        fenced = False
+        for line in view.read(posixpath.join(folder, name)).splitlines():
+            line = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())   # a Markdown link: its text
+            fenced ^= line.startswith(("```", "~~~"))
+            if not fenced and line[:1].isalpha() and not line.startswith("http") and len(line.split()) >= 4:
                 return _short(re.split(r"(?<=[.!?])\s", line)[0], 100)
     desc = _json(view, posixpath.join(folder, "package.json")).get("description")
     if isinstance(desc, str) and desc.strip():

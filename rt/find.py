@@ -96,6 +96,17 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
             if pattern.search(line):
                 used.add((path, i))
                 out.append(Hit(1, path, i, f"uses key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
+    if "." in base:   # a dotted key passed around as a string (`label: "labels.copyAsPng"`) before reaching t()
+        quoted = re.compile(rf"""['"`]{re.escape(base)}['"`]""")
+        parts = words(base)
+        holders = set(idx.with_word(parts[0])) if parts else set()
+        for w in parts[1:]:
+            holders &= set(idx.with_word(w))
+        for path in sorted(p for p in holders - set(files) if not i18n.is_locale(p)):
+            for i, line in enumerate((read_text(ctx.repo, path) or "").splitlines(), 1):
+                if quoted.search(line):
+                    used.add((path, i))
+                    out.append(Hit(1, path, i, f"names key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
     return out
 
 

@@ -34,8 +34,22 @@ _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"=>", "&&", "||", "??", "==", "==
                                                 "return", "typeof", "case", "do", "else", "in", "of", "new",
                                                 "delete", "void", "throw", "yield", "await", "instanceof"}
 _JSX_BEFORE = set("(,=:[!&|?{};") | {"=>", "&&", "||", "??", "return", "yield", "default", None}
-KEYWORDS = frozenset(["if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return", "function", "class", "const", "let", "var", "new", "delete", "typeof", "instanceof", "in", "of", "try", "catch", "finally", "throw", "this", "super", "import", "export", "from", "as", "async", "await", "yield", "extends", "implements", "interface", "type", "enum", "namespace", "module", "declare", "public", "private", "protected", "static", "readonly", "abstract", "override", "get", "set", "void", "null", "undefined", "true", "false", "func", "package", "go", "defer", "chan", "map", "struct", "select", "range", "fallthrough", "goto", "fn", "impl", "trait", "pub", "mod", "use", "crate", "self", "Self", "mut", "ref", "where", "loop", "match", "move", "unsafe", "dyn", "static", "extern", "final", "synchronized", "native", "transient", "volatile", "throws", "record", "sealed", "permits", "int", "long", "short", "byte", "char", "boolean", "float", "double"])
-_MODIFIERS = frozenset(["export", "default", "async", "static", "public", "private", "protected", "readonly", "abstract", "override", "get", "set", "declare", "pub", "unsafe", "extern", "final", "synchronized", "native", "const"])
+KEYWORDS = frozenset([
+    "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return",
+    "function", "class", "const", "let", "var", "new", "delete", "typeof", "instanceof", "in", "of", "try",
+    "catch", "finally", "throw", "this", "super", "import", "export", "from", "as", "async", "await", "yield",
+    "extends", "implements", "interface", "type", "enum", "namespace", "module", "declare", "public",
+    "private", "protected", "static", "readonly", "abstract", "override", "get", "set", "void", "null",
+    "undefined", "true", "false", "func", "package", "go", "defer", "chan", "map", "struct", "select",
+    "range", "fallthrough", "goto", "fn", "impl", "trait", "pub", "mod", "use", "crate", "self", "Self",
+    "mut", "ref", "where", "loop", "match", "move", "unsafe", "dyn", "static", "extern", "final",
+    "synchronized", "native", "transient", "volatile", "throws", "record", "sealed", "permits", "int", "long",
+    "short", "byte", "char", "boolean", "float", "double"
+])
+_MODIFIERS = frozenset([
+    "export", "default", "async", "static", "public", "private", "protected", "readonly", "abstract",
+    "override", "get", "set", "declare", "pub", "unsafe", "extern", "final", "synchronized", "native", "const"
+])
 
 
 class _NotJsx(Exception):

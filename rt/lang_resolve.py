@@ -16,10 +16,9 @@ from rt.core import read_text
 JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json")
 
 
-def resolve_all(repo, entries: dict) -> None:
-    """Set `resolved` on every entry from its raw `imports`."""
-    paths = set(entries)
-    py = _python_modules(entries)
+def resolve_all(repo, entries: dict, paths: set[str]) -> None:
+    """Set `resolved` on each entry from its raw `imports`, against every file of the tree (`paths`)."""
+    py = _python_modules(paths)
     aliases = _js_aliases(repo, paths)
     go_mods = _go_modules(repo, paths)
     dirs: dict[str, list[str]] = {}
@@ -51,11 +50,11 @@ def resolve_all(repo, entries: dict) -> None:
 
 # ---------------------------------------------------------------- Python
 
-def _python_modules(entries: dict) -> dict[str, str]:
+def _python_modules(paths: set[str]) -> dict[str, str]:
     """Dotted module name -> file, from the root and from every package root."""
-    dirs_with_init = {p.rsplit("/", 1)[0] if "/" in p else "" for p in entries if p.endswith("/__init__.py")}
+    dirs_with_init = {p.rsplit("/", 1)[0] if "/" in p else "" for p in paths if p.endswith("/__init__.py")}
     mods: dict[str, str] = {}
-    for p in entries:
+    for p in sorted(paths):
         if not p.endswith((".py", ".pyi")):
             continue
         stem = p[: p.rfind(".")]

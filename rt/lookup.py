@@ -15,7 +15,7 @@ from rt.core import (
     read_text,
     to_rel,
 )
-from rt.index import Definition, FileEntry, Index, load
+from rt.index import Definition, Index, load
 
 MAX_REF_FILES = 20
 MAX_DEFINERS = 8
@@ -24,9 +24,6 @@ MAX_LINE = 400
 MAX_DEFS = 50
 OUTLINE_HINT = 150
 """Files longer than this are read through `rt outline` then `rt slice`, not whole."""
-
-
-_NO_ENTRY = FileEntry("", "", 0, [], [])
 
 
 def _qualified(d: Definition) -> str:
@@ -84,7 +81,7 @@ def cmd_refs(ctx, args) -> Result:
         note = f", {len(importing - set(defining))} import its definition" if defining else ""
     else:   # defined all over (`render`, `get`): look at the imports of the files shown only
         shown = [p for p in users if p not in defining][:MAX_REF_FILES]
-        importing = {p for p in shown if set((idx.entry(p) or _NO_ENTRY).resolved) & set(defining)}
+        importing = {p for p in shown if set(idx.imports_of(p)) & set(defining)}
         note = f", defined in {len(defining)} files (imports marked among the files shown)"
     rank = {p: 1 for p in importing} | {p: 0 for p in defining}
     ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
@@ -160,9 +157,10 @@ def cmd_slice(ctx, args) -> Result:
         a, b, asked = parse_range(args.lines, total)
         label = f"{rel}:{a}-{b}" + (f" (the file ends at line {total})" if asked > b else "")
     else:
-        hits = [d for p, d in find_definitions(load(ctx), args.symbol) if p == rel]
+        idx = load(ctx)
+        hits = [d for p, d in find_definitions(idx, args.symbol) if p == rel]
         if not hits:
-            entry = load(ctx).entry(rel)
+            entry = idx.entry(rel)
             names = sorted({_qualified(d) for d in entry.defs})[:10] if entry else []
             return Result(f"{args.symbol}: not defined in {rel}" + (f"; it defines {', '.join(names)}" if names else ""),
                           {"path": rel, "found": False}, ExitCode.FINDING)

@@ -31,6 +31,9 @@ def test_translation_to_key_to_code(project):
         "README.md:1  text  Click Proceed to checkout.",
         "src/Legacy.jsx:1  string literal  export const Old = () => <a title=\"Proceed to checkout\">Proceed to checkout</a>;",
     ]
+    project.write("src/actions.ts", "export const go = { label: 'cart.checkout', run() {} };\n")
+    assert "src/actions.ts:1  names key cart.checkout (translation at locales/en/common.json:3)" in project.rt(
+        "find", "Proceed to checkout")
     plural = _rows(project.rt("find", "items in the cart"))
     assert plural[1].startswith("src/Cart.tsx:5  uses key cart.items_other")
 
