@@ -2,9 +2,10 @@
 
 Copies a repository to a temporary folder (the original is never touched), runs ruff on it, adds a
 comment line at the top of a file (so every old finding in it moves down a line) and one undefined name
-at its end, runs ruff again, and feeds both logs to `rt diff-logs`. The same edit also goes through a whole rt task (`rt.toml` sets
-the same ruff command; `rt baseline` before the edit, `rt verify` after), whose `verify.md` is measured
-too. Reports the bytes of each log and summary, and checks each summary found exactly the one error.
+at its end, runs ruff again, and feeds both logs to `rt diff-logs`. The same edit also goes through a
+whole rt task (`rt.toml` sets the same ruff command; `rt baseline` before the edit, `rt verify` after),
+whose `verify.md` is measured too. Reports the bytes of each log and summary, and checks each summary
+found exactly the one error.
 
     python3 bench/verify_size.py /path/to/a/python/repo [--select RULES] [--file REL]
 """
@@ -91,7 +92,8 @@ def main() -> int:
     print(f"repository: {args.repo.name}  rules: {args.select}  a line added at the top of {rel}, an error at its end")
     print(f"before log: {len(before.encode())} bytes, {before.count(chr(10))} lines")
     print(f"after log:  {raw} bytes, {after.count(chr(10))} lines")
-    print(f"rt diff-logs text: {summary} bytes ({raw / summary:.0f}x smaller than the after log), exit {text.returncode}")
+    print(f"rt diff-logs text: {summary} bytes ({raw / summary:.0f}x smaller than the after log), "
+          f"exit {text.returncode}")
     print(f"rt diff-logs --json: {len(data.stdout.encode())} bytes")
     print("summary:")
     print("  " + text.stdout.rstrip().replace("\n", "\n  "))

@@ -215,20 +215,25 @@ def _py_tool(repo: Repo, name: str) -> str:
 
 # ---------------------------------------------------------------- detection per ecosystem
 
-def _node(repo: Repo) -> list[Check]:
-    text = read_text(repo, "package.json")
-    if text is None:
-        return []
+def _package_json(repo: Repo) -> tuple[dict, dict]:
+    """package.json as a dict (empty when absent or unreadable), and every dependency it declares."""
     try:
-        pkg = json.loads(text)
+        pkg = json.loads(read_text(repo, "package.json") or "{}")
     except ValueError:
-        return []
+        return {}, {}
     if not isinstance(pkg, dict):
-        return []
+        return {}, {}
     deps: dict = {}
     for key in ("dependencies", "devDependencies", "peerDependencies", "optionalDependencies"):
         if isinstance(pkg.get(key), dict):
             deps |= pkg[key]
+    return pkg, deps
+
+
+def _node(repo: Repo) -> list[Check]:
+    pkg, deps = _package_json(repo)
+    if not pkg:
+        return []
     scripts = pkg.get("scripts") if isinstance(pkg.get("scripts"), dict) else {}
 
     def bin_(name: str) -> str:
@@ -245,8 +250,12 @@ def _node(repo: Repo) -> list[Check]:
     if "eslint" in deps or eslint_cfg:
         why = "package.json depends on eslint" if "eslint" in deps else f"{eslint_cfg[0]} exists"
         cmd = [bin_("eslint"), *RECOMMENDED_ARGS["eslint"]]
-        out.append(Check("eslint", "lint", cmd + ["."], True, DEFAULT_TIMEOUT, cmd + ["--no-warn-ignored", "{file}"],
-                         "eslint", why, JS))
+        if any(n.startswith(".eslintrc") for n in eslint_cfg) or "eslintConfig" in pkg:
+            # eslint 8 with a legacy config: a whole run lints only .js unless told, and has no --no-warn-ignored
+            whole, one = cmd + ["--ext", ".js,.jsx,.ts,.tsx,.mjs,.cjs", "."], cmd + ["{file}"]
+        else:
+            whole, one = cmd + ["."], cmd + ["--no-warn-ignored", "{file}"]
+        out.append(Check("eslint", "lint", whole, True, DEFAULT_TIMEOUT, one, "eslint", why, JS))
     if "vitest" in deps:
         flags = RECOMMENDED_ARGS["vitest"][1:]  # after `run`
         out.append(Check("vitest", "test", [bin_("vitest"), "run", *flags], True, DEFAULT_TIMEOUT,
@@ -392,13 +401,13 @@ def select(repo: Repo, wanted: list[str]) -> list[Check]:
 # ---------------------------------------------------------------- formatters
 
 _FORMATTERS = (
-    # (globs, argv, sign that the project uses it)
-    (JS + ("*.json", "*.css", "*.scss", "*.md", "*.html", "*.yaml", "*.yml"),
-     ["node_modules/.bin/prettier", "--write", "{file}"], "prettier"),
-    (PY, ["ruff", "format", "{file}"], "ruff-format"),
-    (PY, ["black", "-q", "{file}"], "black"),
-    (("*.go",), ["gofmt", "-w", "{file}"], "gofmt"),
-    (("*.rs",), ["rustfmt", "{file}"], "rustfmt"),
+    # (sign that the project uses it, files, program, folders of its local copy, arguments)
+    ("prettier", JS + ("*.json", "*.css", "*.scss", "*.md", "*.html", "*.yaml", "*.yml"), "prettier",
+     ("node_modules/.bin",), ["--write", "{file}"]),
+    ("ruff-format", PY, "ruff", (".venv/bin", "venv/bin"), ["format", "{file}"]),
+    ("black", PY, "black", (".venv/bin", "venv/bin"), ["-q", "{file}"]),
+    ("gofmt", ("*.go",), "gofmt", (), ["-w", "{file}"]),
+    ("rustfmt", ("*.rs",), "rustfmt", (), ["{file}"]),
 )
 
 
@@ -409,19 +418,16 @@ def formatter_for(repo: Repo, rel: str) -> list[str] | None:
         if fnmatch.fnmatchcase(rel if "/" in pattern else name, pattern):
             return [rel if a == "{file}" else a for a in argv]
     used = _declared_formatters(repo)
-    for globs, argv, key in _FORMATTERS:
+    for key, globs, program, folders, args in _FORMATTERS:
         if key in used and any(fnmatch.fnmatchcase(name, g) for g in globs):
-            if key == "black":
-                argv = [_py_tool(repo, "black"), *argv[1:]]
-            elif key == "ruff-format":
-                argv = [_py_tool(repo, "ruff"), *argv[1:]]
-            return [rel if a == "{file}" else a for a in argv]
+            return [_local(repo, program, *folders)] + [rel if a == "{file}" else a for a in args]
     return None
 
 
 def _declared_formatters(repo: Repo) -> set[str]:
     used = set()
-    if _exists(repo, "node_modules/.bin/prettier"):
+    pkg, deps = _package_json(repo)
+    if "prettier" in deps or "prettier" in pkg or any(_exists(repo, n) for n in (".prettierrc", ".prettierrc.json")):
         used.add("prettier")
     tool = _toml(repo, "pyproject.toml").get("tool", {})
     if "format" in tool.get("ruff", {}) or "format" in _toml(repo, "ruff.toml"):

@@ -37,6 +37,8 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
     (re.compile(r"(?:[A-Za-z]:)?[\\/](?:private[\\/])?(?:tmp|var[\\/]folders|var[\\/]tmp|Temp)[\\/][^\s'\"`()\[\]<>,;]*"
                 r"|pytest-of-[^\s'\"`()\[\]<>,;]*"), "<tmp>"),
     (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x?"),
+    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
+    (re.compile(r"\b1\d{12}\b"), "<time>"),     # milliseconds since 1970, as Date.now() prints them
     (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
@@ -47,7 +49,8 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
 
 
 def normalise(message: str) -> str:
-    """The message with volatile parts replaced: temp paths, addresses, timestamps, durations, line numbers.
+    """The message with volatile parts replaced: temp paths, addresses, UUIDs, timestamps, durations,
+    line numbers.
 
     A final full stop goes too: some tools print it in one output format and not in another."""
     for rx, repl in _VOLATILE:
@@ -127,7 +130,6 @@ def _unmatched(old: list[int], now: list[Diagnostic]) -> list[Diagnostic]:
 
 # ---------------------------------------------------------------- one check's run, and the verdict
 
-STATUSES = ("ok", "findings", "could_not_run", "skipped")
 HEAD_LINES = 8
 """How many first lines of a check's output are kept when it could not run."""
 
@@ -138,7 +140,8 @@ class ToolFailure(Exception):
 
 @dataclass
 class Run:
-    """One check's run as seen from its output. `reason` and `head` say why when it could not run."""
+    """One check's run as seen from its output. `status` is "ok", "findings", "could_not_run" or
+    "skipped" (never evidence of passing); `reason` and `head` say why it did not run."""
     check: str
     required: bool
     status: str
@@ -158,7 +161,7 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     from rt.parsers import FATAL_EXIT, PARSERS
 
     def failed(reason: str) -> Run:
-        return Run(check, required, "could_not_run", [], reason, head(output))
+        return Run(check, required, "could_not_run", [], reason, head(output, root))
 
     if exit_code is None:
         return failed("did not finish: timed out or could not start")
@@ -179,13 +182,17 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     return Run(check, required, "findings" if found else "ok", found)
 
 
-def skipped(check: str, reason: str, required: bool = True) -> Run:
-    """A check that was not run; never evidence of passing."""
-    return Run(check, required, "skipped", [], reason)
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
+"""Terminal colour and link codes, which some tools print even into a pipe."""
 
 
-def head(output: str) -> str:
-    lines = [ln.rstrip() for ln in output.strip("\n").splitlines()]
+def head(output: str, root: str | None = None) -> str:
+    """The first lines of an output, without colour codes and with the repository's own absolute
+    path taken out, so the text stays the same on every machine."""
+    text = ANSI.sub("", output)
+    if root:
+        text = text.replace(root.rstrip("/") + "/", "")
+    lines = [ln.rstrip() for ln in text.strip("\n").splitlines()]
     return "\n".join(lines[:HEAD_LINES])
 
 

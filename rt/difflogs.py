@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import os
+
 from rt.core import Result, UsageError, decode
-from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, classify, diff, format_entry, format_run, head,
+from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, ToolFailure, classify, diff, format_entry, format_run, head,
                             new_entries, verdict)
 from rt.parsers import PARSERS
 
@@ -31,22 +32,33 @@ def read_log(path: str, which: str) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_LOG_BYTES + 1)
     except OSError as e:
-        raise UsageError(f"cannot read the {which} log {path}: {e.strerror or e}; give the path of a saved text log") from None
+        raise UsageError(f"cannot read the {which} log {path}: {e.strerror or e}; "
+                         "give the path of a saved text log") from None
     if len(data) > MAX_LOG_BYTES:
-        raise UsageError(f"the {which} log {path} is over {MAX_LOG_BYTES // 1_000_000} MB; cut it to the check's output")
+        raise UsageError(f"the {which} log {path} is over {MAX_LOG_BYTES // 1_000_000} MB; "
+                         "cut it to the check's output")
     if b"\x00" in data[:8192]:
         raise UsageError(f"the {which} log {path} is binary, not a text log; save the check's printed output instead")
     return decode(data)
 
 
+def implied_exit(parser: str, output: str, root: str) -> int | None:
+    """The exit code a log implies: 0 when it reads clean, 1 for findings or a tool that failed
+    (classify tells which), None when the parser understands none of it."""
+    try:
+        parsed = PARSERS[parser](output, parser, root)
+    except ToolFailure:
+        return 1
+    return None if parsed is None else int(bool(parsed))
+
+
 def judge(parser: str, output: str, exit_code: int | None, root: str) -> Run:
     """One log as a check run; without its exit code, a log the parser cannot read counts as not run."""
     if exit_code is None:
-        parsed = PARSERS[parser](output, parser, root) if output.strip() else []
-        if parsed is None:
+        exit_code = implied_exit(parser, output, root)
+        if exit_code is None:
             return Run(parser, True, "could_not_run", [], f"the {parser} parser understands none of this log",
-                       head(output))
-        exit_code = 1 if parsed else 0
+                       head(output, root))
     return classify(parser, parser, exit_code, output, root)
 
 
@@ -61,11 +73,11 @@ def cmd_diff_logs(ctx, args) -> Result:
     new_count = len(result.new) if result else 0
     outcome = verdict(runs, new_count)
     if result:
-        head = (f"{outcome}: {new_count} new, {result.fixed} fixed, {result.unchanged} unchanged "
-                f"({args.parser}: {len(runs[0].diagnostics)} before, {len(runs[1].diagnostics)} after)")
+        title = (f"{outcome}: {new_count} new, {result.fixed} fixed, {result.unchanged} unchanged "
+                 f"({args.parser}: {len(runs[0].diagnostics)} before, {len(runs[1].diagnostics)} after)")
     else:
-        head = f"{outcome}: no diff, a log could not be read as {args.parser} output"
-    lines = [head] + [format_entry(e) for e in entries]
+        title = f"{outcome}: no diff, a log could not be read as {args.parser} output"
+    lines = [title] + [format_entry(e) for e in entries]
     for which, r in zip(("before", "after"), runs):
         lines += format_run(r, f" ({which} log)")
     if any(e["same_before"] for e in entries):

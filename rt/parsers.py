@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable
 
-from rt.diagnostics import Diagnostic, ToolFailure
+from rt.diagnostics import ANSI, Diagnostic, ToolFailure
 
 RECOMMENDED_ARGS: dict[str, list[str]] = {
     "ruff": ["check", "--output-format=concise", "--no-cache"],
@@ -46,13 +46,12 @@ exit 2 is not here: it also means a blocking error such as a syntax error, which
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
-_ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
 _CI_STAMP = re.compile(r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?Z ", re.M)
 """The time a CI service (GitHub Actions, for one) writes before every line of a saved log."""
 
 
 def _lines(output: str) -> list[str]:
-    text = _CI_STAMP.sub("", _ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
+    text = _CI_STAMP.sub("", ANSI.sub("", output).replace("\r\n", "\n").replace("\r", "\n"))
     return [ln.rstrip() for ln in text.split("\n")]
 
 
@@ -62,13 +61,9 @@ def _text(output: str) -> str:
 
 def rel_path(path: str, root: str | None) -> str:
     """A path from a tool's output as repo-relative POSIX when it lies under `root`, else as printed."""
-    path = path.strip().replace("\\", "/")
-    if path.startswith("file://"):
-        path = path[len("file://"):]
+    path = path.strip().replace("\\", "/").removeprefix("file://")
     if root:
-        base = root.replace("\\", "/").rstrip("/") + "/"
-        if path.startswith(base):
-            path = path[len(base):]
+        path = path.removeprefix(root.replace("\\", "/").rstrip("/") + "/")
     while path.startswith("./"):
         path = path[2:]
     return path
@@ -119,9 +114,9 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
 
 def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     text = _text(output)
-    if re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M) and not _coded(check, root, output):
-        raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     diags = _coded(check, root, output)
+    if not diags and re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M):
+        raise ToolFailure("ruff failed: " + _first_match(text, r"^(?:ruff failed|error:).*"))
     return _found(diags, output, clean="All checks passed!" in text)
 
 
@@ -157,14 +152,8 @@ def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | 
 def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """`pyright --outputjson`, or its text form `  file:line:col - error: message (rule)`."""
     data = _json_object(output, "generalDiagnostics")
-    if isinstance(data, dict):
-        diags = []
-        for d in data.get("generalDiagnostics", []):
-            start = d.get("range", {}).get("start", {})
-            diags.append(Diagnostic(check, rel_path(d.get("file", ""), root), int(start.get("line", -1)) + 1,
-                                    int(start.get("character", -1)) + 1, d.get("rule", ""),
-                                    d.get("severity", "error"), d.get("message", "").split("\n")[0]))
-        return [d for d in diags if d.severity != "information"]
+    if data is not None:
+        return _read_json(_pyright_report, data, check, root)
     diags = []
     rx = re.compile(r"^\s*(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning):\s*(?P<msg>.*?)"
                     r"(?:\s+\((?P<code>report\w+)\))?$")
@@ -176,6 +165,17 @@ def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic]
     return _found(diags, output, clean=bool(re.search(r"\b0 errors\b", output)))
 
 
+def _pyright_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
+    diags = []
+    for d in data["generalDiagnostics"]:
+        start = d.get("range", {}).get("start", {})
+        if d.get("severity", "error") != "information":
+            diags.append(Diagnostic(check, rel_path(d.get("file", ""), root), int(start.get("line", -1)) + 1,
+                                    int(start.get("character", -1)) + 1, d.get("rule", ""),
+                                    d.get("severity", "error"), d.get("message", "").split("\n")[0]))
+    return diags
+
+
 _PYLINT = re.compile(r"^(?P<file>[^:\s][^:]*?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]\d{4}): (?P<msg>.*?)"
                      r"(?: \((?P<symbol>[a-z0-9-]+)\))?$")
 _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R": "info", "I": "info"}
@@ -183,24 +183,26 @@ _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R"
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     text = _text(output)
-    if "Traceback (most recent call last)" in text and not _PYLINT.search(text):
-        raise ToolFailure("pylint crashed: " + _last_line(text))
     diags = []
     for ln in _lines(output):
         m = _PYLINT.match(ln)
         if m:
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]), m["code"],
                                     _PYLINT_SEVERITY[m["code"][0]], m["msg"]))
+    if not diags and "Traceback (most recent call last)" in text:
+        raise ToolFailure("pylint crashed: " + _last_line(text))
     return _found(diags, output, clean="rated at" in text)
 
 
 # ---------------------------------------------------------------- JavaScript and TypeScript
 
-_TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): (?P<msg>.*)$")
+_TSC = re.compile(r"^(?P<file>\S.*?)\((?P<line>\d+),(?P<col>\d+)\): (?P<sev>error|warning) (?P<code>TS\d+): "
+                  r"(?P<msg>.*)$")
 
 
 def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    """`tsc --pretty false`: `file(line,col): error TSnnnn: message`; an error with no file is fatal."""
+    """`tsc --pretty false`: `file(line,col): error TSnnnn: message`. Errors with no file (options,
+    config) are fatal when they are all there is, else diagnostics with no file."""
     text = _text(output)
     if re.search(r"^tsc: The TypeScript Compiler|^Version \d", text, re.M) and "error" not in text:
         raise ToolFailure("tsc printed its help instead of checking: no tsconfig.json or files to check")
@@ -210,11 +212,11 @@ def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | N
         if m:
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]), m["code"],
                                     m["sev"], m["msg"]))
-        elif re.match(r"^error TS\d+:", ln):
-            fatal.append(ln)
+        elif g := re.match(r"^error (TS\d+): (.*)$", ln):
+            fatal.append(Diagnostic(check, "", 0, 0, g[1], "error", g[2]))
     if fatal and not diags:
-        raise ToolFailure("tsc could not start checking: " + fatal[0])
-    return _found(diags, output)
+        raise ToolFailure(f"tsc could not start checking: error {fatal[0].code}: {fatal[0].message}")
+    return _found(diags + fatal, output)
 
 
 def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -224,13 +226,7 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
         raise ToolFailure("eslint failed: " + _first_match(text, r"^(?!Oops|ESLint: \d|\s*$).*"))
     data = _json_array(text)
     if data is not None:
-        diags = []
-        for f in data:
-            for m in f.get("messages", []):
-                diags.append(Diagnostic(check, rel_path(f.get("filePath", ""), root), int(m.get("line") or 0),
-                                        int(m.get("column") or 0), m.get("ruleId") or "",
-                                        "error" if m.get("severity") == 2 else "warning", m.get("message", "")))
-        return diags
+        return _read_json(_eslint_report, data, check, root)
     diags, current = [], ""
     row = re.compile(r"^\s+(?P<line>\d+):(?P<col>\d+)\s+(?P<sev>error|warning)\s+(?P<msg>.*?)(?:\s{2,}(?P<rule>\S+))?$")
     for ln in _lines(output):
@@ -243,14 +239,26 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
     return _found(diags, output)
 
 
+def _eslint_report(data: list, check: str, root: str | None) -> list[Diagnostic]:
+    diags = []
+    for f in data:
+        for m in f.get("messages", []):
+            diags.append(Diagnostic(check, rel_path(f.get("filePath", ""), root), int(m.get("line") or 0),
+                                    int(m.get("column") or 0), m.get("ruleId") or "",
+                                    "error" if m.get("severity") == 2 else "warning", m.get("message", "")))
+    return diags
+
+
 def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
     """The JSON report of `jest --json` or `vitest --reporter=json`: failing tests with their first
     assertion line, and test files that failed to load."""
     data = _json_object(output, "testResults")
-    if not isinstance(data, dict):
-        return None
+    return None if data is None else _read_json(_jest_report, data, check, root)
+
+
+def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
     diags = []
-    for suite in data.get("testResults", []):
+    for suite in data["testResults"]:
         file = rel_path(suite.get("name", ""), root)
         failed = [t for t in suite.get("assertionResults", []) if t.get("status") == "failed"]
         for t in failed:
@@ -259,8 +267,8 @@ def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | 
             diags.append(Diagnostic(check, file, int(at[1]) if at else 0, int(at[2]) if at else 0,
                                     t.get("fullName") or t.get("title", ""), "error", _first_line(message)))
         if suite.get("status") == "failed" and not failed:
-            diags.append(Diagnostic(check, file, 0, 0, "", "error", _first_line(suite.get("message", "")
-                                                                                 or "test file failed")))
+            message = suite.get("message") or "test file failed"
+            diags.append(Diagnostic(check, file, 0, 0, "", "error", _first_line(message)))
     return diags
 
 
@@ -339,9 +347,11 @@ def parse_go(output: str, check: str, root: str | None) -> list[Diagnostic] | No
         if failing:
             at = re.match(r"^\s+(\S+\.go):(\d+): (.*)$", ln)
             panic = re.match(r"^panic: (.*)", ln)
+            if at:
+                diags.append(Diagnostic(check, rel_path(at[1], root), int(at[2]), 0, failing, "error", at[3]))
+            elif panic:
+                diags.append(Diagnostic(check, "", 0, 0, failing, "error", panic[1]))
             if at or panic:
-                diags.append(Diagnostic(check, rel_path(at[1], root) if at else "", int(at[2]) if at else 0, 0,
-                                        failing, "error", at[3] if at else panic[1]))
                 failing = None
                 continue
         if re.match(r"^(ok|PASS)\b", ln):
@@ -415,6 +425,14 @@ def _json_object(output: str, key: str):
         if isinstance(data, dict) and key in data:
             return data
     return None
+
+
+def _read_json(reader: Callable, data, check: str, root: str | None) -> list[Diagnostic] | None:
+    """A JSON report read by `reader`; None when its shape is not the one the tool writes."""
+    try:
+        return reader(data, check, root)
+    except (AttributeError, TypeError, ValueError, KeyError):
+        return None
 
 
 def _json_array(text: str):

@@ -284,7 +284,7 @@ def cmd_repair(ctx, args) -> Result:
         tasks_dir = store.path("tasks")
         if tasks_dir.is_dir():
             for d in sorted(tasks_dir.iterdir()):
-                candidates += [f"tasks/{d.name}/task.json", f"tasks/{d.name}/{SNAPSHOT}"]
+                candidates += [f"tasks/{d.name}/{name}" for name in ("task.json", SNAPSHOT, "baseline.json", "verify.json")]
         for rel in candidates:
             if not store.path(*rel.split("/")).exists():
                 continue

@@ -36,10 +36,20 @@ def load_baseline(store, task: dict) -> dict[str, dict]:
             for name, entry in data["checks"].items()}
 
 
-def _progress_line(check: str, run: Run, extra: str = "") -> str:
+def without_root(ctx, text: str) -> str:
+    """Text for a model with the repository's absolute path taken out of tools' output (byte-stable)."""
+    return text.replace(f"{ctx.repo.root}/", "").replace(str(ctx.repo.root), ".")
+
+
+def _head(run: Run) -> str:
+    """The first lines of what a check that could not run printed, indented under it."""
+    return "".join(f"\n    | {ln}" for ln in run.head.splitlines())
+
+
+def _baseline_line(check: str, run: Run) -> str:
     if run.status == "could_not_run":
-        return f"- {check}: could not run: {run.reason}"
-    return f"- {check}: {len(run.diagnostics)} diagnostic(s){extra}"
+        return f"- {check}: could not run: {run.reason}" + _head(run)
+    return f"- {check}: {len(run.diagnostics)} diagnostic(s)"
 
 
 # ---------------------------------------------------------------- baseline
@@ -69,7 +79,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
             state.move(task, "ready", "baseline")
         state.save_task(store, task)
     lines = [f"baseline for task {task['id']}: {len(checks)} check(s)"]
-    lines += [_progress_line(c.name, r.run) for c, r in zip(checks, ran)]
+    lines += [_baseline_line(c.name, r.run) for c, r in zip(checks, ran)]
     if not checks:
         lines.append(f"no checks found; `rt verify` will be INCOMPLETE until some are declared (see `rt checks`, {CONFIG})")
     failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
@@ -78,7 +88,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                      f"fix it and run `rt baseline` again before editing")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
-    return Result("\n".join(lines), data)
+    return Result(without_root(ctx, "\n".join(lines)), data)
 
 
 def run_options(p) -> None:
@@ -108,8 +118,10 @@ class Compared:
     output: str
 
 
-def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None) -> Compared:
-    """The new diagnostics of one run against the baseline (only those in file `only`, when given)."""
+def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
+            renamed: dict[str, str] | None = None) -> Compared:
+    """The new diagnostics of one run against the baseline (only those in file `only`, when given);
+    `renamed` (old path -> new) keeps a moved file's old findings old."""
     run = ran.run
     if run.status == "could_not_run":
         return Compared(check, run, [], 0, 0, ran.output)
@@ -124,7 +136,7 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran.output)
     old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found)
+    result = diff(old if only is None else [d for d in old if d.file == only], found, renamed)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran.output)
 
 
@@ -196,10 +208,23 @@ def cmd_check(ctx, args) -> Result:
     code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
     data = {"files": [{"path": r.path, "new": [asdict(d) for d in r.new],
                        "could_not_run": [list(x) for x in r.could_not_run]} for r in results]}
-    return Result(text or f"nothing new in {', '.join(r.path for r in results)}", data, code)
+    return Result(without_root(ctx, text) or f"nothing new in {', '.join(r.path for r in results)}", data, code)
 
 
 # ---------------------------------------------------------------- verify
+
+def renames(ctx, task: dict) -> dict[str, str]:
+    """Files the task moved without changing them (old path -> new), matched by content."""
+    before = load_snapshot(ctx.store, task)
+    now = scan(ctx.repo, ctx.store).files
+    gone: dict[str, list[str]] = {}
+    for path in sorted(set(before) - set(now)):
+        gone.setdefault(before[path][0], []).append(path)
+    came: dict[str, list[str]] = {}
+    for path in sorted(set(now) - set(before)):
+        came.setdefault(now[path][0], []).append(path)
+    return {gone[h][0]: came[h][0] for h in gone if len(gone[h]) == 1 and len(came.get(h, [])) == 1}
+
 
 def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
     """(changed outside the plan, planned but not done); both empty when no plan exists."""
@@ -217,10 +242,7 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 def _check_line(c: Compared, log: str) -> str:
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
-        line = head + f"could not run: {c.run.reason}"
-        if c.run.head:
-            line += "\n" + "\n".join(f"    | {ln}" for ln in c.run.head.splitlines())
-        return line + f"\n    full output: {log}"
+        return head + f"could not run: {c.run.reason}" + _head(c.run) + f"\n    full output: {log}"
     counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
         return head + f"failed: {len(c.new)} new ({counts}); full output: {log}"
@@ -261,7 +283,8 @@ def cmd_verify(ctx, args) -> Result:
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)
     ran = run_all(ctx.repo, checks, args.timeout)
-    compared = [compare(c, r, baseline) for c, r in zip(checks, ran)]
+    moves = renames(ctx, task)
+    compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
@@ -295,7 +318,7 @@ def cmd_verify(ctx, args) -> Result:
             "missing_kinds": [k for k in ("typecheck", "lint", "test") if not any(c.kind == k for c in every)],
         }
         store.write_json(f"{base}/verify.json", record)
-        text = _verify_md(task, record, compared, new, limit, failures)
+        text = without_root(ctx, _verify_md(task, record, compared, new, limit, failures))
         store.write_text(f"{base}/verify.md", text + "\n")
         state.save_task(store, task)
     data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,

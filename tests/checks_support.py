@@ -3,7 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-CI_MODULES = Path(__file__).resolve().parent.parent / ".ci" / "node_modules"
+ROOT = Path(__file__).resolve().parent.parent
+CI_MODULES = ROOT / ".ci" / "node_modules"
 
 CALC = "def add(a: int, b: int) -> int:\n    return a + b\n"
 CALC_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n"
@@ -35,6 +36,13 @@ def node_project(project) -> None:
                                      'test("adds", () => {\n  expect(add(1, 2)).toBe(3);\n});\n')
     project.write("src/util.js", "export function twice(x) {\n  return 2 * x;\n}\n")
     project.init_git()
+
+
+def commit_config(project, toml: str) -> None:
+    """An rt.toml committed before the task starts, as a project would keep it."""
+    project.write("rt.toml", toml)
+    project.git("add", "rt.toml")
+    project.git("commit", "-qm", "rt.toml")
 
 
 def verify_md(project) -> str:

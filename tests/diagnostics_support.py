@@ -16,15 +16,18 @@ from rt.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 TOOL_ARGV = {
     "ruff": ["ruff", *RECOMMENDED_ARGS["ruff"], "."],
     "flake8": ["flake8", *RECOMMENDED_ARGS["flake8"], "."],
+    "pylint": ["pylint", *RECOMMENDED_ARGS["pylint"], "--recursive=y", "."],
     "mypy": ["mypy", *RECOMMENDED_ARGS["mypy"], "."],
     "pytest": [sys.executable, "-m", "pytest", *RECOMMENDED_ARGS["pytest"]],
     "tsc": ["tsc", *RECOMMENDED_ARGS["tsc"], "-p", "."],
     "eslint": ["eslint", *RECOMMENDED_ARGS["eslint"], "."],
     "vitest": ["vitest", *RECOMMENDED_ARGS["vitest"], "--globals"],
     "cargo": ["cargo", "check", "--offline", "--quiet", *RECOMMENDED_ARGS["cargo"]],
+    "go": ["go", "build", *RECOMMENDED_ARGS["go"], "./..."],   # go vet stops at the first type error
+    "go-test": ["go", "test", *RECOMMENDED_ARGS["go"], "./..."],
     "cargo-test": ["cargo", "test", "--offline", "--quiet"],
 }
-PARSER_OF = {"cargo-test": "cargo"}
+PARSER_OF = {"cargo-test": "cargo", "go-test": "go"}
 
 
 def run_tool(tool: str, root: Path, path: str | None = None) -> tuple[int | None, str]:

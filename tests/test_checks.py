@@ -5,8 +5,7 @@ import shutil
 
 import pytest
 
-from checks_support import CALC, python_project
-from conftest import ROOT
+from tests.checks_support import CALC, ROOT, python_project
 from rt.checks import detect, formatter_for, run_check
 from rt.core import find_repo
 
@@ -28,6 +27,15 @@ def test_node_detection_prefers_the_local_tool(project):
     assert checks["jest"].per_file[-2:] == ["--findRelatedTests", "{file}"]
     assert not checks["build"].required and checks["build"].command == ["npm", "run", "build", "--silent"]
     assert checks["tsc"].applies_to("src/a.tsx") and not checks["tsc"].applies_to("README.md")
+
+
+def test_eslint_legacy_config_lints_every_script_kind(project):
+    project.write("package.json", '{"devDependencies": {"eslint": "8"}}')
+    project.write(".eslintrc.json", "{}")
+    eslint = found(project)["eslint"]
+    assert eslint.command == ["eslint", "--format", "json", "--ext", ".js,.jsx,.ts,.tsx,.mjs,.cjs", "."]
+    assert eslint.per_file == ["eslint", "--format", "json", "{file}"]
+    assert eslint.reason == "package.json depends on eslint"
 
 
 def test_node_test_script_without_a_known_runner(project):
@@ -169,6 +177,10 @@ def test_formatter_from_config_then_detected(project):
     assert formatter_for(repo, "docs/a.md") == ["mdformat", "docs/a.md"]
     project.write("go.mod", "module x\n")
     assert formatter_for(repo, "main.go") == ["gofmt", "-w", "main.go"]
+    project.write("package.json", '{"devDependencies": {"prettier": "3"}}')
+    assert formatter_for(repo, "src/a.ts") == ["prettier", "--write", "src/a.ts"]
+    project.write("node_modules/.bin/prettier", "")
+    assert formatter_for(repo, "src/a.ts") == ["node_modules/.bin/prettier", "--write", "src/a.ts"]
 
 
 def test_formatter_runs_and_changes_only_that_file(project):

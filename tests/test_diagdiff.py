@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt.diagnostics import Diagnostic, Run, diff, format_entry, new_entries, normalise, skipped, verdict
+from rt.diagnostics import Diagnostic, Run, diff, format_entry, new_entries, normalise, verdict
 
 
 def d(file="a.py", line=1, code="F401", message="`os` imported but unused", check="ruff", column=1):
@@ -60,7 +60,8 @@ def test_big_groups_still_count_right():
 
 
 @pytest.mark.parametrize("a, b", [
-    ("file /tmp/pytest-of-root/pytest-12/test_x0/out.txt missing", "file /tmp/pytest-of-root/pytest-13/test_x0/out.txt missing"),
+    ("file /tmp/pytest-of-root/pytest-12/test_x0/out.txt missing",
+     "file /tmp/pytest-of-root/pytest-13/test_x0/out.txt missing"),
     ("wrote /tmp/tmpab12cd/x.json", "wrote /tmp/tmpzz99yy/x.json"),
     ("C:\\Users\\me\\AppData\\Local\\Temp\\abc\\f.txt gone", "C:\\Users\\me\\AppData\\Local\\Temp\\xyz\\f.txt gone"),
     ("took 0.0132s", "took 1.5s"),
@@ -68,6 +69,8 @@ def test_big_groups_still_count_right():
     ("<Foo object at 0x7f3a2b1c0d90>", "<Foo object at 0x7f99aa00bb10>"),
     ("at 2024-05-01T10:22:33.123Z", "at 2025-01-09 08:00:01"),
     ("started 10:22:33", "started 11:00:01"),
+    ("expected 'took 1796017202706' to be 'x'", "expected 'took 1796017208349' to be 'x'"),
+    ("no row 550e8400-e29b-41d4-a716-446655440000", "no row 123e4567-e89b-12d3-a456-426614174000"),
     ('Name "x" already defined on line 12', 'Name "x" already defined on line 40'),
     ("see a.py:12:4 for the first one", "see a.py:30:1 for the first one"),
     ("defined in src/a.ts(3,5)", "defined in src/a.ts(10,1)"),
@@ -92,9 +95,10 @@ def test_new_entries_group_and_flag_the_known_limit():
     after = [d(line=2), d(line=7), d(line=9), d(line=4, code="F821", message="undefined name `y`")]
     result = diff(before, after)
     entries = new_entries(result, before)
-    assert [(e["code"], e["line"], e["count"], e["same_before"]) for e in entries] == [("F821", 4, 1, 0),
-                                                                                    ("F401", 7, 2, 1)]
-    assert format_entry(entries[1]) == "a.py:7:1 F401 `os` imported but unused  (x2 new, lines 7, 9)  [1 identical before]"
+    got = [(e["code"], e["line"], e["count"], e["same_before"]) for e in entries]
+    assert got == [("F821", 4, 1, 0), ("F401", 7, 2, 1)]
+    assert format_entry(entries[1]) == ("a.py:7:1 F401 `os` imported but unused  (x2 new, lines 7, 9)"
+                                        "  [1 identical before]")
 
 
 def ran(status="ok", required=True):
@@ -108,7 +112,8 @@ def ran(status="ok", required=True):
     ([ran(), ran("could_not_run")], 0, True, "INCOMPLETE"),
     ([ran(), ran("could_not_run")], 2, True, "FAIL"),
     ([ran(), ran("could_not_run", required=False)], 0, True, "PASS"),
-    ([ran(), skipped("c", "no config")], 0, True, "INCOMPLETE"),
+    ([ran(), ran("skipped")], 0, True, "INCOMPLETE"),
+    ([ran(), ran("skipped", required=False)], 0, True, "PASS"),
     ([], 0, True, "INCOMPLETE"),
 ])
 def test_verdict(runs, new, scope_ok, want):

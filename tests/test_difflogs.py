@@ -66,6 +66,13 @@ def test_a_crashed_tool_is_incomplete_even_with_a_clean_looking_log(project):
     assert "exit 2: ruff reports a failure of its own" in out
 
 
+def test_a_log_of_a_failed_tool_without_exit_code_is_incomplete(project):
+    (project.root.parent / "before.log").write_text("1 passed in 0.01s\n")
+    (project.root.parent / "after.log").write_text("\nno tests ran in 0.01s\n")
+    out = project.rt("diff-logs", "--parser", "pytest", *logs(project), ret=3)
+    assert "pytest (after log) could not run: pytest collected no tests" in out
+
+
 def test_wrong_parser_is_incomplete(project):
     save_ruff_logs(project, "import os\n", "import os\nimport sys\n")
     data = project.rt_json("diff-logs", "--parser", "tsc", *logs(project), ret=3)

@@ -1,12 +1,12 @@
 """Each parser on real output of its tool (run here on a small project), and on the documented text of
-tools this machine lacks (pyright, pylint, go, jest). Failures of the tool itself must never read as clean."""
+tools the tests do not install (pyright, go, jest). Failures of the tool itself must never read as clean."""
 from __future__ import annotations
 
 import pytest
 
 from rt.diagnostics import ToolFailure, classify
 from rt.parsers import PARSERS, RECOMMENDED_ARGS, rel_path
-from tests.diagnostics_support import check_run, have, run_tool, write_tree
+from tests.diagnostics_support import check_run, have, write_tree
 
 
 def test_every_parser_has_recommended_args():
@@ -100,15 +100,14 @@ def test_pytest_long_assertion_message_is_not_cut(tmp_path):
 @pytest.fixture(scope="module")
 def js(tmp_path_factory):
     root = tmp_path_factory.mktemp("js")
-    write_tree(root, {"eslint.config.mjs": 'export default [{ rules: { "no-unused-vars": "error", "semi": "warn" } }];\n',
+    config = 'export default [{ rules: { "no-unused-vars": "error", "semi": "warn" } }];\n'
+    write_tree(root, {"eslint.config.mjs": config,
                       "src/a.js": "const x = 1\n", "src/b.js": "const y = ;\n"})
     return root
 
 
 def test_eslint_json_and_stylish_agree(js):
     json_run, output = check_run("eslint", js)
-    code, stylish = run_tool("eslint", js)
-    assert code == 1
     stylish_out = PARSERS["eslint"](_run_plain_eslint(js), "eslint", str(js))
     assert json_run.status == "findings", output
     key = sorted((d.file, d.line, d.code, d.severity) for d in json_run.diagnostics)
@@ -182,6 +181,15 @@ def test_pyright_text_and_json():
     assert PARSERS["pyright"]("0 errors, 0 warnings, 0 informations \n", "pyright", None) == []
 
 
+def test_pylint_real_and_its_usage_error(tmp_path):
+    write_tree(tmp_path, {"a.py": "import os\n\n\ndef f(x):\n    return undefined_z\n"})
+    run, output = check_run("pylint", tmp_path)
+    got = {(d.line, d.code, d.severity) for d in run.diagnostics}
+    assert {(1, "W0611", "warning"), (5, "E0602", "error"), (4, "W0613", "warning")} <= got, output
+    usage = "usage: pylint [options]\npylint: error: bad\n"
+    assert classify("pylint", "pylint", 32, usage, None).status == "could_not_run"
+
+
 def test_pylint():
     out = ("************* Module a\na.py:1:0: C0114: Missing module docstring (missing-module-docstring)\n"
            "a.py:3:4: E0602: Undefined variable 'z' (undefined-variable)\n")
@@ -216,7 +224,7 @@ def test_go():
 @pytest.mark.skipif(not have("go"), reason="go is not installed on this machine")
 def test_go_vet_real(tmp_path):
     from rt.core import run
-    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.20\n",
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",
                           "a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tfmt.Printf("%d\\n", "s")\n}\n'})
     proc = run(["go", "vet", "./..."], tmp_path)
     got = PARSERS["go"](proc.stdout.decode() + proc.stderr.decode(), "go", str(tmp_path))
@@ -224,9 +232,10 @@ def test_go_vet_real(tmp_path):
 
 
 def test_jest_json_with_noise_around_it():
-    out = ('console.log noise\n{"numFailedTests": 1, "testResults": [{"name": "/w/repo/t/a.test.js", "status": "failed",'
-           ' "message": "", "assertionResults": [{"fullName": "math adds", "title": "adds", "status": "failed",'
-           ' "failureMessages": ["Error: expect(received).toBe(expected)\\n\\nExpected: 3\\n    at /w/repo/t/a.test.js:4:19"]},'
+    out = ('console.log noise\n{"numFailedTests": 1, "testResults": [{"name": "/w/repo/t/a.test.js",'
+           ' "status": "failed", "message": "", "assertionResults": [{"fullName": "math adds", "title": "adds",'
+           ' "status": "failed", "failureMessages": ["Error: expect(received).toBe(expected)\\n\\nExpected: 3'
+           '\\n    at /w/repo/t/a.test.js:4:19"]},'
            ' {"fullName": "ok", "status": "passed", "failureMessages": []}]},'
            ' {"name": "/w/repo/t/b.test.js", "status": "failed", "message": "SyntaxError: Unexpected token (3:1)",'
            ' "assertionResults": []}]}\nDone in 1.2s\n')
@@ -235,6 +244,14 @@ def test_jest_json_with_noise_around_it():
         ("t/a.test.js", 4, "math adds", "Error: expect(received).toBe(expected)"),
         ("t/b.test.js", 0, "", "SyntaxError: Unexpected token (3:1)")]
     assert PARSERS["jest"]("Error: Cannot find module 'jest'\n", "jest", None) is None
+
+
+def test_tsc_errors_without_a_file():
+    alone = "error TS5023: Unknown compiler option 'nope'.\n"
+    with pytest.raises(ToolFailure, match="TS5023"):
+        PARSERS["tsc"](alone, "tsc", None)
+    mixed = PARSERS["tsc"](alone + "src/a.ts(1,7): error TS2322: Type 'string' is not assignable.\n", "tsc", None)
+    assert [(d.file, d.code) for d in mixed] == [("src/a.ts", "TS2322"), ("", "TS5023")]
 
 
 def test_generic_form():
@@ -260,9 +277,31 @@ def test_classify_rules():
     assert classify("x", "ruff", None, "", None).status == "could_not_run"
     assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason.startswith("exit 127")
     assert classify("x", "ruff", 2, "Segmentation fault\n", None).status == "could_not_run"
+    crashed = classify("x", "ruff", 2, "\x1b[31mruff failed\x1b[0m\n  Cause: /w/repo/ruff.toml: bad\n", "/w/repo")
+    assert crashed.head == "ruff failed\n  Cause: ruff.toml: bad"     # no colour, no machine-specific path
     assert classify("x", "flake8", 1, "", None).status == "could_not_run"       # non-zero, nothing reported
     assert classify("x", "flake8", 0, "", None).status == "ok"
     ran = classify("x", "flake8", 1, "a.py:1:1: F401 'os' imported but unused\n", None)
     assert ran.status == "findings" and len(ran.diagnostics) == 1
     assert classify("x", "eslint", 0, '[{"filePath": "/r/a.js", "messages": [{"ruleId": "semi", "severity": 1,'
                     ' "message": "Missing semicolon.", "line": 1, "column": 2}]}]', "/r").status == "findings"
+
+
+ODD_OUTPUTS = ["{", "[", "[1,2]", '[{"messages": "x"}]', '[{"messages": [1]}]', '{"testResults": 5}',
+               '{"testResults": [1]}',
+               '{"testResults": [{"assertionResults": [{"status": "failed", "failureMessages": [1]}]}]}',
+               '{"generalDiagnostics": [1]}', '{"generalDiagnostics": 3}',
+               '{"generalDiagnostics": [{"range": {"start": {"line": "x"}}}]}',
+               '[{"filePath": 3, "messages": [{"line": "a"}]}]', "FAILED ", "_ x _\nE", "\x00\x01",
+               "error[E1]: x\n --> a.rs:1:2", "--- FAIL: T\n", PYRIGHT_TEXT, GO_OUTPUT]
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_odd_output_never_breaks_a_parser(name):
+    """Output of the wrong shape is read as not understood (None) or as failure, never an exception."""
+    for output in ODD_OUTPUTS:
+        try:
+            got = PARSERS[name](output, name, "/r")
+        except ToolFailure:
+            continue
+        assert got is None or all(isinstance(d.line, int) for d in got)

@@ -1,7 +1,7 @@
 """The final report `rt finish` writes: verdict, checks, files, scope, claims apart, what is left to check."""
 from __future__ import annotations
 
-from checks_support import CALC, python_project
+from tests.checks_support import CALC, python_project
 
 REPORT = ".rt/tasks/1-{}/report.md"
 

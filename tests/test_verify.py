@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import json
 
-from checks_support import CALC, node_project, python_project, verify_md
+from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
 from rt.snapshot import fingerprint
 
 
@@ -95,9 +95,7 @@ def test_check_file_api_for_hooks(project):
 
 def test_missing_required_program_is_incomplete_never_clean(project):
     python_project(project, tools="ruff")
-    project.write("rt.toml", '[checks.typos]\nkind = "lint"\ncommand = ["no-such-tool-rt-test", "."]\n')
-    project.git("add", "-A")
-    project.git("commit", "-qm", "config")
+    commit_config(project, '[checks.typos]\nkind = "lint"\ncommand = ["no-such-tool-rt-test", "."]\n')
     out = project.rt("start", "tidy")
     assert "- typos: could not run: program not found: no-such-tool-rt-test" in out
     project.rt("plan", "--edit", "calc.py")
@@ -110,10 +108,8 @@ def test_missing_required_program_is_incomplete_never_clean(project):
 
 def test_timeout_is_incomplete(project):
     python_project(project, tools="ruff", old_problem=False)
-    project.write("rt.toml", '[checks.slow]\nkind = "test"\ntimeout = 1\n'
+    commit_config(project, '[checks.slow]\nkind = "test"\ntimeout = 1\n'
                              'command = ["python3", "-c", "import time; print(\'starting\', flush=True); time.sleep(30)"]\n')
-    project.git("add", "-A")
-    project.git("commit", "-qm", "config")
     project.rt("start", "slow", "--no-baseline")
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", CALC + "\n")
@@ -124,11 +120,9 @@ def test_timeout_is_incomplete(project):
 
 def test_output_the_parser_cannot_read_is_could_not_run(project):
     python_project(project, tools="ruff")
-    project.write("rt.toml", '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
-    project.git("add", "-A")
-    project.git("commit", "-qm", "broken tool")
+    commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
     out = project.rt("start", "broken tool")
-    assert "- ruff: could not run: exit 1 and no output the ruff parser understands" in out
+    assert "- ruff: could not run: exit 1 and no output the ruff parser understands\n    | ruff crashed: boom" in out
 
 
 def test_scope_outside_and_not_done_fail(project):
@@ -165,9 +159,7 @@ def test_fix_attempt_limit(project):
 
 def test_fix_attempt_limit_from_config(project):
     python_project(project, tools="ruff", old_problem=False)
-    project.write("rt.toml", "fix_attempts = 1\n")
-    project.git("add", "-A")
-    project.git("commit", "-qm", "config")
+    commit_config(project, "fix_attempts = 1\n")
     project.rt("start", "one try")
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", "import json\n" + CALC)
@@ -185,9 +177,7 @@ def test_no_baseline_cannot_tell_old_from_new(project):
 
 def test_optional_check_is_skipped_unless_asked(project):
     python_project(project, tools="ruff", old_problem=False)
-    project.write("rt.toml", '[checks.extra]\nkind = "lint"\nrequired = false\nparser = "flake8"\ncommand = ["flake8", "."]\n')
-    project.git("add", "-A")
-    project.git("commit", "-qm", "config")
+    commit_config(project, '[checks.extra]\nkind = "lint"\nrequired = false\nparser = "flake8"\ncommand = ["flake8", "."]\n')
     project.rt("start", "optional")
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", CALC + "\n")
@@ -258,7 +248,8 @@ def test_node_tsc_eslint_vitest(project):
 def test_claim_is_recorded(project):
     python_project(project, tools="ruff")
     project.rt("start", "claims", "--no-baseline")
-    assert project.rt("claim", "  the page renders   in Safari ") == "claim 1 recorded as unverified: the page renders in Safari\n"
+    out = project.rt("claim", "  the page renders   in Safari ")
+    assert out == "claim 1 recorded as unverified: the page renders in Safari\n"
     assert project.rt_json("status")["task"]["claims"] == [{"text": "the page renders in Safari"}]
     project.rt("claim", "   ", ret=2)
 
@@ -284,3 +275,37 @@ def test_timeout_option_and_deleted_file(project):
     assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
     out = project.rt("verify", "--timeout", "60")
     assert "- ruff (lint): passed: nothing new (0 old, 1 fixed)" in out
+
+
+def test_a_moved_file_keeps_its_old_findings_old(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "move legacy")
+    project.rt("plan", "--delete", "legacy.py", "--create", "old/legacy.py")
+    (project.root / "old").mkdir()
+    (project.root / "legacy.py").rename(project.root / "old/legacy.py")
+    out = project.rt("verify")
+    assert "- ruff (lint): passed: nothing new (1 old, 0 fixed)" in out
+
+
+def test_tool_output_loses_the_absolute_repository_path(project):
+    python_project(project, tools="ruff", old_problem=False)
+    commit_config(project, '[checks.odd]\nparser = "ruff"\ncommand = ["python3", "-c", '
+                             '"import os, sys; print(os.getcwd() + \'/setup.cfg: cannot read\'); sys.exit(2)"]\n')
+    project.rt("start", "odd tool", "--no-baseline")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert "    | setup.cfg: cannot read" in out and str(project.root) not in out
+
+
+def test_damaged_baseline_is_set_aside_by_repair(project):
+    python_project(project, tools="ruff")
+    project.rt("start", "damage")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    project.write(".rt/tasks/1-damage/baseline.json", '{"checks": {"ruff"')
+    project.rt("verify", ret=2)
+    assert "baseline.json is damaged" in project.last_err and "rt repair" in project.last_err
+    assert "tasks/1-damage/baseline.json" in project.rt("repair")
+    out = project.rt("verify", ret=3)  # the old finding can no longer be told from a new one
+    assert "no baseline was taken" in out
