@@ -76,7 +76,8 @@ def main(argv: list[str]) -> int:
         if argv and argv[0] in ("-h", "--help"):
             print(f"usage: rt hook <event>  (reads the hook's JSON on stdin; events: {known})")
             return 0
-        print(f"rt hook: unknown event {argv[0] if argv else '(none)'}; use one of: {known}", file=sys.stderr)
+        what = f"unknown event {argv[0]!r}" if argv else "no event given"
+        print(f"rt hook: {what}; use one of: {known}", file=sys.stderr)
         return 2
     raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read().decode("utf-8", "replace")
     reply = respond(argv[0], raw)

@@ -151,9 +151,9 @@ def test_damaged_state_fails_closed_with_the_repair_hint(project):
 
 def test_unknown_event_is_a_usage_error(project):
     proc = project.rt_proc("hook", "bogus", input="{}")
-    assert proc.returncode == 2 and "unknown event bogus" in proc.stderr
+    assert proc.returncode == 2 and "unknown event 'bogus'" in proc.stderr and "pre-tool-use" in proc.stderr
     proc = project.rt_proc("hook", input="{}")
-    assert proc.returncode == 2
+    assert proc.returncode == 2 and "no event given" in proc.stderr
 
 
 def test_internal_error_is_never_exit_1(project):
