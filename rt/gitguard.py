@@ -175,6 +175,9 @@ class _Reader:
                           f"instead of touching .rt/")
 
     def rt(self, args: list[str]) -> None:
+        if args[:1] == ["start"] and "--force" in args:
+            self.found.append(Verdict("ask", "rt: `rt start --force` sets the active task aside, with its approved "
+                                             "scope; that is the user's decision"))
         args = [a for a in args if not a.startswith("-")]
         if args[:2] == ["scope", "add"]:
             self.found.append(Verdict("ask", "rt: extending the approved scope is the user's decision; approve "

@@ -280,6 +280,8 @@ def test_scope_add_asks_and_plan_is_flagged():
     assert check("python3 -m rt scope add x.py").decision == "ask"
     assert check("rt plan --edit a.py").decision == "plan"
     assert check("rt scope add x.py && git push").decision == "deny"
+    assert check('rt start "other" --force').decision == "ask"
+    assert check('rt start "other"') is None
 
 
 def test_reason_names_the_operation():
