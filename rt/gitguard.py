@@ -11,8 +11,8 @@ from __future__ import annotations
 import fnmatch
 import re
 import shlex
+from collections import namedtuple
 from collections.abc import Callable
-from dataclasses import dataclass
 
 MAX_DEPTH = 8
 """Nested shells, substitutions and aliases deeper than this are refused rather than followed."""
@@ -72,10 +72,10 @@ ALWAYS = {
 }
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(namedtuple("Verdict", "decision reason")):  # not a dataclass: the hook starts on every call
     """`deny`: a git operation rt refuses, or a command it cannot read. `ask`: the user must approve it.
     `plan`: an `rt plan`, which needs the user's approval only when the task already has a scope."""
+    __slots__ = ()
     decision: str
     reason: str
 
