@@ -1,10 +1,16 @@
-"""`python -m rt` and the `rt` console script."""
-import sys
+"""`python -m rt` and the `rt` console script.
 
-from rt.cli import main
+`rt hook ...` goes straight to `rt.hooks` so a hook, run on every tool call, imports no argparse and
+no command table.
+"""
+import sys
 
 
 def run() -> None:
+    if sys.argv[1:2] == ["hook"]:
+        from rt.hooks import main as hook_main
+        sys.exit(hook_main(sys.argv[2:]))
+    from rt.cli import main
     sys.exit(main())
 
 

@@ -39,6 +39,14 @@ COMMANDS: dict[str, Command] = {
     "delta": Command("rt.changes", "changes", "files changed since the task started, with line counts and scope"),
     "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
+    "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task"),
+    "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)"),
+    "index": Command("rt.index", "context", "build or update the repository index and print its counts"),
+    "symbol": Command("rt.lookup", "context", "where a name is declared: file, line range, kind and signature"),
+    "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it"),
+    "slice": Command("rt.lookup", "context", "just a line range or one definition of a file, long lines cut"),
+    "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing"),
+    "find": Command("rt.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings"),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),
@@ -47,6 +55,10 @@ COMMANDS: dict[str, Command] = {
     "claim": Command("rt.verify", "checks", "record something you assert that rt did not measure"),
     "diff-logs": Command("rt.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
     # integration: Claude Code hooks, install, help
+    "hook": Command("rt.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
+    "install": Command("rt.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
+    "doctor": Command("rt.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
+    "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
 }
 
 

@@ -1,0 +1,116 @@
+"""Index and look-up speed against the tools an agent would use instead, in one run on one repository.
+
+    python3 bench/lookup_speed.py REPO --name NAME [--name NAME ...] --text "TEXT" [--runs 5]
+
+Cold: `rt index` from nothing (`.rt/index` removed) against `ctags -R`. Warm: `rt symbol NAME`,
+`rt refs NAME` and `rt find TEXT` against `rg -w NAME` / `rg -F TEXT` and `git grep -w NAME`. Every
+command runs as a fresh process from the repository's root, as an agent would run it; each figure is
+the median of `--runs` runs, the runs of all commands interleaved so machine load hits all alike:
+wall seconds, and CPU seconds (user + system, all threads and children), which a busy shared
+machine disturbs less. REPO must be a git repository (`bench/genrepo.py` makes one).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+RT = [sys.executable, "-m", "rt"]
+ENV = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+
+
+def timed(argv: list[str], cwd: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) of one run."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t = time.perf_counter()
+    subprocess.run(argv, cwd=cwd, env=ENV, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
+    wall = time.perf_counter() - t
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+class T:
+    """Median wall and CPU seconds of one command."""
+
+    def __init__(self, runs: list[tuple[float, float]]):
+        self.wall = statistics.median(r[0] for r in runs)
+        self.cpu = statistics.median(r[1] for r in runs)
+
+    def __str__(self) -> str:
+        return f"{self.wall:.3f} ({self.cpu:.3f} cpu)"
+
+    def __truediv__(self, other: T) -> str:
+        return f"{self.wall / other.wall:.2f} ({self.cpu / other.cpu:.2f} cpu)"
+
+
+def tracked(repo: Path) -> list[str]:
+    return subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True, check=True).stdout.splitlines()
+
+
+def median_times(cases: dict[str, list[str]], cwd: Path, runs: int) -> dict[str, T]:
+    times: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
+    for _ in range(runs):
+        for label, argv in cases.items():
+            times[label].append(timed(argv, cwd))
+    return {k: T(v) for k, v in times.items()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("repo", type=Path)
+    ap.add_argument("--name", action="append", required=True, help="an identifier to look up (repeatable)")
+    ap.add_argument("--text", required=True, help="a text a user sees, for `rt find`")
+    ap.add_argument("--runs", type=int, default=5)
+    args = ap.parse_args()
+    repo = args.repo.resolve()
+    files = len(tracked(repo))
+    print(f"repository: {repo.name}, {files} files; median of {args.runs} runs; seconds wall (CPU)")
+
+    shutil.rmtree(repo / ".rt" / "index", ignore_errors=True)
+    cold_rt = T([timed(RT + ["index"], repo)])
+    warm_noop = median_times({"noop": RT + ["index"]}, repo, args.runs)["noop"]
+    if shutil.which("ctags"):
+        with tempfile.TemporaryDirectory() as tmp:
+            cold_ctags = T([timed(["ctags", "-R", "-f", str(Path(tmp) / "tags"), "."], repo)])
+        print(f"| cold index | rt index {cold_rt} | ctags -R {cold_ctags} | rt/ctags {cold_rt / cold_ctags} |")
+    else:
+        print(f"| cold index | rt index {cold_rt} | ctags missing | |")
+    print(f"| warm, nothing changed | rt index {warm_noop} | | |")
+    floor = median_times({"python": [sys.executable, "-c", "pass"], "rt": RT + ["--version"]}, repo, args.runs)
+    print(f"| start-up floor | python3 -c pass {floor['python']} | rt --version {floor['rt']} | |")
+
+    for name in args.name:
+        cases = {"rt symbol": RT + ["symbol", name], "rt refs": RT + ["refs", name],
+                 "rg -w": ["rg", "-w", name], "git grep -w": ["git", "grep", "-w", name]}
+        t = median_times(cases, repo, args.runs)
+        print(f"| {name} | symbol {t['rt symbol']} | refs {t['rt refs']} | rg -w {t['rg -w']} | "
+              f"git grep -w {t['git grep -w']} | symbol/rg {t['rt symbol'] / t['rg -w']} | "
+              f"refs/rg {t['rt refs'] / t['rg -w']} | refs/git grep {t['rt refs'] / t['git grep -w']} |")
+    cases = {"rt find": RT + ["find", args.text], "rg -F -i": ["rg", "-F", "-i", args.text],
+             "git grep -F -i": ["git", "grep", "-F", "-i", args.text]}
+    t = median_times(cases, repo, args.runs)
+    print(f"| find {args.text!r} | rt find {t['rt find']} | rg -F -i {t['rg -F -i']} | "
+          f"git grep -F -i {t['git grep -F -i']} | find/rg {t['rt find'] / t['rg -F -i']} | "
+          f"find/git grep {t['rt find'] / t['git grep -F -i']} |")
+
+    # one edited file: the next look-up re-parses only it
+    victim = next(p for p in tracked(repo) if p.endswith((".py", ".ts", ".js")))
+    path = repo / victim
+    original = path.read_bytes()
+    try:
+        path.write_bytes(original + b"\n// edited\n" if not victim.endswith(".py") else original + b"\n# edited\n")
+        upd = T([timed(RT + ["symbol", args.name[0]], repo)])
+    finally:
+        path.write_bytes(original)
+    print(f"| after editing one file | rt symbol (updates the index) {upd} | | |")
+
+
+if __name__ == "__main__":
+    main()

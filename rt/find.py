@@ -1,0 +1,120 @@
+"""`rt find "<text>"`: where something a user sees lives. By path, by the text of a translation resolved to
+its key and on to the code using the key, and by string literals and text in files. Each hit says why.
+
+Candidate files come from the index's word map, so only files holding every word of the text are read.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rt import i18n
+from rt.core import ExitCode, Result, UsageError, read_text
+from rt.index import load
+from rt.langs import words
+
+MAX_HITS = 40
+SNIPPET = 160
+
+
+@dataclass(frozen=True)
+class Hit:
+    group: int        # 0 translation, 1 code using its key, 2 text or literal, 3 path
+    path: str
+    line: int
+    why: str
+    snippet: str
+
+    def row(self) -> str:
+        where = f"{self.path}:{self.line}" if self.line else self.path
+        return f"{where}  {self.why}" + (f"  {self.snippet}" if self.snippet else "")
+
+
+def _norm(s: str) -> str:
+    return " ".join(s.split()).lower()
+
+
+def _snippet(line: str) -> str:
+    s = line.strip()
+    return s if len(s) <= SNIPPET else s[:SNIPPET] + " [...]"
+
+
+def args_find(p) -> None:
+    p.add_argument("text", help="text a user sees (a label, a message), part of a path, or a string in the code")
+
+
+def cmd_find(ctx, args) -> Result:
+    query = args.text.strip()
+    if not query:
+        raise UsageError("give the text to find, for example: rt find \"Proceed to checkout\"")
+    idx = load(ctx)
+    q = _norm(query)
+    hits: list[Hit] = [Hit(3, p, 0, "path matches", "") for p in idx.paths if q in p.lower()]
+    qwords = words(query)
+    candidates = set(idx.with_word(qwords[0])) if qwords else set()
+    for w in qwords[1:]:
+        candidates &= set(idx.with_word(w))
+    locales = sorted(p for p in candidates if i18n.is_locale(p))
+    if not candidates:   # text without spaces between words (CJK) hides inside longer words: read the locale files
+        locales = [p for p in idx.paths if i18n.is_locale(p)]
+    keys: dict[str, tuple[str, int, str]] = {}
+    for path in locales:
+        text = read_text(ctx.repo, path)
+        for key, value, line in i18n.entries(path, text or ""):
+            if q in _norm(value):
+                hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
+                keys.setdefault(key, (path, line, value))
+    used: set[tuple[str, int]] = set()
+    for key in sorted(keys):
+        hits += _key_uses(ctx, idx, key, keys[key], used)
+    translated = {h.path for h in hits if h.group == 0}
+    for path in sorted(candidates - translated):   # an invalid locale file is still searched as text
+        text = read_text(ctx.repo, path) or ""
+        for i, line in enumerate(text.splitlines(), 1):
+            if (path, i) not in used and q in _norm(line):
+                hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
+    hits.sort(key=lambda h: (h.group, h.path, h.line))
+    if not hits:
+        return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
+                      f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
+    rows = [h.row() for h in hits[:MAX_HITS]]
+    if len(hits) > MAX_HITS:
+        rows.append(f"... and {len(hits) - MAX_HITS} more hits (`rt find ... --json` lists them all)")
+    return Result("\n".join(rows), {"text": query, "found": True, "hits": [
+        {"path": h.path, "line": h.line, "why": h.why, "snippet": h.snippet} for h in hits]})
+
+
+def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[str, int]]) -> list[Hit]:
+    """Lines of code using a translation key: the full key, its plural base, or its last part under a namespace."""
+    base = i18n.base_key(key)
+    files = sorted(set(idx.key_users(key)) | set(idx.key_users(base)))
+    leaf = base.rsplit(".", 1)[-1]
+    pattern = re.compile(rf"""['"`](?:[\w-]+:)?(?:{re.escape(base)}|{re.escape(leaf)})['"`]""")
+    out = []
+    for path in files:
+        for i, line in enumerate((read_text(ctx.repo, path) or "").splitlines(), 1):
+            if pattern.search(line):
+                used.add((path, i))
+                out.append(Hit(1, path, i, f"uses key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
+    if "." in base:   # a dotted key passed around as a string (`label: "labels.copyAsPng"`) before reaching t()
+        quoted = re.compile(rf"""['"`]{re.escape(base)}['"`]""")
+        parts = words(base)
+        holders = set(idx.with_word(parts[0])) if parts else set()
+        for w in parts[1:]:
+            holders &= set(idx.with_word(w))
+        for path in sorted(p for p in holders - set(files) if not i18n.is_locale(p)):
+            for i, line in enumerate((read_text(ctx.repo, path) or "").splitlines(), 1):
+                if quoted.search(line):
+                    used.add((path, i))
+                    out.append(Hit(1, path, i, f"names key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
+    return out
+
+
+def _literal_or_text(line: str, q: str) -> str:
+    low = " ".join(line.split()).lower()
+    at = low.find(q)
+    before = low[:at]
+    for quote in ("'", '"', "`"):
+        if before.count(quote) % 2 == 1:
+            return "string literal"
+    return "text"

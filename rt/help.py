@@ -1,0 +1,99 @@
+"""`rt help`: one command's full usage, or the commands ranked for what you want to do.
+
+The agent's skill documents a few commands in full and only names the rest; this is how it finds
+the others. The search ranks whatever is in `COMMANDS` (BM25 over each command's name, group,
+summary and option help), so commands added later are found without touching this file.
+"""
+from __future__ import annotations
+
+import argparse
+
+from rt.bm25 import BM25, tokens
+from rt.cli import COMMANDS, build_parser, overview
+from rt.core import NotFoundError, Result, UsageError, closest_paths
+
+WIDTH = 100
+"""Fixed line width for usage text, so the output does not depend on the terminal."""
+
+TOP = 5
+
+
+def args_help(p: argparse.ArgumentParser) -> None:
+    p.add_argument("command", nargs="?", help="print this command's full usage")
+    p.add_argument("--search", metavar="WORDS", help="rank the commands for what you want to do, in your words")
+
+
+def usage(name: str) -> str:
+    parser, _ = build_parser(name)
+    parser.formatter_class = lambda prog: argparse.HelpFormatter(prog, width=WIDTH)
+    return parser.format_help().rstrip("\n")
+
+
+def _stem(word: str) -> str:
+    """Fold plural and verb endings so `changed files` meets `changes` and `files`."""
+    for end in ("ing", "ed", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return word[: -len(end)]
+    return word
+
+
+SYNONYMS = {
+    "call": "use", "caller": "use", "usage": "use", "function": "definition", "class": "definition",
+    "method": "definition", "defined": "declared", "define": "declared", "repo": "repository",
+    "project": "repository", "lint": "diagnostic", "error": "diagnostic", "warning": "diagnostic",
+    "modified": "change", "search": "find", "grep": "find", "locate": "find where", "overview": "glance",
+    "structure": "folder",
+}
+"""An agent's everyday words -> the words the command summaries use; the query is expanded, never replaced."""
+
+
+def _terms(text: str) -> list[str]:
+    return [_stem(t) for t in tokens(text)]
+
+
+def _query(text: str) -> list[str]:
+    terms = _terms(text)
+    return terms + [w for t in terms for w in _terms(SYNONYMS.get(t, ""))]
+
+
+def _document(name: str) -> list[str]:
+    cmd = COMMANDS[name]
+    try:
+        parser, _ = build_parser(name)
+    except (ImportError, AttributeError):  # a command whose module is broken is still found by its summary
+        parser = argparse.ArgumentParser()
+    helps = [a.help for a in parser._actions if a.help and a.help not in (argparse.SUPPRESS, "machine-readable output")]
+    # the name and summary count twice: they say what the command is for, options only how
+    return _terms(" ".join([name, name, cmd.group, cmd.summary, cmd.summary, *helps]))
+
+
+def search(query: str) -> list[tuple[str, float]]:
+    """(command, score) best first; ties keep the table's order."""
+    names = list(COMMANDS)
+    ranked = BM25([_document(n) for n in names]).rank(_query(query))
+    return [(names[i], s) for i, s in ranked]
+
+
+def cmd_help(ctx, args) -> Result:
+    if args.command and args.search:
+        raise UsageError("give a command name or --search, not both: rt help verify, rt help --search \"run the tests\"")
+    if args.search is not None:
+        if not tokens(args.search):
+            raise UsageError("--search needs words: rt help --search \"what changed since the start\"")
+        hits = search(args.search)[:TOP]
+        if not hits:
+            raise NotFoundError(f"no command's description matches {args.search!r}; this does not mean rt cannot do it: "
+                                f"try other words (what you want to find, change or check), or `rt help` for every command")
+        rows = [f"{n:<10} {COMMANDS[n].summary}" for n, _ in hits]
+        text = "\n".join(rows + ["", f"`rt help {hits[0][0]}` prints a command's full usage."])
+        return Result(text, {"query": args.search, "results": [
+            {"command": n, "summary": COMMANDS[n].summary, "score": round(s, 4)} for n, s in hits]})
+    if args.command:
+        if args.command not in COMMANDS:
+            near = closest_paths(args.command, list(COMMANDS))
+            raise UsageError(f"unknown command {args.command!r}" + (f"; closest: {', '.join(near)}" if near else "")
+                             + "; `rt help` lists every command")
+        return Result(usage(args.command), {"command": args.command, "group": COMMANDS[args.command].group,
+                                            "summary": COMMANDS[args.command].summary, "usage": usage(args.command)})
+    return Result(overview(), {"commands": [{"command": n, "group": c.group, "summary": c.summary}
+                                            for n, c in COMMANDS.items()]})

@@ -1,0 +1,427 @@
+"""`rt hook <event>`: Claude Code's hooks. Each reads the hook's JSON on stdin and answers on stdout.
+
+    event             matcher                                  command                       on an internal error
+    PreToolUse        Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook pre-tool-use          closed: exit 2 + stderr
+    PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
+    SessionStart      (any source)                             rt hook session-start         open: additionalContext
+    UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
+    Stop              -                                        rt hook stop                  open: blocks once, saying so
+
+`rt.install.HOOKS` registers these as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
+before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
+the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
+payloads (a failed Bash command may still have written files).
+
+The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
+Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
+check is for the main agent only.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sys
+from pathlib import Path
+
+from rt.core import PathError, Repo, Result, RtError, find_repo, to_rel
+
+EVENTS = {
+    "pre-tool-use": "PreToolUse",
+    "post-tool-use": "PostToolUse",
+    "session-start": "SessionStart",
+    "user-prompt-submit": "UserPromptSubmit",
+    "stop": "Stop",
+}
+"""`rt hook` argument -> the Claude Code event it answers."""
+
+EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
+
+RUNTASK = re.compile(r"\s*/(?:[\w.-]+:)?runtask(?:\s+(.*))?\Z", re.DOTALL)
+"""The raw `/runtask <task>` prompt (slash commands reach UserPromptSubmit unexpanded)."""
+
+
+class HookInputError(RtError):
+    """The hook's stdin is not the JSON payload Claude Code sends."""
+
+
+class Reply:
+    """What the hook process prints and exits with."""
+
+    def __init__(self, stdout: str = "", stderr: str = "", code: int = 0):
+        self.stdout, self.stderr, self.code = stdout, stderr, code
+
+
+def context(event: str, text: str) -> Reply:
+    """Text that reaches the model in its next request (`additionalContext`)."""
+    return Reply(_dump({"hookSpecificOutput": {"hookEventName": event, "additionalContext": text}}))
+
+
+def decision(decision: str, reason: str) -> Reply:
+    """A PreToolUse permission decision: `deny` (the model sees the reason) or `ask` (the user approves)."""
+    return Reply(_dump({"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": decision,
+                                               "permissionDecisionReason": reason}}))
+
+
+def _dump(data: dict) -> str:
+    return json.dumps(data, sort_keys=True, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------- entry points
+
+def main(argv: list[str]) -> int:
+    """The lean entry point `rt/__main__.py` calls for `rt hook ...`: no argparse, no command table."""
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in EVENTS:
+        known = ", ".join(EVENTS)
+        if argv and argv[0] in ("-h", "--help"):
+            print(f"usage: rt hook <event>  (reads the hook's JSON on stdin; events: {known})")
+            return 0
+        what = f"unknown event {argv[0]!r}" if argv else "no event given"
+        print(f"rt hook: {what}; use one of: {known}", file=sys.stderr)
+        return 2
+    raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read().decode("utf-8", "replace")
+    reply = respond(argv[0], raw)
+    if reply.stdout:
+        sys.stdout.write(reply.stdout + "\n")
+    if reply.stderr:
+        sys.stderr.write(reply.stderr + "\n")
+    return reply.code
+
+
+def args_hook(p) -> None:
+    p.add_argument("event", choices=sorted(EVENTS), help="the hook event; the payload is read from stdin")
+
+
+def cmd_hook(ctx, args):
+    """`rt hook` through the command table (in-process use); the same answers as `main`."""
+    reply = respond(args.event, sys.stdin.read())
+    if reply.stderr:
+        print(reply.stderr, file=sys.stderr)
+    return Result(reply.stdout, json.loads(reply.stdout) if reply.stdout else {}, reply.code)
+
+
+def respond(event: str, raw: str) -> Reply:
+    """The answer to one hook call. Internal errors fail closed for PreToolUse and open for the rest."""
+    payload: dict = {}
+    try:
+        payload = _payload(raw)
+        return HANDLERS[event](payload)
+    except Exception as e:  # every failure is reported where the model or the user sees it
+        if os.environ.get("RT_DEBUG"):
+            raise
+        why = str(e) if isinstance(e, RtError) else f"internal error: {type(e).__name__}: {e}"
+        return _failed(event, why, payload)
+
+
+def _failed(event: str, why: str, payload: dict) -> Reply:
+    if event == "pre-tool-use":
+        return Reply(stderr=f"rt hook {event}: {why}. The tool call is blocked to be safe; fix the cause "
+                            f"(`rt doctor`, `rt repair`) or ask the user.", code=2)
+    if event == "stop":
+        if payload.get("stop_hook_active") is False:
+            reason = f"rt could not check the task before stopping: {why}. Run `rt status` and `rt verify` yourself."
+            return Reply(_dump({"decision": "block", "reason": reason}))
+        return Reply(_dump({"systemMessage": f"rt hook stop: {why}"}))  # the user sees it; no second block
+    name = _post_event(payload) if event == "post-tool-use" else EVENTS[event]
+    return context(name, f"rt could not run its {name} hook: {why}")
+
+
+def _payload(raw: str) -> dict:
+    if not raw.strip():
+        raise HookInputError("stdin is empty; a hook reads Claude Code's JSON payload on stdin")
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        raise HookInputError("stdin is not JSON; a hook reads Claude Code's JSON payload on stdin") from None
+    if not isinstance(data, dict):
+        raise HookInputError("stdin is JSON but not an object; a hook reads Claude Code's JSON payload")
+    return data
+
+
+def _text(payload: dict, name: str) -> str:
+    value = payload.get(name)
+    if not isinstance(value, str):
+        raise HookInputError(f"the payload has no {name!r} (a string); is this Claude Code's hook JSON?")
+    return value
+
+
+def _object(payload: dict, name: str) -> dict:
+    value = payload.get(name)
+    if not isinstance(value, dict):
+        raise HookInputError(f"the payload has no {name!r} (an object); is this Claude Code's hook JSON?")
+    return value
+
+
+def _cwd(payload: dict) -> Path:
+    """The session's folder: the payload's `cwd`, else the hook's own (Claude Code runs hooks there)."""
+    cwd = payload.get("cwd")
+    return Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else Path.cwd()
+
+
+def _where(payload: dict) -> tuple[Repo, Path] | None:
+    """The repository and cwd of the session, or None when rt is not in use there (no `.rt/`)."""
+    start = _cwd(payload)
+    repo = find_repo(start)
+    return (repo, start) if repo.store_dir.is_dir() else None
+
+
+def _store(repo: Repo):
+    from rt.store import Store
+    return Store(repo)
+
+
+def _ctx(repo: Repo):
+    """A command context bound to the session's repository, for reusing rt's commands."""
+    from rt.cli import Ctx
+    ctx = Ctx(False)
+    ctx.repo = repo
+    return ctx
+
+
+# ---------------------------------------------------------------- PreToolUse: the edit gate and the git guard
+
+def pre_tool_use(payload: dict) -> Reply:
+    tool = _text(payload, "tool_name")
+    if tool not in EDIT_TOOLS and tool != "Bash":
+        return Reply()
+    tool_input = _object(payload, "tool_input")
+    if tool == "Bash":
+        return _bash_gate(payload, _text(tool_input, "command"))
+    path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
+    where = _where(payload)
+    return Reply() if where is None else _edit_gate(*where, path)
+
+
+def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
+    """Deny an edit unless a planned task's approved scope holds the file; `verified` counts as editable
+    (the post-edit hook moves the task back to `building`, so it must be verified again)."""
+    from rt import state
+    try:
+        rel = to_rel(repo, path, cwd)
+    except PathError as e:
+        return decision("deny", f"rt: {e}. Edit only files inside the repository.")
+    task = state.active_task(_store(repo), required=False)
+    if task is None:
+        return decision("deny", "rt: no active task, so edits are blocked. Ask the user for the task: they start it "
+                                "with `/runtask <task>` (or run `rt start \"<task>\"`); then record the scope with "
+                                "`rt plan --edit F ...`.")
+    if task["state"] not in state.EDITABLE:
+        return decision("deny", f"rt: task {task['id']} is {task['state']}: no approved scope yet, so edits are "
+                                f"blocked. Next: {state.NEXT_STEP[task['state']]}.")
+    scope = state.scope_paths(task) or set()
+    if rel in scope:
+        return Reply()
+    listed = ", ".join(sorted(scope)) or "nothing"
+    return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
+                            f"Changing the scope is the user's decision: ask the user whether {rel} may be added; "
+                            f"if they agree, run `rt scope add {rel}` and they approve it.")
+
+
+def _bash_gate(payload: dict, command: str) -> Reply:
+    """Read the command first: a harmless one (most) is answered without looking for the repository."""
+    from rt.core import git
+    from rt.gitguard import check
+    cwd = _cwd(payload)
+
+    def alias_of(name: str) -> str | None:
+        out = git(cwd, "config", "--get", f"alias.{name}")
+        return out.decode("utf-8", "replace").strip() if out else None
+
+    verdict = check(command, alias_of)
+    where = None if verdict is None else _where(payload)
+    if verdict is None or where is None:
+        return Reply()
+    repo = where[0]
+    if verdict.decision == "plan":
+        from rt import state
+        task = state.active_task(_store(repo), required=False)
+        if task is None or task.get("scope") is None:
+            return Reply()
+        return decision("ask", verdict.reason)
+    return decision(verdict.decision, verdict.reason)
+
+
+# ---------------------------------------------------------------- PostToolUse: state, formatter, checks, scope
+
+def _post_event(payload: dict) -> str:
+    return "PostToolUseFailure" if payload.get("hook_event_name") == "PostToolUseFailure" else "PostToolUse"
+
+
+def post_tool_use(payload: dict) -> Reply:
+    event = _post_event(payload)
+    tool = _text(payload, "tool_name")
+    if tool not in EDIT_TOOLS and tool != "Bash":
+        return Reply()
+    where = _where(payload)
+    if where is None:
+        return Reply()
+    repo, cwd = where
+    from rt import state
+    task = state.active_task(_store(repo), required=False)
+    if task is None:
+        return Reply()
+    ctx = _ctx(repo)
+    if tool == "Bash":
+        text = _outside_scope(ctx, task)
+    elif event == "PostToolUseFailure":
+        return Reply()
+    else:
+        tool_input = _object(payload, "tool_input")
+        path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
+        text = _after_edit(ctx, to_rel(repo, path, cwd))
+    return context(event, text) if text else Reply()
+
+
+def _after_edit(ctx, rel: str) -> str:
+    """Move the task to `building`, format the file, and report the diagnostics new since the baseline."""
+    from rt import state
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        assert task is not None  # required=True raises rather than return None
+        if task["state"] in ("planned", "verified"):
+            state.move(task, "building", f"edited {rel}")
+            state.save_task(store, task)
+    lines = []
+    formatted = _format(ctx, rel)
+    if formatted:
+        lines.append(formatted)
+    from rt.verify import check_file, format_file_check
+    report = format_file_check(check_file(ctx, task, rel))
+    if report:
+        lines.append(report)
+    return "\n".join(lines)
+
+
+def _format(ctx, rel: str) -> str:
+    """Run the project's formatter on the file; a line for the model only when it changed the file or failed."""
+    import subprocess
+
+    from rt.checks import formatter_for
+    from rt.core import run
+    from rt.snapshot import current_bytes
+    argv = formatter_for(ctx.repo, rel)
+    if not argv:
+        return ""
+    before = current_bytes(ctx.repo, rel)
+    try:
+        proc = run(argv, ctx.repo.root, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return f"rt could not run the formatter `{argv[0]}` on {rel}: {type(e).__name__}: {e}"
+    if proc.returncode != 0:
+        first = (proc.stderr or proc.stdout).decode("utf-8", "replace").strip().splitlines()[:1]
+        return f"the formatter `{' '.join(argv)}` failed on {rel}: " + (first[0] if first else f"exit {proc.returncode}")
+    if current_bytes(ctx.repo, rel) != before:
+        return f"rt formatted {rel} with `{' '.join(argv)}`; read it again before the next edit."
+    return ""
+
+
+def _outside_scope(ctx, task: dict) -> str:
+    """Files a shell command changed outside the approved scope, each reported once until it changes again."""
+    from rt.changes import format_change, task_changes
+    outside = [c for c in task_changes(ctx, task) if c.in_scope is not True]
+    seen_file = f"tasks/{task['id']}/hook-outside.json"
+    key = {c.path: f"{c.status} {c.added} {c.removed}" for c in outside}
+    store = ctx.store
+    with store.locked():
+        seen = (store.read_json(seen_file) or {}).get("files", {})
+        if key == seen:
+            return ""
+        store.write_json(seen_file, {"files": key})
+    fresh = [c for c in outside if seen.get(c.path) != key[c.path]]
+    if not fresh:
+        return ""
+    what = "the approved scope" if task.get("scope") is not None else "any approved scope (no plan yet)"
+    return "\n".join([f"rt: the shell changed {len(fresh)} file(s) outside {what} of task {task['id']}:"]
+                     + [f"  {format_change(c)}" for c in fresh]
+                     + [UNDO_OR_ASK])
+
+
+UNDO_OR_ASK = "Tell the user, and undo these changes unless they agree to add the files (`rt scope add F`, which they approve)."
+
+
+# ---------------------------------------------------------------- SessionStart, UserPromptSubmit, Stop
+
+def session_start(payload: dict) -> Reply:
+    """After compaction, resume, clear or a fresh start: the active task's status, so it is not lost."""
+    where = _where(payload)
+    if where is None:
+        return Reply()
+    from rt import state
+    from rt.task import describe
+    task = state.active_task(_store(where[0]), required=False)
+    if task is None:
+        return Reply()
+    return context("SessionStart", "rt: a task is active in this repository.\n" + describe(task))
+
+
+def user_prompt_submit(payload: dict) -> Reply:
+    """`/runtask <task>` starts the task and hands the model its manifest; other prompts pass untouched."""
+    text = _runtask_text(_text(payload, "prompt"))
+    if text is None:
+        return Reply()
+    if not text:
+        return context("UserPromptSubmit", "rt: /runtask needs the task: `/runtask <what to do>`. Ask the user for it.")
+    repo = find_repo(_cwd(payload))
+    from types import SimpleNamespace
+
+    from rt import state
+    from rt.task import cmd_start, describe
+    ctx = _ctx(repo)
+    current = state.active_task(ctx.store, required=False)
+    if current is not None:
+        return context("UserPromptSubmit", f"rt: task {current['id']} is already active, so no new task was "
+                                           f"started. Finish it (`rt finish`) or block it (`rt block \"<reason>\"`) "
+                                           f"first, or tell the user.\n{describe(current)}")
+    started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
+    from rt.context import manifest_text, pack_text
+    parts = [f"rt: {started.text}", manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
+    return context("UserPromptSubmit", "\n\n".join(parts))
+
+
+def _runtask_text(prompt: str) -> str | None:
+    """The task text of a `/runtask ...` or `/<plugin>:runtask ...` prompt, or None for other prompts."""
+    m = RUNTASK.match(prompt)
+    return None if m is None else (m.group(1) or "").strip()
+
+
+def stop(payload: dict) -> Reply:
+    """Block the main agent's stop once when the task changed files since its last verify."""
+    if payload.get("stop_hook_active") or "agent_id" in payload:
+        return Reply()
+    where = _where(payload)
+    if where is None:
+        return Reply()
+    from rt import state
+    from rt.snapshot import fingerprint, scan
+    from rt.task import load_snapshot
+    repo = where[0]
+    store = _store(repo)
+    task = state.active_task(store, required=False)
+    if task is None:
+        return Reply()
+    now = fingerprint(scan(repo, store).files)
+    verified = task.get("verify")
+    if verified:
+        if verified.get("fingerprint") == now:
+            return Reply()
+        why = "changed files since its last `rt verify`"
+    else:
+        if fingerprint(load_snapshot(store, task)) == now:
+            return Reply()
+        why = "changed files and was never verified"
+    if task["state"] in state.EDITABLE:
+        todo = "run `rt verify`, then `rt finish`"
+    else:  # changed through the shell before any plan: verify needs one
+        todo = f"{state.NEXT_STEP[task['state']]}; then `rt verify` and `rt finish`"
+    return Reply(_dump({"decision": "block", "reason": f"rt: task {task['id']} {why}. Before ending: {todo}, or "
+                                                       f"`rt block \"<reason>\"` if it cannot be finished now."}))
+
+
+HANDLERS = {
+    "pre-tool-use": pre_tool_use,
+    "post-tool-use": post_tool_use,
+    "session-start": session_start,
+    "user-prompt-submit": user_prompt_submit,
+    "stop": stop,
+}

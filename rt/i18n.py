@@ -1,0 +1,214 @@
+"""Translations: the keys code uses (`t('a.b')`, `<Trans i18nKey>`, `FormattedMessage id`, gettext `_()`...)
+and the entries of locale files (nested JSON, gettext .po, YAML, .properties, .arb, Android strings.xml,
+iOS .strings), so `rt find` can go from a text a user sees to its key and on to the code using the key.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+_Q = r"""(?:'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`$\\\n]{1,300})`)"""
+_CALL_ARG = re.compile(r"\(\s*" + _Q)
+_CALLEE = re.compile(
+    r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
+    r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__)\s*$")
+_ATTRS = re.compile(r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q)
+_MESSAGE_IDS = re.compile(r"(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
+                          r"\s*[=:]\s*\{?\s*" + _Q, re.DOTALL)
+_ID_FIRST = re.compile(r"\{\s*id\s*:\s*" + _Q)
+_NAMESPACE = re.compile(r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q)
+_HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
+          (_ID_FIRST, ("id",)))
+"""Each pattern runs only on text holding one of its words: most files hold none."""
+
+
+def _literal(m: re.Match, first: int = 1) -> str:
+    return next(g for g in m.groups()[first - 1:first + 2] if g is not None)
+
+
+def code_keys(text: str) -> list[str]:
+    """Translation keys (or gettext msgids) this code uses, sorted; namespaced forms included."""
+    if "(" not in text and "=" not in text:
+        return []
+    keys: set[str] = set()
+    for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
+        if _CALLEE.search(text, max(0, m.start() - 24), m.start()):
+            keys.add(_literal(m))
+    for rx, hints in _HINTS:
+        if any(h in text for h in hints):
+            keys.update(_literal(m) for m in rx.finditer(text))
+    namespaces = {_literal(m) for m in _NAMESPACE.finditer(text)} if "Translation" in text else set()
+    for k in list(keys):
+        if ":" in k and not k.startswith(":"):          # i18next `ns:key`
+            keys.add(k.split(":", 1)[1])
+        for ns in namespaces:                            # next-intl useTranslations('ns') then t('key')
+            keys.add(f"{ns}.{k}")
+    return sorted(k.strip() for k in keys if k.strip())
+
+
+# ---------------------------------------------------------------- locale files
+
+LOCALE_DIRS = frozenset({"locales", "locale", "i18n", "lang", "langs", "translations", "messages", "l10n", "intl",
+                         "lproj"})
+_LOCALE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4}){0,2}$")
+_PLURAL = re.compile(r"_(?:zero|one|two|few|many|other|plural)$")
+
+
+def is_locale(path: str) -> bool:
+    """Whether `path` looks like a translation file, by its name and folder."""
+    parts = path.lower().split("/")
+    name = parts[-1]
+    stem, _, ext = name.rpartition(".")
+    folders = set(parts[:-1])
+    if ext in ("po", "pot", "arb", "strings"):
+        return True
+    if name == "strings.xml":
+        return any(p == "values" or p.startswith("values-") for p in parts[:-1])
+    in_dir = bool(folders & LOCALE_DIRS) or any(p.endswith(".lproj") for p in folders)
+    if ext == "properties":
+        return in_dir or "messages" in stem or "_" in stem and _LOCALE_CODE.match(stem.rsplit("_", 1)[-1]) is not None
+    if ext in ("json", "yml", "yaml"):
+        return in_dir or _LOCALE_CODE.match(stem) is not None and stem not in ("package", "tsconfig")
+    return False
+
+
+def entries(path: str, text: str) -> list[tuple[str, str, int]]:
+    """(key, translated text, line) of a locale file, in file order; [] when it cannot be read as one."""
+    ext = path.rsplit(".", 1)[-1].lower()
+    if ext in ("json", "arb"):
+        return _json_entries(text, skip_meta=ext == "arb")
+    if ext in ("po", "pot"):
+        return _po_entries(text)
+    if ext in ("yml", "yaml"):
+        return _yaml_entries(text)
+    if ext == "properties":
+        return _properties_entries(text)
+    if ext == "xml":
+        return [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
+                for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
+    if ext == "strings":
+        return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
+                for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
+    return []
+
+
+def _json_entries(text: str, skip_meta: bool) -> list[tuple[str, str, int]]:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []   # invalid JSON: the file is still searched as text
+    if not isinstance(data, dict):
+        return []
+    lines = text.splitlines()
+    out: list[tuple[str, str, int]] = []
+    cursor = [0]
+
+    def line_of(segment: str) -> int:
+        needle = json.dumps(segment, ensure_ascii=False)
+        for i in range(cursor[0], len(lines)):
+            if needle in lines[i] or json.dumps(segment) in lines[i]:
+                cursor[0] = i
+                return i + 1
+        return cursor[0] + 1
+
+    def walk(node: dict, prefix: str) -> None:
+        for k, v in node.items():
+            if skip_meta and k.startswith("@"):
+                continue
+            key = f"{prefix}.{k}" if prefix else k
+            line = line_of(k)
+            if isinstance(v, dict):
+                walk(v, key)
+            elif isinstance(v, str):
+                out.append((key, v, line))
+    walk(data, "")
+    return out
+
+
+def _po_entries(text: str) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    msgid, msgstr, field_name, start = None, "", None, 0
+
+    def flush() -> None:
+        if msgid:   # the header entry has an empty msgid
+            out.append((msgid, msgstr or msgid, start))
+
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        m = re.match(r'(msgid|msgstr(?:\[\d+\])?|msgctxt|msgid_plural)\s+"(.*)"$', s)
+        if m:
+            if m.group(1) == "msgid":
+                flush()
+                msgid, msgstr, start = _unescape(m.group(2)), "", i
+            elif m.group(1).startswith("msgstr") and not msgstr:
+                msgstr = _unescape(m.group(2))
+            field_name = m.group(1)
+        elif s.startswith('"') and s.endswith('"') and len(s) >= 2:
+            if field_name == "msgid":
+                msgid = (msgid or "") + _unescape(s[1:-1])
+            elif field_name and field_name.startswith("msgstr"):
+                msgstr += _unescape(s[1:-1])
+    flush()
+    return out
+
+
+def _yaml_entries(text: str) -> list[tuple[str, str, int]]:
+    """Nested `key: value` maps of plain scalars, the part of YAML locale files use; the top key is
+    dropped when it is a locale code (Rails `en:`)."""
+    out: list[tuple[str, str, int]] = []
+    stack: list[tuple[int, str]] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith(("#", "-", "---")):
+            continue
+        m = re.match(r"^(\s*)(\"[^\"]*\"|'[^']*'|[^:#]+?)\s*:(?:\s+(.*))?$", line)
+        if not m:
+            continue
+        indent, key, value = len(m.group(1)), m.group(2).strip("\"'"), (m.group(3) or "").strip()
+        while stack and stack[-1][0] >= indent:
+            stack.pop()
+        if not value or value in ("|", ">", "|-", ">-"):
+            stack.append((indent, key))
+            continue
+        if value[:1] in ("'", '"') and value[-1:] == value[:1] and len(value) >= 2:
+            value = value[1:-1]
+        else:
+            value = re.sub(r"\s+#.*$", "", value)
+        out.append((".".join([k for _, k in stack] + [key]), value, i))
+    if out and all("." in k for k, _, _ in out):
+        tops = {k.split(".", 1)[0] for k, _, _ in out}
+        if len(tops) == 1 and _LOCALE_CODE.match(next(iter(tops))):
+            out = [(k.split(".", 1)[1], v, ln) for k, v, ln in out]
+    return out
+
+
+def _properties_entries(text: str) -> list[tuple[str, str, int]]:
+    out: list[tuple[str, str, int]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        start, line = i + 1, lines[i].strip()
+        while line.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            line = line[:-1] + lines[i].strip()
+        i += 1
+        if not line or line[0] in "#!":
+            continue
+        m = re.match(r"((?:[^=:\s\\]|\\.)+)\s*[=:\s]\s*(.*)$", line)
+        if m:
+            out.append((m.group(1), _unescape(m.group(2)), start))
+    return out
+
+
+def _unescape(s: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
+
+
+def _xml_text(s: str) -> str:
+    s = re.sub(r"<!\[CDATA\[(.*?)\]\]>", r"\1", s, flags=re.DOTALL)
+    s = re.sub(r"<[^>]+>", "", s).replace("\\'", "'").replace('\\"', '"')
+    return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"').replace("&apos;", "'").replace("&amp;", "&")
+
+
+def base_key(key: str) -> str:
+    """`items_one` -> `items`: i18next plural forms are used in code by their base key."""
+    return _PLURAL.sub("", key)

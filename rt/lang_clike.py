@@ -1,0 +1,551 @@
+"""JavaScript/TypeScript (with JSX/TSX), Go, Rust and Java: a careful tokenizer, then definitions, imports
+and identifiers from the tokens.
+
+The tokenizer knows each language's strings (JS template literals with `${...}` nesting, Go raw strings,
+Rust raw strings and lifetimes, Java text blocks), comments, JS regular expression literals and JSX
+elements, so a brace, quote or apostrophe in any of those never throws the nesting off. Input it cannot
+make sense of falls back to plain identifiers instead of failing.
+"""
+from __future__ import annotations
+
+import re
+
+from rt.index import Definition
+from rt.langs import Parsed, identifiers
+
+_SKIP = r"(?:\s+|//[^\n]*|/\*.*?(?:\*/|\Z))*"
+"""Whitespace and comments before a token, consumed by the same match as the token."""
+_TAIL = r"""
+|(?P<id>[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*)
+|(?P<num>\.?\d[\w.]*)
+|(?P<dq>"(?:[^"\\\n]|\\.)*"?)
+|(?P<p>=>|===|!==|==|!=|&&|\|\||\?\?|\?\.|\.\.\.|<=|>=|::|->|:=|\S)
+|(?P<end>\Z))
+"""
+_MASTER = {fam: re.compile(_SKIP + "(?:" + body + _TAIL, re.DOTALL | re.VERBOSE) for fam, body in {
+    "js": r"(?P<bt>`)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
+    "go": r"(?P<raw>`[^`]*`?)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
+    "rust": r"""(?P<raw>b?r(?P<h>\#*)".*?"(?P=h))|(?P<bs>b?"(?:[^"\\]|\\.)*"?)
+        |(?P<life>'[A-Za-z_]\w*(?!'))|(?P<sq>b?'(?:[^'\\\n]|\\.[^'\n]{0,8})'?)""",
+    "java": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
+}.items()}
+_STRINGS = {"dq", "sq", "raw", "bs", "tb"}
+_REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"=>", "&&", "||", "??", "==", "===", "!=", "!==", "<=", ">=",
+                                                "return", "typeof", "case", "do", "else", "in", "of", "new",
+                                                "delete", "void", "throw", "yield", "await", "instanceof"}
+_JSX_BEFORE = set("(,=:[!&|?{};") | {"=>", "&&", "||", "??", "return", "yield", "default", None}
+KEYWORDS = frozenset([
+    "if", "else", "for", "while", "do", "switch", "case", "default", "break", "continue", "return",
+    "function", "class", "const", "let", "var", "new", "delete", "typeof", "instanceof", "in", "of", "try",
+    "catch", "finally", "throw", "this", "super", "import", "export", "from", "as", "async", "await", "yield",
+    "extends", "implements", "interface", "type", "enum", "namespace", "module", "declare", "public",
+    "private", "protected", "static", "readonly", "abstract", "override", "get", "set", "void", "null",
+    "undefined", "true", "false", "func", "package", "go", "defer", "chan", "map", "struct", "select",
+    "range", "fallthrough", "goto", "fn", "impl", "trait", "pub", "mod", "use", "crate", "self", "Self",
+    "mut", "ref", "where", "loop", "match", "move", "unsafe", "dyn", "static", "extern", "final",
+    "synchronized", "native", "transient", "volatile", "throws", "record", "sealed", "permits", "int", "long",
+    "short", "byte", "char", "boolean", "float", "double"
+])
+_MODIFIERS = frozenset([
+    "export", "default", "async", "static", "public", "private", "protected", "readonly", "abstract",
+    "override", "get", "set", "declare", "pub", "unsafe", "extern", "final", "synchronized", "native", "const"
+])
+
+
+class _NotJsx(Exception):
+    pass
+
+
+class Tokens:
+    """The token list of one file: (kind, text, offset); kind is id, str, text, num or p."""
+
+    def __init__(self, text: str, family: str, jsx: bool):
+        self.text, self.rx, self.family, self.jsx = text, _MASTER[family], family, jsx
+        self.out: list[tuple[str, str, int]] = []
+        self.code(0, stop=False)
+
+    def prev(self):
+        return self.out[-1][1] if self.out else None
+
+    def code(self, pos: int, stop: bool) -> int:
+        """Tokens from `pos`; with `stop`, up to and past the `}` that closes an open `${` or `{`."""
+        text, rx, out, js, depth = self.text, self.rx, self.out, self.family == "js", 0
+        while True:
+            m = rx.match(text, pos)
+            kind = m.lastgroup
+            if kind == "end":
+                return m.end()
+            val, start, pos = m.group(kind), m.start(kind), m.end()
+            if js:
+                if kind == "bt":
+                    pos = self.template(pos)
+                    continue
+                if val == "/" and self._regex_ok():
+                    end = self.regex(start)
+                    if end:
+                        out.append(("str", text[start:end], start))
+                        pos = end
+                        continue
+                if val == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[start:start + 2]):
+                    mark = len(out)
+                    try:
+                        pos = self.element(start)
+                        continue
+                    except _NotJsx:
+                        del out[mark:]
+            if kind in _STRINGS:
+                out.append(("str", val, start))
+            elif kind != "life":
+                if val == "{":
+                    depth += 1
+                elif val == "}":
+                    if depth == 0 and stop:
+                        return pos
+                    depth -= 1
+                out.append((kind, val, start))
+
+    def _regex_ok(self) -> bool:
+        if not self.out:
+            return True
+        kind, val, _ = self.out[-1]
+        return (kind == "p" and val in _REGEX_BEFORE and val not in (")", "]", "}")) or (kind == "id" and val in _REGEX_BEFORE)
+
+    def regex(self, pos: int) -> int | None:
+        text, i, in_class = self.text, pos + 1, False
+        while i < len(text):
+            c = text[i]
+            if c == "\n":
+                return None
+            if c == "\\":
+                i += 2
+                continue
+            if c == "[":
+                in_class = True
+            elif c == "]":
+                in_class = False
+            elif c == "/" and not in_class:
+                i += 1
+                while i < len(text) and (text[i].isalnum()):
+                    i += 1
+                return i
+            i += 1
+        return None
+
+    def template(self, pos: int) -> int:
+        text, start = self.text, pos
+        while pos < len(text):
+            c = text[pos]
+            if c == "\\":
+                pos += 2
+            elif c == "`":
+                self.out.append(("str", text[start:pos], start))
+                return pos + 1
+            elif c == "$" and text.startswith("${", pos):
+                self.out.append(("str", text[start:pos], start))
+                pos = self.code(pos + 2, stop=True)
+                start = pos
+            else:
+                pos += 1
+        raise ValueError("unterminated template literal")
+
+    _TAG = re.compile(r"[A-Za-z_$][\w$.:-]*")
+    _ATTR = re.compile(r"\s*([A-Za-z_$][\w$:-]*)")
+
+    def element(self, pos: int) -> int:
+        """One JSX element from its `<` to past its end; raises _NotJsx when it is not one (a comparison, generics)."""
+        text = self.text
+        pos += 1
+        if text.startswith(">", pos):
+            return self.children(pos + 1)
+        m = self._TAG.match(text, pos)
+        if not m:
+            raise _NotJsx
+        for part in re.split(r"[.:-]", m.group()):
+            if part:
+                self.out.append(("id", part, m.start()))
+        pos = m.end()
+        while True:
+            while pos < len(text) and text[pos].isspace():
+                pos += 1
+            if text.startswith("/>", pos):
+                return pos + 2
+            if text.startswith(">", pos):
+                return self.children(pos + 1)
+            if text.startswith("{", pos):
+                pos = self.code(pos + 1, stop=True)
+                continue
+            a = self._ATTR.match(text, pos)
+            if not a:
+                raise _NotJsx
+            self.out.append(("id", a.group(1), a.start(1)))
+            pos = a.end()
+            if text.startswith("=", pos):
+                pos += 1
+                q = text[pos:pos + 1]
+                if q in ("'", '"'):
+                    end = text.find(q, pos + 1)
+                    if end < 0:
+                        raise _NotJsx
+                    self.out.append(("str", text[pos:end + 1], pos))
+                    pos = end + 1
+                elif q == "{":
+                    pos = self.code(pos + 1, stop=True)
+                else:
+                    raise _NotJsx
+
+    def children(self, pos: int) -> int:
+        text, start = self.text, pos
+        while pos < len(text):
+            c = text[pos]
+            if c in "<{":
+                if text[start:pos].strip():
+                    self.out.append(("text", text[start:pos], start))
+                if c == "{":
+                    pos = self.code(pos + 1, stop=True)
+                elif text.startswith("</", pos):
+                    end = text.find(">", pos)
+                    if end < 0:
+                        raise _NotJsx
+                    return end + 1
+                else:
+                    pos = self.element(pos)
+                start = pos
+            else:
+                pos += 1
+        raise _NotJsx
+
+
+# ---------------------------------------------------------------- definitions
+
+_TRIGGERS = {
+    "js": frozenset({"function", "class", "interface", "enum", "namespace", "module", "type", "const", "let", "var"}),
+    "go": frozenset({"func", "type", "const", "var"}),
+    "rust": frozenset({"fn", "struct", "enum", "trait", "union", "mod", "const", "static", "type", "macro_rules", "impl"}),
+    "java": frozenset({"class", "interface", "enum", "record"}),
+}
+"""Words that can open a definition outside a type body; other identifiers skip the header checks."""
+_TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum"})
+
+
+class _Scope:
+    __slots__ = ("d", "depth", "kind")
+
+    def __init__(self, d: Definition | None, kind: str, depth: int):
+        self.d, self.kind, self.depth = d, kind, depth
+
+
+def _family(lang: str) -> str:
+    return {"go": "go", "rust": "rust", "java": "java"}.get(lang, "js")
+
+
+def extract(lang: str, path: str, text: str) -> Parsed:
+    offset = 0
+    if lang in ("vue", "svelte"):
+        m = re.search(r"<script\b[^>]*>(.*?)</script>", text, re.DOTALL)
+        if not m:
+            return Parsed([], [], identifiers(text))
+        offset = text.count("\n", 0, m.start(1))
+        body = m.group(1)
+        lang = "typescript" if re.search(r"""lang=["']ts""", m.group(0)) else "javascript"
+    else:
+        body = text
+    family = _family(lang)
+    try:
+        toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
+    except (ValueError, RecursionError):
+        return Parsed([], [], identifiers(text), note="unparsed")
+    lines, line, last = [], 1 + offset, 0
+    for t in toks:   # tokens come in text order
+        line += body.count("\n", last, t[2])
+        last = t[2]
+        lines.append(line)
+    src = text.splitlines()
+    defs = _Definitions(toks, lines, src, family, path).run()
+    imports = _imports(toks, family)
+    idents = sorted({v for k, v, _ in toks if k == "id" and v not in KEYWORDS})
+    return Parsed(defs, imports, idents)
+
+
+class _Definitions:
+    """One pass over the tokens with a stack of open brackets; definitions end where their body closes."""
+
+    def __init__(self, toks, lines, src, family, path):
+        self.toks, self.lines, self.src, self.family = toks, lines, src, family
+        self.jsx_file = path.endswith((".jsx", ".tsx"))
+        self.triggers = _TRIGGERS[family]
+        self.out: list[Definition] = []
+
+    def sig(self, line: int) -> str:
+        return self.src[line - 1].strip()[:200] if 0 < line <= len(self.src) else ""
+
+    def run(self) -> list[Definition]:
+        toks, lines = self.toks, self.lines
+        stack: list[_Scope] = [_Scope(None, "file", 0)]
+        pending: list[tuple[Definition, int]] = []      # waiting for their `{` body at this depth
+        values: list[tuple[Definition, int]] = []       # `const X = ...` until the statement ends
+        groups: list[tuple[str, int]] = []              # Go `const (` / `type (` / `var (` groups
+        depth = 0
+        n = len(toks)
+        i = 0
+        while i < n:
+            kind, val, _ = toks[i]
+            line = lines[i]
+            # a value definition ends at `;`, at a new statement on a new line, or when its scope closes
+            while values and values[-1][1] == depth and i > 0 and (
+                    (kind == "p" and val == ";") or
+                    (lines[i - 1] < line and self._new_statement(i)) or val in ("}", ")", "]") and depth == values[-1][1]):
+                d, _ = values.pop()
+                d.end = line if val == ";" else lines[i - 1]
+            if kind == "p" and val in "([{":
+                if val == "{" and pending and pending[-1][1] == depth:
+                    d, _ = pending.pop()
+                    stack.append(_Scope(d, d.kind, depth + 1))
+                elif val == "(" and groups and groups[-1][1] == -1:
+                    groups[-1] = (groups[-1][0], depth + 1)
+                    stack.append(_Scope(None, "group", depth + 1))
+                else:
+                    stack.append(_Scope(None, "block" if val == "{" else "paren", depth + 1))
+                depth += 1
+            elif kind == "p" and val in ")]}":
+                if depth > 0:
+                    scope = stack.pop()
+                    depth -= 1
+                    if scope.d is not None:
+                        scope.d.end = line
+                    if scope.kind == "group" and groups:
+                        groups.pop()
+                    for open_defs in (pending, values):   # cut short by the end of their scope
+                        while open_defs and open_defs[-1][1] > depth:
+                            open_defs.pop()[0].end = lines[i - 1]
+            elif kind == "p" and val == ";":
+                while pending and pending[-1][1] == depth:   # a declaration without a body
+                    d, _ = pending.pop()
+                    d.end = line
+            elif kind == "id" and (val in self.triggers or stack[-1].kind in _TYPE_KINDS or groups):
+                found = self.header(i, stack, depth, groups)
+                if found:
+                    d, style = found
+                    self.out.append(d)
+                    (pending if style == "body" else values).append((d, depth))
+            i += 1
+        last = lines[-1] if lines else 1
+        for d, _ in pending + values:
+            d.end = max(d.end, last if d.end < d.start else d.end)
+        self.out.sort(key=lambda d: (d.start, d.end))
+        return self.out
+
+    _STARTERS = frozenset(["export", "import", "const", "let", "var", "function", "class", "interface", "type", "enum", "declare", "namespace", "module", "abstract", "async", "public", "private", "protected", "static", "func", "pub", "fn", "struct", "impl", "trait", "mod", "use", "package", "return", "if", "for", "while"])
+
+    def _new_statement(self, i: int) -> bool:
+        kind, val, _ = self.toks[i]
+        if self.family == "go":
+            prev = self.toks[i - 1][1]
+            return prev not in (",", "(", "{", "[", "=", "+", "-", "*", "/", "&&", "||", ".", ":=")
+        return (kind == "id" and val in self._STARTERS) or val == "@"
+
+    def parent(self, stack: list[_Scope]) -> str:
+        return ".".join(s.d.name for s in stack if s.d is not None and s.kind in (
+            "class", "interface", "struct", "trait", "impl", "enum", "namespace", "module", "record"))
+
+    def header(self, i: int, stack: list[_Scope], depth: int, groups) -> tuple[Definition, str] | None:
+        toks, lines = self.toks, self.lines
+        val = toks[i][1]
+        nxt = toks[i + 1] if i + 1 < len(toks) else ("", "", 0)
+        prev = toks[i - 1][1] if i > 0 else None
+        if prev == ".":
+            return None
+        line = lines[i]
+        top = stack[-1]
+        fam = self.family
+
+        def make(name_idx: int, kind: str, style: str = "body", start: int | None = None):
+            name = toks[name_idx][1]
+            start = start or line
+            return Definition(name, kind, start, start, self.sig(start), self.parent(stack)), style
+
+        def is_id(j: int) -> bool:
+            return j < len(toks) and toks[j][0] == "id"
+
+        in_type_body = top.d is not None and top.kind in ("class", "interface", "trait", "impl", "record", "enum")
+        # Go: grouped declarations, one per line
+        if fam == "go" and groups and groups[-1][1] == depth and (i == 0 or lines[i - 1] < line) and prev != ".":
+            g = groups[-1][0]
+            if g == "type":
+                k = {"struct": "struct", "interface": "interface"}.get(nxt[1], "type")
+                return make(i, k, "body" if k != "type" else "value")
+            return make(i, "constant" if g == "const" else "variable", "value")
+        if fam == "js":
+            if val == "function" and prev != "=":
+                j = i + 1 + (toks[i + 1][1] == "*")
+                if is_id(j):
+                    return make(j, self._fn_kind(toks[j][1], j))
+            elif val in ("class", "interface", "enum", "namespace", "module") and is_id(i + 1) and prev not in ("(", ",", "="):
+                if val == "module" and nxt[1] == ".":
+                    return None
+                return make(i + 1, "class" if val == "class" else val)
+            elif val == "type" and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] in ("=", "<") and (
+                    prev is None or prev in (";", "}", "{", "export", "declare") or lines[i - 1] < line):
+                return make(i + 1, "type", "value")
+            elif val in ("const", "let", "var") and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] in ("=", ":") \
+                    and top.kind in ("file", "namespace", "module"):
+                name = toks[i + 1][1]
+                after = self._after_eq(i + 2)
+                if after in ("function", "(", "async") or (after and self._arrow_soon(i + 2)):
+                    return make(i + 1, self._fn_kind(name, i + 1), "value")
+                return make(i + 1, "constant" if name.isupper() or val == "const" and name[:1].isupper() else "variable", "value")
+            elif in_type_body and val not in KEYWORDS - _MODIFIERS - {"constructor"} and nxt[1] in ("(", "<") \
+                    and (prev in (None, "{", "}", ";", "*", "async", "static", "get", "set", "public", "private",
+                                  "protected", "readonly", "override", "abstract", "declare") or lines[i - 1] < line):
+                if val in _MODIFIERS and is_id(i + 1):
+                    return None
+                return make(i, "method")
+            elif in_type_body and top.kind == "class" and nxt[1] == "=" and self._arrow_soon(i + 1) and \
+                    (prev in ("{", "}", ";", "static", "private", "public", "protected", "readonly") or lines[i - 1] < line):
+                return make(i, "method", "value")
+            return None
+        if fam == "go":
+            if val == "func" and top.kind == "file":
+                if is_id(i + 1):
+                    return make(i + 1, "function")
+                if nxt[1] == "(":
+                    j, recv = i + 2, ""
+                    while j < len(toks) and toks[j][1] != ")":
+                        if toks[j][0] == "id" and toks[j][1] not in KEYWORDS:
+                            recv = toks[j][1] if toks[j - 1][1] in ("*", "(") or toks[j - 1][0] == "id" else recv
+                        j += 1
+                    if is_id(j + 1):
+                        d, style = make(j + 1, "method")
+                        d.parent = recv
+                        return d, style
+            elif val in ("type", "const", "var") and top.kind == "file":
+                if nxt[1] == "(":
+                    groups.append((val, -1))
+                    return None
+                if is_id(i + 1):
+                    if val == "type":
+                        k = {"struct": "struct", "interface": "interface"}.get(toks[i + 2][1] if i + 2 < len(toks) else "", "type")
+                        return make(i + 1, k, "body" if k != "type" else "value")
+                    return make(i + 1, "constant" if val == "const" else "variable", "value")
+            return None
+        if fam == "rust":
+            if val == "fn" and is_id(i + 1):
+                return make(i + 1, "method" if in_type_body else "function")
+            if val in ("struct", "enum", "trait", "union") and is_id(i + 1):
+                return make(i + 1, val)
+            if val == "mod" and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] == "{":
+                return make(i + 1, "module")
+            if val in ("const", "static") and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] == ":":
+                return make(i + 1, "constant", "value")
+            if val == "type" and is_id(i + 1) and prev != "::":
+                return make(i + 1, "type", "value")
+            if val == "macro_rules" and nxt[1] == "!" and is_id(i + 2):
+                return make(i + 2, "macro")
+            if val == "impl":
+                j, angle, name_idx = i + 1, 0, None
+                while j < len(toks) and toks[j][1] not in ("{", ";"):
+                    t = toks[j][1]
+                    angle += (t == "<") - (t == ">")
+                    if t == "for":
+                        name_idx = None
+                    elif angle == 0 and toks[j][0] == "id" and t not in KEYWORDS and name_idx is None and toks[j + 1][1] != "::":
+                        name_idx = j
+                    elif t == "where":
+                        break
+                    j += 1
+                if name_idx is not None:
+                    return make(name_idx, "impl")
+            return None
+        # java
+        if val in ("class", "interface", "enum", "record") and is_id(i + 1) and prev not in (".", "::"):
+            return make(i + 1, "annotation" if prev == "@" else val)
+        if in_type_body and nxt[1] == "(" and val not in KEYWORDS and prev not in ("new", "=", ".", "@", "(", ",", "return") \
+                and (toks[i - 1][0] == "id" or prev in (">", "]", "{", "}", ";")):
+            return make(i, "constructor" if val == top.d.name else "method")
+        if in_type_body and nxt[1] == "=" and val.isupper() and toks[i - 1][0] == "id" and depth == top.depth:
+            return make(i, "constant", "value")
+        return None
+
+    def _after_eq(self, j: int) -> str | None:
+        toks = self.toks
+        if toks[j][1] == ":":   # a type annotation: skip to the `=` at this nesting
+            level = 0
+            while j < len(toks) and not (level == 0 and toks[j][1] == "="):
+                level += toks[j][1] in ("(", "[", "{", "<") and 1 or 0
+                level -= toks[j][1] in (")", "]", "}", ">") and 1 or 0
+                if toks[j][1] == ";":
+                    return None
+                j += 1
+        return toks[j + 1][1] if j + 1 < len(self.toks) else None
+
+    def _arrow_soon(self, j: int) -> bool:
+        """An `=>` before the statement's first `;` or `{`: the value is an arrow function."""
+        for k in range(j, min(j + 60, len(self.toks))):
+            v = self.toks[k][1]
+            if v == "=>":
+                return True
+            if v in (";", "{") and k > j + 1:
+                return False
+        return False
+
+    def _fn_kind(self, name: str, j: int) -> str:
+        """Capitalised functions that render JSX are React components."""
+        if not name[:1].isupper():
+            return "function"
+        if self.jsx_file:
+            return "component"
+        for k in range(j, min(j + 400, len(self.toks))):
+            if self.toks[k][0] == "text" or (self.toks[k][1] == "<" and self.toks[k - 1][1] == "return"):
+                return "component"
+        return "function"
+
+
+# ---------------------------------------------------------------- imports
+
+def _unquote(s: str) -> str:
+    return s[1:-1] if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"`" else s.strip("'\"`")
+
+
+def _imports(toks, family: str) -> list[str]:
+    out: set[str] = set()
+    n = len(toks)
+    for i, (kind, val, _) in enumerate(toks):
+        if kind != "id":
+            continue
+        nxt = toks[i + 1] if i + 1 < n else ("", "", 0)
+        if family == "js":
+            if val in ("from", "import") and nxt[0] == "str" and (val == "import" or i > 0):
+                out.add(_unquote(nxt[1]))
+            elif val in ("require", "import") and nxt[1] == "(" and i + 2 < n and toks[i + 2][0] == "str":
+                out.add(_unquote(toks[i + 2][1]))
+        elif family == "go" and val == "import":
+            j = i + 1
+            if nxt[1] == "(":
+                j += 1
+                while j < n and toks[j][1] != ")":
+                    if toks[j][0] == "str":
+                        out.add(_unquote(toks[j][1]))
+                    j += 1
+            else:
+                while j < n and toks[j][0] != "str" and j < i + 3:
+                    j += 1
+                if j < n and toks[j][0] == "str":
+                    out.add(_unquote(toks[j][1]))
+        elif family == "rust":
+            if val == "use" and (i == 0 or toks[i - 1][1] in (";", "}", "{", "pub", ")") or toks[i - 1][0] == "p"):
+                parts, j = [], i + 1
+                while j < n and toks[j][1] not in (";", "{", "*", "as"):
+                    parts.append(toks[j][1])
+                    j += 1
+                out.add("".join(parts).rstrip(":"))
+            elif val == "mod" and nxt[0] == "id" and i + 2 < n and toks[i + 2][1] == ";":
+                out.add(f"mod {nxt[1]}")
+        elif family == "java" and val == "import" and (i == 0 or toks[i - 1][1] == ";"):
+            parts, j = [], i + 1
+            if j < n and toks[j][1] == "static":
+                j += 1
+            while j < n and toks[j][1] != ";":
+                parts.append(toks[j][1])
+                j += 1
+            out.add("".join(parts))
+    out.discard("")
+    return sorted(out)

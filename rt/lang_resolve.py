@@ -1,0 +1,248 @@
+"""Resolving import specifiers to repository files, with the whole file list in view.
+
+Python: dotted modules from the repository root and from each package root (the first folder up
+without `__init__.py`), and relative imports. JS/TS: relative paths with extensions and index files,
+and `tsconfig.json`/`jsconfig.json` `baseUrl` and `paths` aliases. Go: packages inside the module
+named in `go.mod`. Rust: `mod x;` and `crate::` paths. Java: fully qualified class names.
+"""
+from __future__ import annotations
+
+import json
+import posixpath
+import re
+
+from rt.core import read_text
+
+JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json")
+
+
+def resolve_all(repo, entries: dict, paths: set[str]) -> None:
+    """Set `resolved` on each entry from its raw `imports`, against every file of the tree (`paths`)."""
+    py = _python_modules(paths)
+    aliases = _js_aliases(repo, paths)
+    go_mods = _go_modules(repo, paths)
+    dirs: dict[str, list[str]] = {}
+    for p in sorted(paths):
+        dirs.setdefault(posixpath.dirname(p), []).append(p)
+    java = {}
+    for p in paths:
+        if p.endswith(".java"):
+            java.setdefault(p.rsplit("/", 1)[-1][:-5], []).append(p)
+    for path, e in entries.items():
+        found: set[str] = set()
+        for spec in e.imports:
+            if e.lang == "python":
+                hits = [_python(path, spec, py)]
+            elif e.lang in ("javascript", "typescript", "vue", "svelte"):
+                hits = [_js(path, spec, paths, aliases)]
+            elif e.lang == "go":
+                hits = _go(spec, go_mods, dirs)
+            elif e.lang == "rust":
+                hits = [_rust(path, spec, paths)]
+            elif e.lang == "java":
+                hits = _java(spec, java, dirs)
+            else:
+                hits = []
+            found.update(h for h in hits if h)
+        found.discard(path)
+        e.resolved = sorted(found)
+
+
+# ---------------------------------------------------------------- Python
+
+def _python_modules(paths: set[str]) -> dict[str, str]:
+    """Dotted module name -> file, from the root and from every package root."""
+    dirs_with_init = {p.rsplit("/", 1)[0] if "/" in p else "" for p in paths if p.endswith("/__init__.py")}
+    mods: dict[str, str] = {}
+    for p in sorted(paths):
+        if not p.endswith((".py", ".pyi")):
+            continue
+        stem = p[: p.rfind(".")]
+        parts = stem.split("/")
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        if not parts:
+            continue
+        names = [".".join(parts)]
+        folder = p.rsplit("/", 1)[0] if "/" in p else ""
+        depth = top = len(parts) - (0 if p.endswith("/__init__.py") else 1)   # folders above the module
+        while depth > 0 and folder in dirs_with_init:
+            depth -= 1
+            folder = folder.rsplit("/", 1)[0] if "/" in folder else ""
+        if depth < top:   # inside a package: importable by its name from the package root
+            names.append(".".join(parts[depth:]))
+        for n in names:
+            if n and (n not in mods or p.endswith(".py")):
+                mods.setdefault(n, p)
+    return mods
+
+
+def _python(path: str, spec: str, mods: dict[str, str]) -> str | None:
+    if spec.startswith("."):
+        level = len(spec) - len(spec.lstrip("."))
+        folder = posixpath.dirname(path)
+        for _ in range(level - 1):
+            folder = posixpath.dirname(folder)
+        rest = spec[level:]
+        base = folder.replace("/", ".")
+        spec = f"{base}.{rest}" if base and rest else (base or rest)
+        if not spec:
+            return None
+    while spec:
+        if spec in mods:
+            return mods[spec]
+        spec = spec.rpartition(".")[0]   # `from a.b import name`: name is not a module, a/b.py is
+    return None
+
+
+# ---------------------------------------------------------------- JavaScript / TypeScript
+
+def _with_exts(base: str, paths: set[str]) -> str | None:
+    """`./x` as a file: itself, with an extension, or the folder's index file."""
+    base = posixpath.normpath(base)
+    if base in paths:
+        return base
+    stem = re.sub(r"\.(js|jsx|mjs|cjs)$", "", base)   # TS code imports './x.js' for x.ts
+    for ext in JS_EXTS:
+        if stem + ext in paths:
+            return stem + ext
+    for ext in JS_EXTS:
+        if f"{base}/index{ext}" in paths:
+            return f"{base}/index{ext}"
+    return None
+
+
+def _js(path: str, spec: str, paths: set[str], aliases: list[tuple[str, str, list[str]]]) -> str | None:
+    if spec.startswith("."):
+        return _with_exts(posixpath.join(posixpath.dirname(path), spec), paths)
+    for folder, pattern, targets in aliases:
+        if folder and not path.startswith(folder + "/"):
+            continue
+        prefix, star, suffix = pattern.partition("*")
+        if star and spec.startswith(prefix) and spec.endswith(suffix) and len(spec) >= len(prefix) + len(suffix):
+            middle = spec[len(prefix):len(spec) - len(suffix)]
+        elif not star and spec == pattern:
+            middle = ""
+        else:
+            continue
+        for t in targets:
+            hit = _with_exts(posixpath.join(folder, t.replace("*", middle)), paths)
+            if hit:
+                return hit
+    return None
+
+
+def _js_aliases(repo, paths: set[str]) -> list[tuple[str, str, list[str]]]:
+    """(folder of the config, pattern, targets relative to that folder) from every tsconfig/jsconfig,
+    the deepest config first; `baseUrl` alone makes bare specifiers resolve under it."""
+    out = []
+    for p in sorted(paths, key=lambda x: (-x.count("/"), x)):
+        name = p.rsplit("/", 1)[-1]
+        if not (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json")):
+            continue
+        opts = _json_loose(read_text(repo, p) or "").get("compilerOptions") or {}
+        if not isinstance(opts, dict):
+            continue
+        folder = posixpath.dirname(p)
+        base = posixpath.normpath(posixpath.join(folder, str(opts.get("baseUrl") or ".")))
+        base = "" if base == "." else base
+        for pattern, targets in sorted((opts.get("paths") or {}).items()):
+            if isinstance(targets, list):
+                out.append((folder, pattern, [posixpath.relpath(posixpath.join(base, str(t)), folder or ".")
+                                              if folder else posixpath.join(base, str(t)) for t in targets]))
+        if opts.get("baseUrl"):
+            out.append((folder, "*", [posixpath.relpath(posixpath.join(base, "*"), folder or ".") if folder
+                                      else posixpath.join(base, "*")]))
+    return out
+
+
+def _json_loose(text: str) -> dict:
+    """tsconfig files allow comments and trailing commas; strip them (outside strings) and parse."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c == '"':
+            m = re.match(r'"(?:[^"\\]|\\.)*"', text[i:])
+            end = i + (m.end() if m else 1)
+            out.append(text[i:end])
+            i = end
+        elif text.startswith("//", i):
+            i = text.find("\n", i) if text.find("\n", i) >= 0 else n
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+        else:
+            out.append(c)
+            i += 1
+    try:
+        data = json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+# ---------------------------------------------------------------- Go
+
+def _go_modules(repo, paths: set[str]) -> list[tuple[str, str]]:
+    """(module path, its folder) for every go.mod, the longest module path first."""
+    mods = []
+    for p in paths:
+        if p == "go.mod" or p.endswith("/go.mod"):
+            m = re.search(r"^module\s+(\S+)", read_text(repo, p) or "", re.MULTILINE)
+            if m:
+                mods.append((m.group(1).strip('"'), posixpath.dirname(p)))
+    return sorted(mods, key=lambda m: (-len(m[0]), m[0]))
+
+
+def _go(spec: str, mods: list[tuple[str, str]], dirs: dict[str, list[str]]) -> list[str]:
+    """A package inside a module of this repository: every non-test .go file of its folder."""
+    for mod, folder in mods:
+        if spec == mod or spec.startswith(mod + "/"):
+            d = posixpath.join(folder, spec[len(mod) + 1:]) if spec != mod else folder
+            return [p for p in dirs.get(posixpath.normpath(d) if d else "", [])
+                    if p.endswith(".go") and not p.endswith("_test.go")]
+    return []
+
+
+# ---------------------------------------------------------------- Rust
+
+def _rust(path: str, spec: str, paths: set[str]) -> str | None:
+    folder = posixpath.dirname(path)
+    name = path.rsplit("/", 1)[-1]
+    if spec.startswith("mod "):
+        here = folder if name in ("mod.rs", "lib.rs", "main.rs") else posixpath.join(folder, name[:-3])
+        mod = spec[4:]
+        for cand in (f"{here}/{mod}.rs", f"{here}/{mod}/mod.rs"):
+            cand = cand.lstrip("/")
+            if cand in paths:
+                return cand
+        return None
+    if not spec.startswith(("crate::", "super::", "self::")):
+        return None
+    src = folder
+    while src and posixpath.basename(src) != "src":
+        src = posixpath.dirname(src)
+    parts = spec.split("::")
+    head, rest = parts[0], parts[1:]
+    base = src if head == "crate" else (posixpath.dirname(folder) if head == "super" else folder)
+    for k in range(len(rest), 0, -1):
+        stem = "/".join([base] + rest[:k]) if base else "/".join(rest[:k])
+        for cand in (stem + ".rs", stem + "/mod.rs"):
+            if cand in paths:
+                return cand
+    return None
+
+
+# ---------------------------------------------------------------- Java
+
+def _java(spec: str, by_class: dict[str, list[str]], dirs: dict[str, list[str]]) -> list[str]:
+    parts = spec.split(".")
+    if parts[-1] == "*":
+        tail = "/".join(parts[:-1])
+        return [p for d, ps in dirs.items() if d == tail or d.endswith("/" + tail) for p in ps if p.endswith(".java")]
+    for k in range(len(parts), 0, -1):   # a static import names a member after the class
+        suffix = "/".join(parts[:k]) + ".java"
+        hits = [p for p in by_class.get(parts[k - 1], []) if p == suffix or p.endswith("/" + suffix)]
+        if hits:
+            return hits
+    return []

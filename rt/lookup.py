@@ -1,0 +1,207 @@
+"""Precise look-ups instead of whole-file reads: `rt symbol`, `rt refs`, `rt slice`, `rt outline`.
+
+All four answer from the index (`rt/index.py`), reading at most the few files they print lines of.
+"""
+from __future__ import annotations
+
+import re
+
+from rt.core import (
+    ExitCode,
+    PathError,
+    Result,
+    UsageError,
+    closest_paths,
+    read_text,
+    to_rel,
+)
+from rt.index import Definition, Index, load
+
+MAX_REF_FILES = 20
+MAX_DEFINERS = 8
+"""Up to this many defining files, `rt refs` finds every importer; beyond, only among the files it shows."""
+MAX_LINE = 400
+MAX_DEFS = 50
+OUTLINE_HINT = 150
+"""Files longer than this are read through `rt outline` then `rt slice`, not whole."""
+
+
+def _qualified(d: Definition) -> str:
+    return f"{d.parent}.{d.name}" if d.parent else d.name
+
+
+def find_definitions(idx: Index, name: str) -> list[tuple[str, Definition]]:
+    """Definitions of `name`; `Parent.name` narrows to members of that class or type."""
+    if "." in name.strip("."):
+        parent, _, leaf = name.rpartition(".")
+        return [(p, d) for p, d in idx.definitions(leaf) if d.parent == parent or d.parent.endswith("." + parent)]
+    return idx.definitions(name)
+
+
+def _nowhere(idx: Index, name: str, what: str) -> Result:
+    text = (f"{name}: {what} in the {idx.meta['files']} indexed files; "
+            f"`rt find \"{name}\"` searches paths, translations and text")
+    return Result(text, {"name": name, "found": False}, ExitCode.FINDING)
+
+
+# ---------------------------------------------------------------- symbol
+
+def args_symbol(p) -> None:
+    p.add_argument("name", help="a function, class, method, type or constant name; Class.method narrows")
+
+
+def cmd_symbol(ctx, args) -> Result:
+    idx = load(ctx)
+    hits = find_definitions(idx, args.name)
+    if not hits:
+        return _nowhere(idx, args.name, "no definition")
+    rows = [f"{p}:{d.start}-{d.end}  {d.kind} {_qualified(d)}  {d.signature}" for p, d in hits[:MAX_DEFS]]
+    if len(hits) > MAX_DEFS:
+        rows.append(f"... and {len(hits) - MAX_DEFS} more definitions")
+    return Result("\n".join(rows), {"name": args.name, "found": True, "definitions": [
+        {"path": p, "name": d.name, "kind": d.kind, "start": d.start, "end": d.end, "signature": d.signature,
+         "parent": d.parent} for p, d in hits]})
+
+
+# ---------------------------------------------------------------- refs
+
+def args_refs(p) -> None:
+    p.add_argument("name", help="an identifier: its uses are listed file by file")
+
+
+def cmd_refs(ctx, args) -> Result:
+    idx = load(ctx)
+    name = args.name.rpartition(".")[2] if "." in args.name.strip(".") else args.name
+    users = idx.users(name)
+    if not users:
+        return _nowhere(idx, args.name, "used nowhere")
+    defining = sorted({p for p, _ in find_definitions(idx, args.name)})
+    if len(defining) <= MAX_DEFINERS:
+        importing = {imp for p in defining for imp in idx.importers(p)} & set(users)
+        note = f", {len(importing - set(defining))} import its definition" if defining else ""
+    else:   # defined all over (`render`, `get`): look at the imports of the files shown only
+        shown = [p for p in users if p not in defining][:MAX_REF_FILES]
+        importing = {p for p in shown if set(idx.imports_of(p)) & set(defining)}
+        note = f", defined in {len(defining)} files (imports marked among the files shown)"
+    rank = {p: 1 for p in importing} | {p: 0 for p in defining}
+    ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    rows, files = [], []
+    for path in ordered[:MAX_REF_FILES]:
+        mark = "defines" if rank.get(path) == 0 else "imports" if rank.get(path) == 1 else ""
+        text = read_text(ctx.repo, path) or ""
+        lines = [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+        shown = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} lines)" if len(lines) > 12 else "")
+        rows.append(f"{path}  {mark + '  ' if mark else ''}{shown}")
+        files.append({"path": path, "mark": mark, "lines": lines})
+    more = len(ordered) - len(files)
+    head = f"{name}: used in {len(ordered)} file{'s' if len(ordered) != 1 else ''}{note}"
+    tail = [f"... and {more} more files (`rt refs {name} --json` lists them all)"] if more else []
+    return Result("\n".join([head] + rows + tail), {"name": name, "found": True, "files": files,
+                                                    "more": ordered[len(files):], "total": len(ordered),
+                                                    "defined_in": defining, "importers": sorted(importing)})
+
+
+# ---------------------------------------------------------------- slice
+
+def args_slice(p) -> None:
+    p.add_argument("file", help="a file inside the repository")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--lines", metavar="A:B", help="line range, 1-based and inclusive (A: or :B for open ends)")
+    which.add_argument("--symbol", metavar="NAME", help="the range of a definition in that file (Class.method narrows)")
+    p.add_argument("--budget", type=int, metavar="TOKENS", help="cut the slice to fit a context window of this many tokens")
+
+
+def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
+    rel = to_rel(ctx.repo, user_path)
+    path = ctx.repo.root / rel
+    if not path.is_file():
+        near = closest_paths(rel, load(ctx).paths)
+        raise PathError(f"{user_path}: no such file" + (f"; closest: {', '.join(near)}" if near else ""))
+    text = read_text(ctx.repo, rel)
+    if text is None:
+        raise UsageError(f"{rel}: binary, too large or unreadable; rt only slices text files")
+    return rel, text.splitlines()
+
+
+def parse_range(spec: str, total: int) -> tuple[int, int, int]:
+    """(first, last, last asked for) of `A:B`, `A:`, `:B` or `A`; the end is cut to the file's length."""
+    m = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", spec)
+    if m:
+        a, b = int(m[1]) if m[1] else 1, int(m[2]) if m[2] else total
+    elif spec.strip().isdigit():
+        a = b = int(spec)
+    else:
+        raise UsageError(f"--lines {spec!r}: give A:B, for example --lines 10:40")
+    if a < 1 or b < a:
+        raise UsageError(f"--lines {spec}: the range must start at 1 or later and not end before it starts")
+    if a > total:
+        raise UsageError(f"--lines {spec}: beyond the end, the file has {total} lines")
+    return a, min(b, total), b
+
+
+def cut(line: str) -> str:
+    """A line as shown: long ones (minified code, data) cut with a visible marker."""
+    return line if len(line) <= MAX_LINE else f"{line[:MAX_LINE]} [... {len(line) - MAX_LINE} more characters cut]"
+
+
+def render(lines: list[str], a: int, b: int) -> str:
+    width = len(str(b))
+    return "\n".join(f"{i:>{width}}| {cut(lines[i - 1])}" for i in range(a, b + 1))
+
+
+def cmd_slice(ctx, args) -> Result:
+    rel, lines = _file_lines(ctx, args.file)
+    total = len(lines)
+    if args.lines is not None:
+        a, b, asked = parse_range(args.lines, total)
+        label = f"{rel}:{a}-{b}" + (f" (the file ends at line {total})" if asked > b else "")
+    else:
+        idx = load(ctx)
+        hits = [d for p, d in find_definitions(idx, args.symbol) if p == rel]
+        if not hits:
+            entry = idx.entry(rel)
+            names = sorted({_qualified(d) for d in entry.defs})[:10] if entry else []
+            return Result(f"{args.symbol}: not defined in {rel}" + (f"; it defines {', '.join(names)}" if names else ""),
+                          {"path": rel, "found": False}, ExitCode.FINDING)
+        d = hits[0]
+        a, b = d.start, min(d.end, total)
+        label = f"{rel}:{a}-{b}  {d.kind} {_qualified(d)}"
+        if len(hits) > 1:
+            label += "  (also at lines " + ", ".join(f"{h.start}-{h.end}" for h in hits[1:]) + ")"
+    if args.budget is not None:   # --budget: the code share of the window, by rt/budget.py's one rule
+        from rt import budget
+        keep, dropped = budget.fit_lines(args.budget, [render(lines, i, i) for i in range(a, b + 1)])
+        if dropped:
+            b = a + keep - 1
+            label += f"  (cut after line {b} to fit --budget {args.budget}; dropped: {dropped[-1]})"
+    return Result(f"{label}\n{render(lines, a, b)}", {"path": rel, "start": a, "end": b, "total": total,
+                                                     "lines": [cut(x) for x in lines[a - 1:b]]})
+
+
+# ---------------------------------------------------------------- outline
+
+def args_outline(p) -> None:
+    p.add_argument("file", help="a file inside the repository")
+
+
+def cmd_outline(ctx, args) -> Result:
+    rel = to_rel(ctx.repo, args.file)
+    idx = load(ctx)
+    entry = idx.entry(rel)
+    if entry is None:
+        near = closest_paths(rel, idx.paths)
+        raise PathError(f"{args.file}: not a file rt indexes" + (f"; closest: {', '.join(near)}" if near else ""))
+    head = f"{rel}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
+    rows = []
+    for d in entry.defs:
+        depth = d.parent.count(".") + 1 if d.parent else 0
+        rows.append(f"{d.start:>5}-{d.end:<5} {'  ' * depth}{d.kind} {d.name}  {d.signature}")
+    if not rows:
+        rows.append("(no definitions found)")
+    if entry.lines > OUTLINE_HINT:
+        rows.append(f"read a part with `rt slice {rel} --lines A:B` or `--symbol NAME`")
+    return Result("\n".join([head] + rows), {"path": rel, "lang": entry.lang, "lines": entry.lines, "note": entry.note,
+                                             "definitions": [{"name": d.name, "kind": d.kind, "start": d.start,
+                                                              "end": d.end, "signature": cut(d.signature),
+                                                              "parent": d.parent} for d in entry.defs]})

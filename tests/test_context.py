@@ -1,0 +1,209 @@
+"""rt manifest and rt pack: size caps, byte stability, ranking, vague tasks, pins and budgets."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from rt.bm25 import BM25, tokens
+from rt.budget import split
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from genrepo import generate  # noqa: E402
+
+SHOP = {
+    "pyproject.toml": '[project]\nname = "shop"\ndependencies = ["flask>=2", "sqlalchemy"]\n'
+                      '[project.scripts]\nshop = "shop.cli:main"\n',
+    "requirements.txt": "flask\n",
+    "shop/__init__.py": '"""The shop: carts, orders and invoices."""\n',
+    "shop/cli.py": "from shop.billing.invoice import render_invoice\n\n\ndef main():\n    print(render_invoice([]))\n",
+    "shop/billing/__init__.py": "",
+    "shop/billing/invoice.py": (
+        "from shop.money import round_cents\n\n\n"
+        "def render_invoice(lines):\n    total = sum(l.price for l in lines)\n    return round_cents(total)\n\n\n"
+        + "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n" for i in range(40))
+    ),
+    "shop/money.py": "def round_cents(value):\n    return round(value, 2)\n",
+    "shop/views/cart.py": "from shop.money import round_cents\n\n\ndef cart_total(items):\n    return round_cents(sum(items))\n",
+    "docs/notes.md": "# Notes\n\nThe invoice layout, invoice totals and invoice numbering are described "
+                     "in the invoice chapter; every invoice has a number.\n",
+    "tests/test_money.py": "from shop.money import round_cents\n\n\ndef test_round():\n    assert round_cents(1.005) == 1.0\n",
+}
+
+
+@pytest.fixture
+def shop(project):
+    for rel, text in SHOP.items():
+        project.write(rel, text)
+    project.init_git()
+    return project
+
+
+def ranked(project, *args) -> list[str]:
+    return [r["path"] for r in project.rt_json("pack", *args)["ranked"]]
+
+
+def test_manifest_names_stack_folders_entry_points_and_relevant_files(shop):
+    out = shop.rt("manifest", "invoice rounding is off by a cent")
+    assert "languages: python" in out
+    assert "Flask (pyproject.toml" in out and "SQLAlchemy" in out
+    assert "package managers: pip (requirements.txt)" in out
+    assert "- shop/ (" in out and "The shop: carts, orders and invoices." in out
+    assert "pyproject.toml script shop: shop.cli:main" in out
+    relevant = out.split("## Files that look relevant to the task")[1]
+    assert relevant.strip().startswith("1. shop/billing/invoice.py")
+
+
+def test_caps_and_byte_stability_on_a_generated_repo(tmp_path, project):
+    generate(project.root, 2000)
+    task = "render the invoice total button label for the cart session"
+    first = project.rt_proc("manifest", task)       # a real process builds the index
+    assert first.returncode == 0, first.stderr
+    assert first.stdout == project.rt("manifest", task)
+    assert len(first.stdout.rstrip("\n")) <= 6000
+    pack1 = project.rt_proc("pack", task)
+    assert pack1.returncode == 0, pack1.stderr
+    assert pack1.stdout == project.rt("pack", task)
+    assert 2000 < len(pack1.stdout) <= 18000
+    assert str(project.root) not in pack1.stdout + first.stdout
+
+
+def test_a_folder_map_too_long_is_cut_and_says_so(project):
+    for i in range(400):
+        project.write(f"area{i:03d}/sub/module_{i}.py", f"def f{i}():\n    return {i}\n")
+    project.init_git()
+    out = project.rt("manifest")
+    assert len(out.rstrip("\n")) <= 6000
+    assert "- area000/ (1 files: python 1)" in out
+    assert re.search(r"^\.\.\. \d+ more folders", out, re.M)
+
+
+def test_path_and_name_weigh_more_than_the_body(shop):
+    # docs/notes.md says "invoice" six times; shop/billing/invoice.py only in its path and names
+    top = ranked(shop, "invoice numbering")
+    assert top[0] == "shop/billing/invoice.py"
+    files = {p: shop.read(p) for p in SHOP}
+    paths = sorted(files)
+    body_only = BM25([tokens(files[p]) for p in paths]).rank(tokens("invoice numbering"))
+    assert paths[body_only[0][0]] == "docs/notes.md"      # plain body BM25 picks the prose
+
+
+def test_pack_shows_labelled_fragments_and_dependents(shop):
+    data = shop.rt_json("pack", "render_invoice rounding")
+    assert data["files"][0] == "shop/billing/invoice.py"
+    text = data["pack"]
+    total = len(SHOP["shop/billing/invoice.py"].splitlines())
+    assert f"### shop/billing/invoice.py (partial: lines 4-6 of {total}; function render_invoice)" in text
+    assert "### shop/money.py (whole file)" in text      # the short files come whole, and say so
+    assert "shop/views/cart.py:1: from shop.money import round_cents" in text   # a user outside the pack
+    assert "helper_30" not in text    # the unrelated rest of the file stays out
+    for frag in data["fragments"]:
+        assert frag["start"] <= frag["end"] <= frag["of"]
+
+
+def test_vague_task_says_so_instead_of_padding(shop):
+    data = shop.rt_json("pack", "make it better please")
+    assert data["vague"] is True and data["files"] == [] and data["fragments"] == []
+    assert "too vague" in data["pack"] and "--path" in data["pack"]
+    assert "## Code" not in data["pack"]
+    assert "too vague" in shop.rt("manifest", "make it better please")
+
+
+def test_path_pins_files_and_folders(shop):
+    data = shop.rt_json("pack", "invoice numbering", "--path", "shop/views")
+    assert data["files"][0] == "shop/views/cart.py"
+    assert data["ranked"][0] == {"path": "shop/views/cart.py", "score": None, "why": ["pinned"]}
+    assert "### shop/views/cart.py (whole file" in data["pack"]
+    # a pin works even when the words alone are too vague
+    vague = shop.rt_json("pack", "make it better", "--path", "shop/money.py")
+    assert vague["files"] == ["shop/money.py"] and "too vague" in vague["pack"]
+    shop.rt("pack", "x", "--path", "shop/nope.py", ret=2)
+    assert "closest: shop/" in shop.last_err
+
+
+def test_active_task_is_used_and_its_manifest_and_pack_are_saved(shop):
+    shop.rt("pack", ret=2)
+    assert "no task text and no active task" in shop.last_err
+    shop.rt("start", "invoice rounding", "--path", "shop/money.py")
+    data = shop.rt_json("pack")
+    assert data["files"][0] == "shop/money.py"
+    task_dir = next((shop.root / ".rt" / "tasks").iterdir())
+    assert (task_dir / "pack.md").read_text() == data["pack"]
+    manifest = shop.rt("manifest")
+    assert (task_dir / "manifest.md").read_text().rstrip("\n") == manifest.rstrip("\n")
+
+
+def test_budget_drops_folders_then_memory_then_code_and_says_so(shop):
+    body = "".join(f"    subtotal_{i} = round(lines[{i}].price * rate, 2)\n" for i in range(60))
+    shop.write("shop/billing/rounding.py", "".join(
+        f"def invoice_rounding_{k}(lines, rate):\n{body}    return subtotal_0\n\n\n" for k in "abc"))
+    shop.git("add", "-A")
+    shop.git("commit", "-qm", "rounding")
+    shop.rt("start", "render_invoice rounding")
+    shop.rt("plan", "--edit", "shop/billing/invoice.py", "--note", "round once, at the end")
+    for i in range(5):
+        shop.rt("step", f"step {i}: " + "checked the totals of the invoice lines again " * 6)
+    full = shop.rt_json("pack")
+    assert "## Memory" in full["pack"] and "## Folder context" in full["pack"] and full["dropped"] == []
+    assert full["pack"].count("\n- step ") == 4          # four memory entries at most
+
+    def at(window):
+        return shop.rt_json("pack", "--budget", str(window))
+
+    roomy = at(8192)
+    assert roomy["dropped"] == [] and "budget: 8192 tokens" in roomy["pack"] and "nothing dropped" in roomy["pack"]
+    asked = roomy["budget"]
+    code, memory, folders = asked["code"], sum(asked["memory"]), asked["folders"]
+    assert len(asked["memory"]) == 4 and folders > 0
+
+    def window_for(room):      # the largest window whose room for material is at most `room`
+        return max(w for w in range(900, 8192) if w - split(w).system - split(w).output <= room)
+
+    data = at(window_for(code + memory + folders - 1))
+    assert data["dropped"] == [f"folder context ({folders} tokens)"]
+    assert "## Folder context" not in data["pack"] and "## Memory" in data["pack"]
+    assert f"dropped: folder context ({folders} tokens)" in data["pack"]
+    data = at(window_for(code + memory - 1))
+    assert data["dropped"] == [f"folder context ({folders} tokens)", "1 of 4 memory entries"]
+    assert data["pack"].count("\n- step ") == 3
+    data = at(window_for(code - 1))
+    assert data["dropped"][:2] == [f"folder context ({folders} tokens)", "4 of 4 memory entries"]
+    assert data["dropped"][2].startswith("code beyond")
+    assert "## Memory" not in data["pack"] and data["fragments"]
+    assert at(1000)["fragments"]                       # code is cut, never dropped whole
+    shop.rt("pack", "--budget", "500", ret=2)
+    assert "too small" in shop.last_err
+
+
+def test_ranking_strengthens_import_neighbours(shop):
+    data = shop.rt_json("pack", "round_cents")
+    why = {r["path"]: r["why"] for r in data["ranked"]}
+    assert data["ranked"][0]["path"] == "shop/money.py"
+    assert any("import neighbour of shop/money.py" in w for w in why["shop/views/cart.py"])
+
+
+def test_json_and_text_agree(shop):
+    data = shop.rt_json("pack", "invoice numbering")
+    assert shop.rt("pack", "invoice numbering").rstrip("\n") == data["pack"].rstrip("\n")
+    assert json.dumps(data, sort_keys=True) == json.dumps(shop.rt_json("pack", "invoice numbering"), sort_keys=True)
+    assert re.search(r"^words matched: invoice, numbering$", data["pack"], re.M)
+
+
+def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
+    project.write("src/locales/en.json", json.dumps({"cart": {"checkout": "Proceed to checkout", "empty": "Your cart is empty"}}))
+    project.write("src/locales/de.json", json.dumps({"cart": {"checkout": "Zur Kasse", "empty": "Ihr Warenkorb ist leer"}}))
+    project.write("src/components/CartFooter.jsx", "import { t } from '../i18n';\n\nexport function CartFooter() {\n"
+                  "  return <button>{t('cart.checkout')}</button>;\n}\n")
+    project.write("src/components/CheckoutPage.jsx", "export function CheckoutPage() {\n  // the checkout page, proceed here\n"
+                  "  return <div className=\"checkout proceed\">checkout</div>;\n}\n")
+    project.write("src/i18n.js", "export function t(key) { return key; }\n")
+    project.init_git()
+    data = project.rt_json("pack", 'Rename the "Proceed to checkout" button')
+    assert data["ranked"][0]["path"] == "src/components/CartFooter.jsx"
+    assert 'uses key cart.checkout of "Proceed to checkout"' in data["ranked"][0]["why"]
+    assert "src/locales/en.json" in [r["path"] for r in data["ranked"][:3]]
+    unquoted = project.rt_json("pack", "Rename the Proceed to checkout button")
+    assert unquoted["ranked"][0]["path"] == "src/components/CheckoutPage.jsx"   # words alone pick the page

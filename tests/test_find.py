@@ -1,0 +1,104 @@
+"""rt find: from a text a user sees to the translation, its key, the code using the key, literals and paths."""
+from __future__ import annotations
+
+import pytest
+
+from rt.i18n import code_keys, entries, is_locale
+
+
+def _rows(out: str) -> list[str]:
+    return out.splitlines()
+
+
+def test_translation_to_key_to_code(project):
+    project.write("locales/en/common.json", '{\n  "cart": {\n    "checkout": "Proceed to checkout",\n'
+                                           '    "items_one": "{{count}} item",\n    "items_other": "{{count}} items in the cart"\n  }\n}\n')
+    project.write("src/Cart.tsx", "export function Cart({ n }) {\n  const { t } = useTranslation('common');\n"
+                                  "  return <div>\n    <button>{t('cart.checkout')}</button>\n"
+                                  "    <p>{t('common:cart.items', { count: n })}</p>\n    <Trans i18nKey=\"cart.checkout\" />\n"
+                                  "  </div>;\n}\n")
+    project.write("src/intl.tsx", "const t = useTranslations('cart');\nexport const B = () => <b>{t('checkout')}</b>;\n"
+                                  "export const C = () => <FormattedMessage id=\"cart.checkout\" />;\n")
+    project.write("src/Legacy.jsx", "export const Old = () => <a title=\"Proceed to checkout\">Proceed to checkout</a>;\n")
+    project.write("README.md", "Click Proceed to checkout.\n")
+    project.init_git()
+    assert _rows(project.rt("find", "proceed to  CHECKOUT")) == [
+        "locales/en/common.json:3  translation cart.checkout  = 'Proceed to checkout'",
+        "src/Cart.tsx:4  uses key cart.checkout (translation at locales/en/common.json:3)  <button>{t('cart.checkout')}</button>",
+        "src/Cart.tsx:6  uses key cart.checkout (translation at locales/en/common.json:3)  <Trans i18nKey=\"cart.checkout\" />",
+        "src/intl.tsx:2  uses key cart.checkout (translation at locales/en/common.json:3)  export const B = () => <b>{t('checkout')}</b>;",
+        "src/intl.tsx:3  uses key cart.checkout (translation at locales/en/common.json:3)  export const C = () => <FormattedMessage id=\"cart.checkout\" />;",
+        "README.md:1  text  Click Proceed to checkout.",
+        "src/Legacy.jsx:1  string literal  export const Old = () => <a title=\"Proceed to checkout\">Proceed to checkout</a>;",
+    ]
+    project.write("src/actions.ts", "export const go = { label: 'cart.checkout', run() {} };\n")
+    assert "src/actions.ts:1  names key cart.checkout (translation at locales/en/common.json:3)" in project.rt(
+        "find", "Proceed to checkout")
+    plural = _rows(project.rt("find", "items in the cart"))
+    assert plural[1].startswith("src/Cart.tsx:5  uses key cart.items_other")
+
+
+@pytest.mark.parametrize("path, content, text, key", [
+    ("locale/de/LC_MESSAGES/django.po", ('msgid ""\nmsgstr "Content-Type: text/plain"\n\nmsgid "Save changes"\n'
+                                        'msgstr "Änderungen speichern"\n'), "Änderungen speichern", "Save changes"),
+    ("config/locales/en.yml", "en:\n  profile:\n    title: \"Your profile\"\n", "Your profile", "profile.title"),
+    ("src/main/resources/messages_en.properties", "# c\nprofile.title=Your profile\n", "Your profile", "profile.title"),
+    ("lib/l10n/app_en.arb", '{"@@locale": "en", "profileTitle": "Your profile", "@profileTitle": {}}', "Your profile",
+     "profileTitle"),
+    ("res/values/strings.xml", '<resources>\n  <string name="profile_title">Your profile</string>\n</resources>\n',
+     "Your profile", "profile_title"),
+    ("en.lproj/Localizable.strings", '/* c */\n"profile.title" = "Your profile";\n', "Your profile", "profile.title"),
+])
+def test_each_locale_format(project, path, content, text, key):
+    project.write(path, content)
+    project.write("app/code.py", f'from i18n import _, t\nLABEL = _("{key}")\nOTHER = t("{key}")\n')
+    project.init_git()
+    rows = _rows(project.rt("find", text))
+    assert rows[0].startswith(f"{path}:") and f"translation {key}" in rows[0]
+    assert rows[1].startswith(f"app/code.py:2  uses key {key}")
+
+
+def test_invalid_locale_json_is_searched_as_text(project):
+    project.write("locales/en.json", '{ "cart": { "empty": "Your cart is empty", }\n')
+    project.write("src/a.ts", "const msg = 'Your cart is empty';\n")
+    project.init_git()
+    assert _rows(project.rt("find", "Your cart is empty")) == [
+        "locales/en.json:1  string literal  { \"cart\": { \"empty\": \"Your cart is empty\", }",
+        "src/a.ts:1  string literal  const msg = 'Your cart is empty';"]
+
+
+def test_text_without_spaces_cjk(project):
+    project.write("locales/zh.json", '{"cart": {"empty": "您的购物车是空的"}}\n')
+    project.write("src/a.ts", "t('cart.empty')\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "购物车"))
+    assert rows == ["locales/zh.json:1  translation cart.empty  = '您的购物车是空的'",
+                    "src/a.ts:1  uses key cart.empty (translation at locales/zh.json:1)  t('cart.empty')"]
+
+
+def test_path_hits_and_nothing_found(project):
+    project.write("src/components/LoginButton.tsx", "export const X = 1;\n")
+    project.init_git()
+    assert project.rt("find", "loginbutton").splitlines() == ["src/components/LoginButton.tsx  path matches"]
+    out = project.rt("find", "no such words anywhere", ret=1)
+    assert out.startswith("'no such words anywhere': found nowhere")
+    assert project.rt_json("find", "no such words anywhere", ret=1)["found"] is False
+    project.rt("find", "  ", ret=2)
+
+
+def test_find_caps_output(project):
+    for i in range(50):
+        project.write(f"m{i:02}.py", "print('hello there')\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "hello there"))
+    assert len(rows) == 41 and rows[-1].startswith("... and 10 more hits")
+    assert len(project.rt_json("find", "hello there")["hits"]) == 50
+
+
+def test_code_keys_and_locale_detection():
+    assert code_keys("i18n.t('a.b'); $t(\"c\"); this.$t('d'); x.t('no'); gettext('Hi there'); "
+                     "intl.formatMessage({ id: 'e.f' })") == ["Hi there", "a.b", "c", "d", "e.f"]
+    assert code_keys("<FormattedMessage id='g' defaultMessage='x' />") == ["g"]
+    assert is_locale("locales/en/common.json") and is_locale("src/i18n/fr-FR.json") and is_locale("de.po")
+    assert not is_locale("package.json") and not is_locale("res/layout/strings.xml") and not is_locale("src/data.json")
+    assert entries("x.json", "[1, 2]") == [] and entries("x.json", "{oops") == []

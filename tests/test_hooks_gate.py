@@ -1,0 +1,183 @@
+"""The PreToolUse edit gate, driven as Claude Code drives it: `rt hook pre-tool-use` with JSON on stdin."""
+from __future__ import annotations
+
+import json
+import os
+
+from hooks_support import bash, edit, hook, permission, planned
+
+
+def test_in_scope_edit_passes_silently(project):
+    planned(project)
+    code, out, err = hook(project, "pre-tool-use", edit(project, "a.py"))
+    assert (code, out, err) == (0, None, "")
+
+
+def test_out_of_scope_edit_is_denied_with_an_actionable_reason(project):
+    planned(project)
+    code, out, _ = hook(project, "pre-tool-use", edit(project, "b.py"))
+    decision, reason = permission(out)
+    assert code == 0 and decision == "deny"
+    assert "b.py is outside the approved scope" in reason
+    assert "ask the user" in reason and "rt scope add b.py" in reason
+
+
+def test_every_edit_tool_is_gated(project):
+    planned(project, create=("new.py",))
+    for tool in ("Write", "MultiEdit", "NotebookEdit"):
+        assert permission(hook(project, "pre-tool-use", edit(project, "b.py", tool=tool))[1])[0] == "deny", tool
+    assert hook(project, "pre-tool-use", edit(project, "new.py", tool="Write"))[1] is None
+
+
+def test_no_active_task_denies(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("block", "waiting")
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, "a.py"))[1])
+    assert decision == "deny" and "no active task" in reason and "/runtask" in reason
+
+
+def test_task_without_plan_denies_and_names_next_step(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, "a.py"))[1])
+    assert decision == "deny" and "no approved scope yet" in reason and "rt plan" in reason
+
+
+def test_verified_task_stays_editable(project):
+    planned(project)
+    store = project.root / ".rt" / "tasks"
+    task_file = next(store.glob("*/task.json"))
+    task = json.loads(task_file.read_text())
+    task["state"] = "verified"
+    task_file.write_text(json.dumps(task))
+    assert hook(project, "pre-tool-use", edit(project, "a.py"))[1] is None
+
+
+def test_path_outside_repository_is_denied(project, tmp_path):
+    planned(project)
+    outside = tmp_path / "elsewhere.py"
+    outside.write_text("z = 1\n")
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, str(outside)))[1])
+    assert decision == "deny" and "outside the repository" in reason
+    decision, _ = permission(hook(project, "pre-tool-use", edit(project, str(project.root / ".." / "x.py")))[1])
+    assert decision == "deny"
+
+
+def test_path_through_symlink_leaving_repository_is_denied(project, tmp_path):
+    (tmp_path / "ext").mkdir()
+    (tmp_path / "ext" / "a.py").write_text("q = 1\n")
+    planned(project)
+    os.symlink(tmp_path / "ext", project.root / "link")
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, "link/a.py"))[1])
+    assert decision == "deny" and "symlink" in reason
+
+
+def test_rt_store_cannot_be_edited(project):
+    planned(project)
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, ".rt/state.json"))[1])
+    assert decision == "deny" and ".rt/" in reason
+
+
+def test_subagent_meets_the_same_gate(project):
+    planned(project)
+    sub = edit(project, "b.py", agent_id="ae36a3661501ab5f9", agent_type="general-purpose")
+    assert permission(hook(project, "pre-tool-use", sub)[1])[0] == "deny"
+    sub_ok = edit(project, "a.py", agent_id="ae36a3661501ab5f9", agent_type="general-purpose")
+    assert hook(project, "pre-tool-use", sub_ok)[1] is None
+
+
+def test_relative_path_taken_from_payload_cwd(project):
+    project.write("pkg/m.py", "m = 1\n")
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "pkg/m.py")
+    data = edit(project, "m.py")
+    data["tool_input"]["file_path"] = "m.py"
+    data["cwd"] = str(project.root / "pkg")
+    assert hook(project, "pre-tool-use", data)[1] is None
+
+
+def test_repository_without_rt_is_left_alone(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    assert hook(project, "pre-tool-use", edit(project, "a.py")) == (0, None, "")
+    assert hook(project, "pre-tool-use", bash(project, "git push")) == (0, None, "")
+    assert not (project.root / ".rt").exists()
+
+
+def test_other_tools_pass(project):
+    planned(project)
+    data = edit(project, "b.py", tool="Read")
+    assert hook(project, "pre-tool-use", data) == (0, None, "")
+
+
+# ---------------------------------------------------------------- bad input: fail closed, visibly
+
+def test_empty_stdin_fails_closed(project):
+    planned(project)
+    code, out, err = hook(project, "pre-tool-use", "")
+    assert code == 2 and out is None
+    assert "stdin is empty" in err and "blocked" in err
+
+
+def test_not_json_fails_closed(project):
+    planned(project)
+    code, _, err = hook(project, "pre-tool-use", "{not json")
+    assert code == 2 and "not JSON" in err
+
+
+def test_missing_fields_fail_closed(project):
+    planned(project)
+    code, _, err = hook(project, "pre-tool-use", json.dumps({"cwd": str(project.root)}))
+    assert code == 2 and "'tool_name'" in err
+    no_path = edit(project, "a.py")
+    del no_path["tool_input"]["file_path"]
+    code, _, err = hook(project, "pre-tool-use", no_path)
+    assert code == 2 and "'file_path'" in err
+    code, _, err = hook(project, "pre-tool-use", json.dumps([1, 2]))
+    assert code == 2 and "not an object" in err
+
+
+def test_damaged_state_fails_closed_with_the_repair_hint(project):
+    planned(project)
+    next((project.root / ".rt" / "tasks").glob("*/task.json")).write_text("{cut sho")
+    code, _, err = hook(project, "pre-tool-use", edit(project, "a.py"))
+    assert code == 2 and "rt repair" in err
+
+
+def test_unknown_event_is_a_usage_error(project):
+    proc = project.rt_proc("hook", "bogus", input="{}")
+    assert proc.returncode == 2 and "unknown event 'bogus'" in proc.stderr and "pre-tool-use" in proc.stderr
+    proc = project.rt_proc("hook", input="{}")
+    assert proc.returncode == 2 and "no event given" in proc.stderr
+
+
+def test_internal_error_is_never_exit_1(project):
+    planned(project)
+    # a payload whose cwd is a file: the hook must still answer with 0 or 2, never 1 or a traceback
+    data = edit(project, "a.py")
+    data["cwd"] = str(project.root / "a.py")
+    code, _, err = hook(project, "pre-tool-use", data)
+    assert code in (0, 2) and "Traceback" not in err
+
+
+def test_in_process_command_table_gives_the_same_answer(project, monkeypatch):
+    import io
+    planned(project)
+    monkeypatch.setattr("sys.stdin", io.StringIO(json.dumps(edit(project, "b.py"))))
+    out = json.loads(project.rt("hook", "pre-tool-use"))
+    assert out["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+def test_gate_process_stays_lean(project):
+    """The PreToolUse hook runs on every tool call: no argparse, no command table, no checks or index."""
+    planned(project)
+    for data in (edit(project, "a.py"), edit(project, "b.py"), bash(project, "git status")):
+        proc = project.rt_proc("hook", "pre-tool-use", input=json.dumps(data), env={"PYTHONPROFILEIMPORTTIME": "1"})
+        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
+        assert "rt.hooks" in imported
+        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.verify", "rt.context", "rt.changes", "rt.snapshot"}

@@ -1,0 +1,236 @@
+"""The repository index: extractors per language, import resolution, incremental updates, bad input."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from rt.cli import Ctx
+from rt.index import Index, load
+from rt.langs import language, parse
+
+
+def _parse(path: str, text: str):
+    return parse(path, language(path), text)
+
+
+def _defs(parsed) -> list[tuple]:
+    return [(d.kind, d.parent, d.name, d.start, d.end) for d in parsed.defs]
+
+
+def _index(project):
+    import os
+    old = os.getcwd()
+    os.chdir(project.root)
+    try:
+        return load(Ctx(False))
+    finally:
+        os.chdir(old)
+
+
+# ---------------------------------------------------------------- extractors
+
+def test_python_definitions_imports_identifiers():
+    p = _parse("m.py", "import os\nfrom .b import helper as h\n\nLIMIT = 3\n\n@dec\nclass A(Base):\n"
+                       "    def run(self, x):\n        return h(x)\n\n\nasync def main():\n    pass\n")
+    assert _defs(p) == [("constant", "", "LIMIT", 4, 4), ("class", "", "A", 6, 9), ("method", "A", "run", 8, 9),
+                        ("function", "", "main", 12, 13)]
+    assert p.imports == [".b.helper", "os"]
+    assert {"Base", "helper", "h", "run", "x"} <= set(p.idents)
+    assert p.note == ""
+
+
+def test_python_syntax_error_falls_back_to_line_patterns():
+    p = _parse("bad.py", "import os\n\ndef ok(a):\n    return a\n\nclass K:\n    def m(self:\n        pass\n\ndef after():\n    x = (\n")
+    assert p.note == "syntax-error"
+    assert _defs(p) == [("function", "", "ok", 3, 4), ("class", "", "K", 6, 8), ("method", "K", "m", 7, 8),
+                        ("function", "", "after", 10, 11)]
+    assert p.imports == ["os"]
+
+
+TSX = """import React from 'react';
+import { helper } from './util';
+const re = /[{}'"]/g;
+export interface Props { name: string; onClick(): void }
+type Pair<T> = { a: T; b: T };
+export function Button({ label }: Props) {
+  const msg = `count ${label} {not a brace} ${`nested ${label}`}`;
+  return (
+    <div className="x" onClick={() => helper(1 < 2)}>
+      Don't click {label}, it's text
+    </div>
+  );
+}
+export default class Store extends Base {
+  static create(): Store {
+    return new Store();
+  }
+  handle = (e) => {
+    if (a < b && c > d) { return 1; }
+  };
+}
+const Card = ({ title }) => <section>{title}</section>;
+function later() { return 2 }
+"""
+
+
+def test_tsx_definitions_survive_jsx_templates_and_regex():
+    p = _parse("src/App.tsx", TSX)
+    assert _defs(p) == [
+        ("variable", "", "re", 3, 3), ("interface", "", "Props", 4, 4), ("method", "Props", "onClick", 4, 4),
+        ("type", "", "Pair", 5, 5), ("component", "", "Button", 6, 13), ("class", "", "Store", 14, 21),
+        ("method", "Store", "create", 15, 17), ("method", "Store", "handle", 18, 20), ("component", "", "Card", 22, 22),
+        ("function", "", "later", 23, 23)]
+    assert p.imports == ["./util", "react"]
+    assert "Don" not in p.idents and "click" not in p.idents   # JSX text is text, not code
+
+
+def test_go_rust_java_definitions():
+    go = _parse("main.go", 'package main\n\nimport (\n\t"fmt"\n\tu "example.com/m/util"\n)\n\nconst (\n\tA = 1\n\tB = `{`\n)\n\n'
+                           'type S struct {\n\tName string\n}\n\nfunc (s *S) Run(n int) error {\n\tfmt.Println("{")\n'
+                           '\treturn nil\n}\n\nfunc main() {\n\tu.Do()\n}\n')
+    assert _defs(go) == [("constant", "", "A", 9, 9), ("constant", "", "B", 10, 10), ("struct", "", "S", 13, 15),
+                         ("method", "S", "Run", 17, 20), ("function", "", "main", 22, 24)]
+    assert go.imports == ["example.com/m/util", "fmt"]
+    rs = _parse("src/lib.rs", "use crate::cfg::{A, B};\nmod parser;\npub struct P<'a> { x: &'a str }\n"
+                              "impl<'a> Draw for P<'a> {\n    fn draw(&self) -> char {\n        let s = r#\"}\"#;\n"
+                              "        '{'\n    }\n}\npub fn run() -> i32 { 1 }\n")
+    assert _defs(rs) == [("struct", "", "P", 3, 3), ("impl", "", "P", 4, 9), ("method", "P", "draw", 5, 8),
+                         ("function", "", "run", 10, 10)]
+    assert rs.imports == ["crate::cfg", "mod parser"]
+    java = _parse("A.java", 'package a;\nimport b.c.Helper;\npublic class A {\n  static final int MAX = 1;\n'
+                            '  public A() {}\n  @Override\n  public String name(int n) throws E {\n'
+                            '    String t = """\n      }\n      """;\n    return t;\n  }\n}\n')
+    assert _defs(java) == [("class", "", "A", 3, 13), ("constant", "A", "MAX", 4, 4), ("constructor", "A", "A", 5, 5),
+                           ("method", "A", "name", 7, 12)]
+    assert java.imports == ["b.c.Helper"]
+
+
+def test_unbalanced_or_odd_input_never_raises():
+    for text in ["function (", "}}}}", "`unterminated ${", "<div>", "a /* open comment", "x = '\n", "/[/", "<<<>>>"]:
+        for path in ("a.ts", "a.tsx", "a.go", "a.rs", "A.java", "a.py"):
+            _parse(path, text)
+
+
+# ---------------------------------------------------------------- resolution and the persisted index
+
+def test_imports_resolve_python_js_aliases_go(project):
+    project.write("src/pkg/__init__.py", "")
+    project.write("src/pkg/b.py", "def helper(): pass\n")
+    project.write("src/pkg/a.py", "from .b import helper\nfrom pkg.b import helper as h2\nimport json\n")
+    project.write("tsconfig.json", '{\n  // aliases\n  "compilerOptions": {"baseUrl": ".", "paths": {"@/*": ["web/*"]},},\n}\n')
+    project.write("web/lib/index.ts", "export const x = 1;\n")
+    project.write("web/lib/fmt.ts", "export function fmt() {}\n")
+    project.write("web/app.tsx", "import { x } from '@/lib';\nimport { fmt } from './lib/fmt.js';\n")
+    project.write("go.mod", "module example.com/m\n")
+    project.write("util/u.go", "package util\nfunc Do() {}\n")
+    project.write("util/u_test.go", "package util\n")
+    project.write("cmd/main.go", 'package main\nimport "example.com/m/util"\nfunc main() { util.Do() }\n')
+    project.init_git()
+    idx = _index(project)
+    assert idx.files["src/pkg/a.py"].resolved == ["src/pkg/b.py"]
+    assert idx.files["web/app.tsx"].resolved == ["web/lib/fmt.ts", "web/lib/index.ts"]
+    assert idx.files["cmd/main.go"].resolved == ["util/u.go"]
+    assert idx.importers("src/pkg/b.py") == ["src/pkg/a.py"]
+    assert [p for p, _ in idx.definitions("helper")] == ["src/pkg/b.py"]
+
+
+def test_update_reparses_only_changed_files(project):
+    for i in range(5):
+        project.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
+    project.init_git()
+    first = project.rt_json("index")
+    assert first["parsed"] == 5 and first["files"] == 5
+    assert project.rt_json("index")["parsed"] == 0
+    project.write("m2.py", "def renamed():\n    pass\n")
+    project.write("new.py", "def g(): pass\n")
+    again = project.rt_json("index")
+    assert again["parsed"] == 2 and again["files"] == 6
+    idx = _index(project)
+    assert idx.definitions("f2") == [] and [p for p, _ in idx.definitions("renamed")] == ["m2.py"]
+    (project.root / "m0.py").unlink()
+    assert project.rt_json("index")["files"] == 5
+    assert _index(project).users("f0") == []
+
+
+def test_index_is_byte_stable(project):
+    project.write("a.py", "def a(): pass\n")
+    project.write("b.ts", "export function b() {}\n")
+    project.init_git()
+    project.rt("index")
+    snap = {p.relative_to(project.root).as_posix(): p.read_bytes() for p in (project.root / ".rt" / "index").rglob("*.json")}
+    project.rt("index", "--rebuild")
+    again = {p.relative_to(project.root).as_posix(): p.read_bytes() for p in (project.root / ".rt" / "index").rglob("*.json")}
+    assert snap == again
+    assert b"/tmp" not in b"".join(snap.values())
+
+
+def test_damaged_index_is_rebuilt(project):
+    project.write("a.py", "def a(): pass\n")
+    project.init_git()
+    project.rt("index")
+    (project.root / ".rt" / "index" / "meta.json").write_text("{not json")
+    assert project.rt_json("index")["parsed"] == 1
+    assert "a.py:1-1" in project.rt("symbol", "a")
+
+
+# ---------------------------------------------------------------- bad input
+
+def test_minified_mixed_encoding_and_binary_files(project):
+    project.write("dist/app.min.js", "var a=1;" * 120_000)                     # ~1 MB on one line
+    project.write("big.js", "x" * 2_100_000)                                     # over the text limit: never read
+    project.write("legacy.py", b"# caf\xe9\ndef old():\n    return '\xe9t\xe9'\ndef new():\n    return '\xc3\xa9'\n")
+    project.write("img.png", b"\x89PNG\x00\x00binary")
+    project.write("api/pb.go", "// Code generated by protoc-gen-go. DO NOT EDIT.\npackage api\n\ntype Msg struct {\n}\n")
+    project.init_git()
+    idx = _index(project)
+    assert idx.files["dist/app.min.js"].note == "minified" and idx.files["dist/app.min.js"].defs == []
+    assert idx.files["big.js"].note == "large"
+    assert idx.files["img.png"].note == "binary"
+    assert [d.name for d in idx.files["legacy.py"].defs] == ["old", "new"]
+    assert idx.files["api/pb.go"].note == "generated" and [d.name for d in idx.files["api/pb.go"].defs] == ["Msg"]
+    out = project.rt("slice", "dist/app.min.js", "--lines", "1:1")
+    assert out.endswith(" more characters cut]\n") and len(out) < 600
+    assert "binary, too large or unreadable" in project.rt("slice", "big.js", "--lines", "1:1", ret=2) + project.last_err
+
+
+@pytest.mark.parametrize("name", ["tsconfig.json", "jsconfig.json"])
+def test_invalid_config_json_does_not_break_resolution(project, name):
+    project.write(name, "{ this is not json")
+    project.write("a.ts", "import { b } from './b';\n")
+    project.write("b.ts", "export const b = 1;\n")
+    project.init_git()
+    assert _index(project).files["a.ts"].resolved == ["b.ts"]
+    json.dumps(project.rt_json("index"))
+
+
+def test_edits_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypatch):
+    for i in range(30):
+        project.write(f"pkg/m{i}.py", f"from pkg.m{(i + 1) % 30} import f{(i + 1) % 30}\n\ndef f{i}(word{i % 3}):\n    return {i}\n")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")
+    project.write("web/b.ts", "export function b() { return 1; }\n")
+    project.init_git()
+    project.rt("index")
+    project.write("pkg/m3.py", "import os\n\nclass Fresh:\n    def f3(self, novelword):\n        return os.sep\n")
+    project.write("web/b.ts", "export function b2() { return 2; }\nexport const b = b2;\n")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n// touched\n")
+    with monkeypatch.context() as m:   # an edit goes to the delta: the whole index is never loaded
+        m.setattr(Index, "files", property(lambda self: pytest.fail("loaded the whole index")))
+        assert project.rt_json("index")["parsed"] == 3
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")   # back as it was
+
+    def answers():
+        idx = _index(project)
+        keys = ["f3", "f4", "Fresh", "novelword", "word0", "word1", "b", "b2", "a", "os"]
+        return ({k: (idx.users(k), idx.definitions(k)) for k in keys},
+                {p: idx.importers(p) for p in idx.paths}, idx.files, sorted(idx.delta), idx.meta["definitions"])
+
+    patched = answers()
+    assert patched[3] == ["pkg/m3.py", "web/b.ts"]
+    project.rt("index", "--rebuild")
+    rebuilt = answers()
+    assert patched[:3] == rebuilt[:3] and patched[4] == rebuilt[4] and rebuilt[3] == []
+    idx = _index(project)
+    assert [(p, d.parent) for p, d in idx.definitions("f3")] == [("pkg/m3.py", "Fresh")]
+    assert "pkg/m3.py" not in idx.users("word0") and idx.users("novelword") == ["pkg/m3.py"]
+    assert idx.importers("web/b.ts") == ["web/a.ts"]

@@ -1,0 +1,281 @@
+"""`rt install`, `--uninstall` and `rt doctor` against real settings files, and the hook commands they write."""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from rt.install import ALLOW, DENY, HOOKS, is_ours
+
+ROOT = Path(__file__).resolve().parent.parent
+
+USER_SETTINGS = {
+    "model": "opus",
+    "hooks": {
+        "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "echo mine"}]}],
+        "Notification": [{"hooks": [{"type": "command", "command": "notify-send hi"}]}],
+    },
+    "permissions": {"allow": ["Read"], "deny": ["Bash(git push:*)", "Bash(rm:*)"]},
+}
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def settings(project) -> dict:
+    return json.loads(project.read(".claude/settings.json"))
+
+
+def ours(data: dict) -> dict[str, list[str]]:
+    return {event: [h["command"] for g in groups for h in g["hooks"] if is_ours(h)]
+            for event, groups in data.get("hooks", {}).items()}
+
+
+def test_fresh_install_writes_skill_agents_hooks_and_rules(project):
+    project.init_git()
+    out = project.rt("install")
+    assert "installed into .claude" in out
+    files = tree(project.root / ".claude")
+    assert files[".claude/skills/runtask/SKILL.md".removeprefix(".claude/")] == (ROOT / "skill/SKILL.md").read_bytes()
+    for agent in ("rt-executor", "rt-reviewer", "rt-scout"):
+        assert files[f"agents/{agent}.md"] == (ROOT / f"skill/agents/{agent}.md").read_bytes()
+    data = settings(project)
+    mine = ours(data)
+    for event, matcher, arg, _ in HOOKS:
+        [command] = mine[event]
+        assert command.endswith(f"-m rt hook {arg}")
+        [group] = data["hooks"][event]
+        assert group.get("matcher") == matcher
+    assert data["permissions"]["deny"] == list(DENY)
+    assert data["permissions"]["allow"] == list(ALLOW)
+    assert "Bash(git push:*)" in DENY and "Bash(git commit:*)" in DENY
+
+
+def test_install_twice_changes_nothing(project):
+    project.write(".claude/settings.json", json.dumps(USER_SETTINGS))
+    project.rt("install")
+    first = tree(project.root / ".claude")
+    out = project.rt("install")
+    assert out.strip() == "nothing to change: rt is already installed in .claude"
+    assert tree(project.root / ".claude") == first
+
+
+def test_install_merges_and_keeps_a_backup_and_uninstall_removes_exactly_its_own(project):
+    original = json.dumps(USER_SETTINGS, indent=4)
+    project.write(".claude/settings.json", original)
+    project.rt("install")
+    assert project.read(".claude/settings.json.rt-backup") == original
+    data = settings(project)
+    assert data["model"] == "opus"
+    assert data["hooks"]["Notification"] == USER_SETTINGS["hooks"]["Notification"]
+    assert data["hooks"]["PreToolUse"][0] == USER_SETTINGS["hooks"]["PreToolUse"][0]
+    assert data["permissions"]["deny"].count("Bash(git push:*)") == 1  # already there: not added twice
+    assert data["permissions"]["allow"][0] == "Read"
+    out = project.rt("install", "--uninstall")
+    assert "uninstalled from .claude" in out
+    assert settings(project) == USER_SETTINGS  # the user's own push rule stays, everything of rt's goes
+    left = set(tree(project.root / ".claude"))
+    assert left == {"settings.json", "settings.json.rt-backup"}
+    project.rt("install", "--uninstall")
+    assert "nothing to change" in project.rt("install", "--uninstall")
+
+
+def test_uninstall_after_a_fresh_install_leaves_nothing(project):
+    project.rt("install")
+    project.rt("install", "--uninstall")
+    assert not (project.root / ".claude").exists()
+
+
+def test_uninstall_without_the_record_still_removes_rts_own_pieces(project):
+    project.write(".claude/settings.json", json.dumps(USER_SETTINGS))
+    project.rt("install")
+    (project.root / ".claude/rt-install.json").unlink()
+    project.rt("install", "--uninstall")
+    after = settings(project)
+    assert not any(ours(after).values())
+    assert after["hooks"]["Notification"] == USER_SETTINGS["hooks"]["Notification"]
+    assert set(tree(project.root / ".claude")) == {"settings.json", "settings.json.rt-backup"}
+
+
+def test_uninstall_keeps_hooks_the_user_added_after_install(project):
+    project.rt("install")
+    data = settings(project)
+    data["hooks"]["Stop"][0]["hooks"].append({"type": "command", "command": "say done"})
+    data["hooks"]["SessionEnd"] = [{"hooks": [{"type": "command", "command": "log-end"}]}]
+    project.write(".claude/settings.json", json.dumps(data))
+    project.rt("install", "--uninstall")
+    after = settings(project)
+    assert after["hooks"] == {"Stop": [{"hooks": [{"type": "command", "command": "say done"}]}],
+                              "SessionEnd": [{"hooks": [{"type": "command", "command": "log-end"}]}]}
+    assert "permissions" not in after
+
+
+def test_settings_with_comments_or_bad_json_are_refused_and_nothing_changes(project):
+    cases = {
+        '{\n  // my hooks\n  "hooks": {}\n}\n': "has comments",
+        '{"hooks": {"Stop": [}': "is not valid JSON",
+        '{"hooks": []}': '"hooks" is not an object',
+        '[1, 2]': "the top level is not an object",
+        '{"permissions": {"deny": "Bash(git push:*)"}}': '"permissions" is not an object of lists',
+    }
+    for text, why in cases.items():
+        project.write(".claude/settings.json", text)
+        before = tree(project.root / ".claude")
+        project.rt("install", ret=2)
+        assert why in project.last_err and "Nothing was changed" in project.last_err, project.last_err
+        assert tree(project.root / ".claude") == before
+        project.rt("install", "--uninstall", ret=2)
+        assert tree(project.root / ".claude") == before
+
+
+def test_user_install_goes_to_home_and_leaves_the_project_alone(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    assert "installed into ~/.claude" in project.rt("install", "--user")
+    assert (home / ".claude/skills/runtask/SKILL.md").is_file()
+    assert set(ours(json.loads((home / ".claude/settings.json").read_text()))) == {e for e, *_ in HOOKS}
+    assert not (project.root / ".claude").exists()
+    project.rt("install", "--user", "--uninstall")
+    assert not (home / ".claude").exists()
+
+
+def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "settings.json").write_text(json.dumps(USER_SETTINGS))
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").symlink_to(dotfiles / "settings.json")
+    monkeypatch.setenv("HOME", str(home))
+    project.rt("install", "--user")
+    assert (home / ".claude" / "settings.json").is_symlink()
+    installed = ours(json.loads((dotfiles / "settings.json").read_text()))
+    assert {e for e, commands in installed.items() if commands} == {e for e, *_ in HOOKS}
+    project.rt("install", "--user", "--uninstall")
+    assert (home / ".claude" / "settings.json").is_symlink()
+    assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
+
+
+def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path):
+    """From a checkout the command carries PYTHONPATH; pip-installed it needs none. Either way it runs."""
+    project.rt("install")
+    command = ours(settings(project))["Stop"][0]
+    probe = command.replace(" hook stop", " --version")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    proc = subprocess.run(["/bin/sh", "-c", probe], cwd=elsewhere, env=env, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.startswith("rt ")
+    python = shlex.quote(sys.executable)
+    assert command in (f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop",  # a checkout
+                       f"{python} -m rt hook stop")  # pip-installed (also `pip install -e .`, as in CI)
+
+
+FAKE_RT = '''import json, sys
+payload = json.load(sys.stdin)
+if payload["hook_event_name"] == "Stop":
+    print("stop hook broke", file=sys.stderr)
+    sys.exit(2)
+print(json.dumps({"ok": payload["hook_event_name"]}))
+'''
+
+
+def test_doctor_runs_each_installed_hook_with_a_harmless_payload(project, tmp_path):
+    fake = tmp_path / "fake"
+    (fake / "rt").mkdir(parents=True)
+    (fake / "rt" / "__init__.py").write_text("")
+    (fake / "rt" / "__main__.py").write_text(FAKE_RT)
+    hooks = {event: [{"hooks": [{"type": "command", "command": f"PYTHONPATH={fake} {sys.executable} -m rt hook {arg}"}]}]
+             for event, _, arg, _ in HOOKS}
+    project.write(".claude/settings.json", json.dumps({"hooks": hooks}))
+    data = project.rt_json("doctor", ret=1)
+    assert data["hooks"]["Stop"] == {"answers": False, "detail": "exit 2: stop hook broke"}
+    assert all(data["hooks"][e]["answers"] for e, *_ in HOOKS if e != "Stop")
+    summary = data["installs"][".claude"]["summary"]
+    assert "0/4 files" in summary and "5/5 hooks" in summary and "missing files" in summary
+    out = project.rt("doctor", ret=1)
+    assert "hook Stop: does not answer: exit 2: stop hook broke" in out
+    assert "hook PreToolUse: answers" in out
+
+
+def test_doctor_on_a_project_without_rt(project, tmp_path, monkeypatch):
+    """Whether the default hooks answer depends on `rt hook`; what is installed where must be plain."""
+    monkeypatch.setenv("HOME", str(tmp_path / "nohome"))
+    out = project.rt_proc("doctor")
+    assert ".claude: not installed (`rt install` puts it here)" in out.stdout
+    assert "~/.claude: not installed" in out.stdout
+    assert "checks found: none" in out.stdout
+    project.write("pyproject.toml", '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n')
+    assert "checks found: ruff (lint)" in project.rt_proc("doctor").stdout
+
+
+def test_doctor_flags_an_outdated_install(project):
+    project.rt("install")
+    project.write(".claude/skills/runtask/SKILL.md", "old text\n")
+    data = project.rt_json("doctor", ret=1)
+    assert "out of date: skills/runtask/SKILL.md" in data["installs"][".claude"]["summary"]
+
+
+def test_doctor_after_install_finds_everything_answering(project, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    project.init_git()
+    project.rt("install")
+    proc = project.rt_proc("doctor")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    hooks, rules = len(HOOKS), len(DENY)
+    assert f".claude: installed: 4/4 files, {hooks}/{hooks} hooks, {rules}/{rules} git deny rules\n" in proc.stdout
+    for event, *_ in HOOKS:
+        assert f"hook {event}: answers" in proc.stdout
+
+
+def test_packaging_ships_every_skill_file_as_rt_skill():
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    assert "rt.skill" in config["packages"] and config["package-dir"]["rt.skill"] == "skill"
+    globs = config["package-data"]["rt.skill"]
+    shipped = {p.relative_to(ROOT / "skill").as_posix() for p in (ROOT / "skill").rglob("*") if p.is_file()}
+    assert shipped == {rel for g in globs for rel in
+                       (p.relative_to(ROOT / "skill").as_posix() for p in (ROOT / "skill").glob(g))}
+
+
+def test_pip_installed_layout_needs_no_pythonpath(project, tmp_path):
+    """rt in a virtual environment's site-packages (as `pip install` puts it, skill inside as rt/skill)."""
+    import shutil
+    import venv
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=False)
+    python = env_dir / "bin" / "python"
+    site = Path(subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                               capture_output=True, text=True, check=True).stdout.strip())
+    shutil.copytree(ROOT / "rt", site / "rt", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "skill", site / "rt" / "skill")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run([python, "-m", "rt", "install"], cwd=project.root, env=env, capture_output=True,
+                          text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    commands = [c for cs in ours(settings(project)).values() for c in cs]
+    assert commands and all(c.startswith(f"{shlex.quote(str(python))} -m rt hook ") for c in commands)
+    assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
+    stop = ours(settings(project))["Stop"][0]
+    answer = subprocess.run(["/bin/sh", "-c", stop], cwd=project.root, env=env, input='{"hook_event_name": "Stop"}',
+                            capture_output=True, text=True, check=False)
+    assert answer.returncode == 0, answer.stderr
+
+
+def test_doctor_sees_the_plugin_and_warns_when_both_are_in_use(project, tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    (home / ".claude").mkdir(parents=True)
+    (home / ".claude" / "settings.json").write_text(json.dumps({"enabledPlugins": {"rt@local": True, "other@x": True}}))
+    monkeypatch.setenv("HOME", str(home))
+    data = project.rt_json("doctor")
+    assert data["installs"]["~/.claude"]["summary"] == "rt plugin enabled (rt@local)"
+    project.write(".claude/settings.json", json.dumps({"enabledPlugins": {"rt@local": True}}))
+    project.rt("install")
+    summary = project.rt_json("doctor", ret=1)["installs"][".claude"]["summary"]
+    assert "the rt plugin is enabled too (rt@local), so every hook runs twice" in summary

@@ -1,0 +1,114 @@
+"""rt symbol, refs, slice and outline: answers from the index, plain messages for names found nowhere."""
+from __future__ import annotations
+
+
+def _repo(project):
+    project.write("app/models.py", "class Cart:\n    def total(self):\n        return 0\n\n\ndef checkout(cart):\n"
+                                   "    return cart.total()\n")
+    project.write("app/views.py", "from app.models import checkout\n\n\ndef page():\n    return checkout(None)\n")
+    project.write("app/other.py", "def checkout_helper():\n    checkout = 1\n    return checkout\n")
+    project.write("web/cart.ts", "export function total(items: number[]): number {\n  return items.length;\n}\n")
+    project.init_git()
+
+
+def test_symbol_kind_signature_and_qualified_name(project):
+    _repo(project)
+    out = project.rt("symbol", "total")
+    assert out.splitlines() == ["app/models.py:2-3  method Cart.total  def total(self):",
+                                "web/cart.ts:1-3  function total  export function total(items: number[]): number {"]
+    assert project.rt("symbol", "Cart.total").splitlines() == ["app/models.py:2-3  method Cart.total  def total(self):"]
+    data = project.rt_json("symbol", "checkout")
+    assert [(d["path"], d["kind"], d["start"], d["end"]) for d in data["definitions"]] == [("app/models.py", "function", 6, 7)]
+
+
+def test_name_found_nowhere_says_so_and_exits_1(project):
+    _repo(project)
+    out = project.rt("symbol", "doesNotExist", ret=1)
+    assert "doesNotExist: no definition in the 4 indexed files" in out
+    assert "used nowhere" in project.rt("refs", "doesNotExist", ret=1)
+    assert project.rt_json("refs", "doesNotExist", ret=1) == {"name": "doesNotExist", "found": False}
+
+
+def test_refs_marks_definers_and_importers_first(project):
+    _repo(project)
+    lines = project.rt("refs", "checkout").splitlines()
+    assert lines == ["checkout: used in 3 files, 1 import its definition",
+                     "app/models.py  defines  6", "app/views.py  imports  1, 5", "app/other.py  2, 3"]
+
+
+def test_refs_common_word_caps_at_20_files(project):
+    for i in range(25):
+        project.write(f"m{i:02}.py", "def run(data):\n    return data\n")
+    project.init_git()
+    data = project.rt_json("refs", "data")
+    assert data["total"] == 25 and len(data["files"]) == 20 and len(data["more"]) == 5
+    assert project.rt("refs", "data").splitlines()[-1] == "... and 5 more files (`rt refs data --json` lists them all)"
+
+
+def test_slice_lines_symbol_and_cut_long_lines(project):
+    project.write("a.py", "def f():\n    x = '" + "y" * 500 + "'\n    return x\n\n\nclass K:\n    def m(self):\n        pass\n")
+    project.init_git()
+    out = project.rt("slice", "a.py", "--lines", "2:2")
+    assert out.startswith("a.py:2-2\n2|     x = 'yyy")
+    assert "[... 110 more characters cut]" in out and len(out.splitlines()[1]) < 460
+    assert project.rt("slice", "a.py", "--symbol", "K.m").splitlines() == [
+        "a.py:7-8  method K.m", "7|     def m(self):", "8|         pass"]
+    assert "(the file ends at line 8)" in project.rt("slice", "a.py", "--lines", "6:99")
+    project.rt("slice", "a.py", "--lines", "50:60", ret=2)
+    assert "beyond the end, the file has 8 lines" in project.last_err
+    project.rt("slice", "a.py", "--lines", "5:2", ret=2)
+    assert "not defined in a.py" in project.rt("slice", "a.py", "--symbol", "nope", ret=1)
+    project.rt("slice", "../outside.py", "--lines", "1:2", ret=2)
+    assert "outside the repository" in project.last_err
+
+
+def test_outline_nests_members_and_hints_for_long_files(project):
+    body = "class K:\n    def a(self):\n        pass\n\n    def b(self):\n        pass\n" + "\n" * 200 + "def z():\n    pass\n"
+    project.write("long.py", body)
+    project.init_git()
+    out = project.rt("outline", "long.py").splitlines()
+    assert out[0] == "long.py: 208 lines, python"
+    assert out[1:5] == ["    1-6     class K  class K:", "    2-3       method a  def a(self):",
+                        "    5-6       method b  def b(self):", "  207-208   function z  def z():"]
+    assert out[-1] == "read a part with `rt slice long.py --lines A:B` or `--symbol NAME`"
+    project.rt("outline", "nope.py", ret=2)
+
+
+def test_lookups_see_edits_without_a_manual_reindex(project):
+    _repo(project)
+    project.rt("symbol", "page")
+    project.write("app/views.py", "def page2():\n    pass\n")
+    project.rt("symbol", "page", ret=1)
+    assert "app/views.py:1-2" in project.rt("symbol", "page2")
+
+
+def test_lookup_output_is_byte_stable_across_processes(project):
+    _repo(project)
+    a = project.rt_proc("refs", "checkout").stdout
+    b = project.rt_proc("refs", "checkout").stdout
+    assert a == b and "checkout" in a and str(project.root) not in a
+
+
+def test_quick_check_sees_new_untracked_edited_and_committed_files(project):
+    project.write("src/a.py", "def one(): pass\n")
+    project.init_git()
+    project.rt("symbol", "one")
+    project.write("src/new.py", "def two(): pass\n")                         # a new file in a known folder
+    assert "src/new.py:1-1" in project.rt("symbol", "two")
+    project.write("src/new.py", "def three(): return 3\n")                   # an untracked file edited in place
+    assert "src/new.py:1-1" in project.rt("symbol", "three")
+    project.write("deep/er/x.py", "def four(): pass\n")                      # a new folder
+    assert "deep/er/x.py:1-1" in project.rt("symbol", "four")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "more")
+    project.write("src/a.py", "def five(): pass\n")                          # a tracked file edited after a commit
+    assert "src/a.py:1-1" in project.rt("symbol", "five")
+    (project.root / "deep" / "er" / "x.py").unlink()
+    project.rt("symbol", "four", ret=1)
+
+
+def test_lookups_work_outside_git(project):
+    project.write("a.py", "def one(): pass\n")
+    assert "a.py:1-1" in project.rt("symbol", "one")
+    project.write("a.py", "def two(): pass\n")
+    assert "a.py:1-1" in project.rt("symbol", "two")
