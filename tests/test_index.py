@@ -234,3 +234,11 @@ def test_edits_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypat
     assert [(p, d.parent) for p, d in idx.definitions("f3")] == [("pkg/m3.py", "Fresh")]
     assert "pkg/m3.py" not in idx.users("word0") and idx.users("novelword") == ["pkg/m3.py"]
     assert idx.importers("web/b.ts") == ["web/a.ts"]
+
+
+def test_arrow_in_a_type_argument_is_not_a_function():
+    p = _parse("src/ctx.tsx", "const Ctx = React.createContext<(v: number) => void>(noop);\n"
+                              "const twice = x => x * 2;\nconst make = <T,>(v: T) => v;\n"
+                              "class Store {\n  observer = new Observer(() => this.state);\n  onClick = async () => {};\n}\n")
+    assert _defs(p) == [("constant", "", "Ctx", 1, 1), ("function", "", "twice", 2, 2), ("function", "", "make", 3, 3),
+                        ("class", "", "Store", 4, 7), ("method", "Store", "onClick", 6, 6)]
