@@ -239,31 +239,33 @@ def _family(lang: str) -> str:
 
 
 def extract(lang: str, path: str, text: str) -> Parsed:
-    offset = 0
-    if lang in ("vue", "svelte"):
-        m = re.search(r"<script\b[^>]*>(.*?)</script>", text, re.DOTALL)
-        if not m:
-            return Parsed([], [], identifiers(text))
-        offset = text.count("\n", 0, m.start(1))
-        body = m.group(1)
-        lang = "typescript" if re.search(r"""lang=["']ts""", m.group(0)) else "javascript"
-    else:
-        body = text
-    family = _family(lang)
+    """Definitions, imports and identifiers of a file; for `.vue`/`.svelte`, of each of its `<script>` blocks."""
+    if lang not in ("vue", "svelte"):
+        return _extract(_family(lang), path, text, 0, text)
+    blocks = list(re.finditer(r"<script\b([^>]*)>(.*?)</script>", text, re.DOTALL))
+    if not blocks:
+        return Parsed([], [], identifiers(text))
+    parts = [_extract("js", path + (".ts" if re.search(r"""lang=["']ts""", m.group(1)) else ".js"),
+                      m.group(2), text.count("\n", 0, m.start(2)), text) for m in blocks]
+    return Parsed(sorted((d for p in parts for d in p.defs), key=lambda d: (d.start, d.end)),
+                  sorted({i for p in parts for i in p.imports}), sorted({i for p in parts for i in p.idents}),
+                  note=next((p.note for p in parts if p.note), ""))
+
+
+def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parsed:
+    """`body` is the code, starting `offset` lines into the file's `text`."""
     try:
         toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
     except (ValueError, RecursionError):
-        return Parsed([], [], identifiers(text), note="unparsed")
+        return Parsed([], [], identifiers(body), note="unparsed")
     lines, line, last = [], 1 + offset, 0
     for t in toks:   # tokens come in text order
         line += body.count("\n", last, t[2])
         last = t[2]
         lines.append(line)
-    src = text.splitlines()
-    defs = _Definitions(toks, lines, src, family, path).run()
-    imports = _imports(toks, family)
+    defs = _Definitions(toks, lines, text.splitlines(), family, path).run()
     idents = sorted({v for k, v, _ in toks if k == "id" and v not in KEYWORDS})
-    return Parsed(defs, imports, idents)
+    return Parsed(defs, _imports(toks, family), idents)
 
 
 class _Definitions:
@@ -392,7 +394,8 @@ class _Definitions:
                 if self._function_value(i + 2):
                     return make(i + 1, self._fn_kind(name, i + 1), "value")
                 return make(i + 1, "constant" if name.isupper() or val == "const" and name[:1].isupper() else "variable", "value")
-            elif in_type_body and val not in KEYWORDS - _MODIFIERS - {"constructor"} and nxt[1] in ("(", "<") \
+            elif in_type_body and val not in KEYWORDS - _MODIFIERS - {"constructor"} and (
+                    nxt[1] in ("(", "<") or nxt[1] == "?" and i + 2 < len(toks) and toks[i + 2][1] == "(") \
                     and (prev in (None, "{", "}", ";", "*", "async", "static", "get", "set", "public", "private",
                                   "protected", "readonly", "override", "abstract", "declare") or lines[i - 1] < line):
                 if val in _MODIFIERS and is_id(i + 1):

@@ -242,3 +242,13 @@ def test_arrow_in_a_type_argument_is_not_a_function():
                               "class Store {\n  observer = new Observer(() => this.state);\n  onClick = async () => {};\n}\n")
     assert _defs(p) == [("constant", "", "Ctx", 1, 1), ("function", "", "twice", 2, 2), ("function", "", "make", 3, 3),
                         ("class", "", "Store", 4, 7), ("method", "Store", "onClick", 6, 6)]
+
+
+def test_every_script_block_of_svelte_and_vue_and_optional_methods():
+    p = _parse("src/Card.svelte", '<script context="module">\n  export function preload() {}\n</script>\n\n'
+                                  '<script lang="ts">\n  import Button from "./Button.svelte";\n'
+                                  '  interface P { onClose?(): void }\n  let count = 0;\n</script>\n\n<Button on:click={preload} />\n')
+    assert _defs(p) == [("function", "", "preload", 2, 2), ("interface", "", "P", 7, 7), ("method", "P", "onClose", 7, 7),
+                        ("variable", "", "count", 8, 8)]
+    assert p.imports == ["./Button.svelte"]
+    assert _parse("src/Plain.vue", "<template><div/></template>\n").defs == []
