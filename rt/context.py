@@ -431,7 +431,7 @@ def section_folders(view: View, room: int = MANIFEST_CHARS) -> list[str]:
         used += len(rows[i][2]) + 1
     left = len(rows) - len(kept)
     more = [f"... {left} more folders, smaller or deeper (`rt find` looks inside them)"] if left else []
-    return ["## Folders"] + [rows[i][2] for i in sorted(kept)] + more
+    return ["## Folders"] + ([rows[i][2] for i in sorted(kept)] + more or ["no files yet"])
 
 
 def section_relevant(view: View) -> list[str]:
@@ -624,7 +624,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     r = view.ranking
     head = ["# Task pack", f"task: {_short(view.text, 300)}" if view.text else "task: (none given; pinned paths only)"]
     if r.terms:
-        head.append("words matched: " + ", ".join(r.terms))
+        head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
         return Pack("\n".join(head + ["", vague_notice(r)]) + "\n", [], [], [], True)

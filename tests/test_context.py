@@ -189,7 +189,7 @@ def test_json_and_text_agree(shop):
     data = shop.rt_json("pack", "invoice numbering")
     assert shop.rt("pack", "invoice numbering").rstrip("\n") == data["pack"].rstrip("\n")
     assert json.dumps(data, sort_keys=True) == json.dumps(shop.rt_json("pack", "invoice numbering"), sort_keys=True)
-    assert re.search(r"^words matched: invoice, numbering$", data["pack"], re.M)
+    assert re.search(r"^words looked for: invoice, numbering$", data["pack"], re.M)
 
 
 def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
