@@ -308,7 +308,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
         deps[p] = sorted({re.split(r"[^A-Za-z0-9_.-]", line.strip(), maxsplit=1)[0].lower()
                           for line in view.read(p).splitlines() if line.strip() and line.strip()[0].isalnum()})
     for p in view.top_level(("go.mod",)):
-        deps[p] = sorted(set(re.findall(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v", view.read(p), re.M)))
+        deps[p] = sorted(set(re.findall(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v", view.read(p), re.MULTILINE)))
     for p in view.top_level(("Cargo.toml",)):
         deps[p] = sorted(_toml(view, p).get("dependencies") or {})
     return deps
@@ -730,8 +730,13 @@ def manifest_text(ctx, task_text: str) -> str:
 
 
 def pack_text(ctx, task_text: str, paths: list[str], budget: int | None = None) -> str:
-    """The task pack for `task_text` with `paths` pinned, in `budget` tokens of window when given."""
-    return build_pack(_view(ctx, task_text, paths), None, budget).text
+    """The task pack for `task_text` with `paths` pinned, in `budget` tokens of window when given.
+
+    When `task_text` is the active task's, its recorded notes come along as memory entries.
+    """
+    task = state.active_task(ctx.store, required=False)
+    same = task is not None and " ".join(task["text"].split()) == " ".join(task_text.split())
+    return build_pack(_view(ctx, task_text, paths), task if same else None, budget).text
 
 
 def _task_input(ctx, args) -> tuple[str, list[str], dict | None]:
