@@ -9,7 +9,7 @@ from rt.context import CODE_LANGS, is_test
 from rt.langs import language
 
 MAX_SOURCE_FILES = 5
-_TRAILER = re.compile(r"^(co-authored-by|signed-off-by|reviewed-by|change-id|cc):", re.I)
+_TRAILER = re.compile(r"^(co-authored-by|signed-off-by|reviewed-by|change-id|cc):", re.IGNORECASE)
 
 
 def is_source(path: str) -> bool:
@@ -43,9 +43,7 @@ def eligible_commits(clone: Path, n: int, window: int) -> list[dict]:
             for p in paths:
                 if is_source(p):
                     touched.add(p)
-            if status[0] in "MD" and is_source(paths[0]):
-                answer.add(paths[0])
-            elif status[0] == "R" and is_source(paths[0]):
+            if status[0] in "MDR" and is_source(paths[0]):   # modified, deleted, or renamed from
                 answer.add(paths[0])
         if answer and len(touched) <= MAX_SOURCE_FILES:
             found.append({"sha": shas[0], "parent": shas[1], "message": message.strip(),

@@ -29,6 +29,8 @@ OUTPUT = 2000
 MEMORY_ENTRIES = 4
 MEMORY_EACH = 90
 """Memory entries kept and the tokens each may take; a longer entry is cut to this."""
+MIN_CODE = 200
+"""A window leaving less than this for code is refused."""
 
 _PIECE = re.compile(r" ?[A-Za-z]+|[0-9]{1,3}|\n[ \t]*|[ \t]+|[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]+|[^\x00-\x7f]")
 _LETTERS_PER_TOKEN = 7
@@ -71,9 +73,11 @@ class Split:
 def split(window: int) -> Split:
     """The share-out of a `window`-token context; refuses a window with no room left for code."""
     s = Split(window, min(SYSTEM, window // 8), min(OUTPUT, window // 4), MEMORY_ENTRIES, MEMORY_EACH)
-    if s.code < 200:
+    if s.code < MIN_CODE:
+        least = next(w for w in range(max(window, 1), 1 << 20) if w - min(SYSTEM, w // 8) - min(OUTPUT, w // 4)
+                     - MEMORY_ENTRIES * MEMORY_EACH >= MIN_CODE)
         raise UsageError(f"--budget {window}: too small; after the system prompt, the answer and memory "
-                         f"there is no room for code (give at least {window - s.code + 200})")
+                         f"there is no room for code (give at least {least})")
     return s
 
 

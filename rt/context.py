@@ -308,7 +308,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
         deps[p] = sorted({re.split(r"[^A-Za-z0-9_.-]", line.strip(), maxsplit=1)[0].lower()
                           for line in view.read(p).splitlines() if line.strip() and line.strip()[0].isalnum()})
     for p in view.top_level(("go.mod",)):
-        deps[p] = sorted(set(re.findall(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v", view.read(p), re.M)))
+        deps[p] = sorted(set(re.findall(r"^\s*(?:require\s+)?([a-z0-9.-]+\.[a-z]+/[^\s]+)\s+v", view.read(p), re.MULTILINE)))
     for p in view.top_level(("Cargo.toml",)):
         deps[p] = sorted(_toml(view, p).get("dependencies") or {})
     return deps
@@ -431,7 +431,7 @@ def section_folders(view: View, room: int = MANIFEST_CHARS) -> list[str]:
         used += len(rows[i][2]) + 1
     left = len(rows) - len(kept)
     more = [f"... {left} more folders, smaller or deeper (`rt find` looks inside them)"] if left else []
-    return ["## Folders"] + [rows[i][2] for i in sorted(kept)] + more
+    return ["## Folders"] + ([rows[i][2] for i in sorted(kept)] + more or ["no files yet"])
 
 
 def section_relevant(view: View) -> list[str]:
@@ -624,7 +624,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     r = view.ranking
     head = ["# Task pack", f"task: {_short(view.text, 300)}" if view.text else "task: (none given; pinned paths only)"]
     if r.terms:
-        head.append("words matched: " + ", ".join(r.terms))
+        head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
         return Pack("\n".join(head + ["", vague_notice(r)]) + "\n", [], [], [], True)
@@ -730,8 +730,13 @@ def manifest_text(ctx, task_text: str) -> str:
 
 
 def pack_text(ctx, task_text: str, paths: list[str], budget: int | None = None) -> str:
-    """The task pack for `task_text` with `paths` pinned, in `budget` tokens of window when given."""
-    return build_pack(_view(ctx, task_text, paths), None, budget).text
+    """The task pack for `task_text` with `paths` pinned, in `budget` tokens of window when given.
+
+    When `task_text` is the active task's, its recorded notes come along as memory entries.
+    """
+    task = state.active_task(ctx.store, required=False)
+    same = task is not None and " ".join(task["text"].split()) == " ".join(task_text.split())
+    return build_pack(_view(ctx, task_text, paths), task if same else None, budget).text
 
 
 def _task_input(ctx, args) -> tuple[str, list[str], dict | None]:

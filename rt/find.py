@@ -73,7 +73,7 @@ def cmd_find(ctx, args) -> Result:
         for i, line in enumerate(text.splitlines(), 1):
             if (path, i) not in used and q in _norm(line):
                 hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
-    hits.sort(key=lambda h: (h.group, h.path, h.line))
+    hits.sort(key=lambda h: (h.group, _is_test(h.path), h.path, h.line))
     if not hits:
         return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
                       f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
@@ -108,6 +108,14 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
                     used.add((path, i))
                     out.append(Hit(1, path, i, f"names key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
     return out
+
+
+_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|__snapshots__|spec)/|(^|/)test_[^/]*$|[._-](test|spec)\.[^/]*$")
+
+
+def _is_test(path: str) -> bool:
+    """Tests and snapshots repeat what the product shows; they come after the product's own files."""
+    return _TEST_PATH.search(path) is not None
 
 
 def _literal_or_text(line: str, q: str) -> str:

@@ -22,7 +22,7 @@ from rt.core import Result, StoreError, git, read_text
 from rt.lang_resolve import resolve_all
 from rt.snapshot import fingerprint, scan
 
-VERSION = 5
+VERSION = 7
 """Bump when an extractor changes what it records: every file is parsed again."""
 
 DIR = "index"

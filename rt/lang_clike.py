@@ -239,31 +239,33 @@ def _family(lang: str) -> str:
 
 
 def extract(lang: str, path: str, text: str) -> Parsed:
-    offset = 0
-    if lang in ("vue", "svelte"):
-        m = re.search(r"<script\b[^>]*>(.*?)</script>", text, re.DOTALL)
-        if not m:
-            return Parsed([], [], identifiers(text))
-        offset = text.count("\n", 0, m.start(1))
-        body = m.group(1)
-        lang = "typescript" if re.search(r"""lang=["']ts""", m.group(0)) else "javascript"
-    else:
-        body = text
-    family = _family(lang)
+    """Definitions, imports and identifiers of a file; for `.vue`/`.svelte`, of each of its `<script>` blocks."""
+    if lang not in ("vue", "svelte"):
+        return _extract(_family(lang), path, text, 0, text)
+    blocks = list(re.finditer(r"<script\b([^>]*)>(.*?)</script>", text, re.DOTALL))
+    if not blocks:
+        return Parsed([], [], identifiers(text))
+    parts = [_extract("js", path + (".ts" if re.search(r"""lang=["']ts""", m.group(1)) else ".js"),
+                      m.group(2), text.count("\n", 0, m.start(2)), text) for m in blocks]
+    return Parsed(sorted((d for p in parts for d in p.defs), key=lambda d: (d.start, d.end)),
+                  sorted({i for p in parts for i in p.imports}), sorted({i for p in parts for i in p.idents}),
+                  note=next((p.note for p in parts if p.note), ""))
+
+
+def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parsed:
+    """`body` is the code, starting `offset` lines into the file's `text`."""
     try:
         toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
     except (ValueError, RecursionError):
-        return Parsed([], [], identifiers(text), note="unparsed")
+        return Parsed([], [], identifiers(body), note="unparsed")
     lines, line, last = [], 1 + offset, 0
     for t in toks:   # tokens come in text order
         line += body.count("\n", last, t[2])
         last = t[2]
         lines.append(line)
-    src = text.splitlines()
-    defs = _Definitions(toks, lines, src, family, path).run()
-    imports = _imports(toks, family)
+    defs = _Definitions(toks, lines, text.splitlines(), family, path).run()
     idents = sorted({v for k, v, _ in toks if k == "id" and v not in KEYWORDS})
-    return Parsed(defs, imports, idents)
+    return Parsed(defs, _imports(toks, family), idents)
 
 
 class _Definitions:
@@ -389,17 +391,17 @@ class _Definitions:
             elif val in ("const", "let", "var") and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] in ("=", ":") \
                     and top.kind in ("file", "namespace", "module"):
                 name = toks[i + 1][1]
-                after = self._after_eq(i + 2)
-                if after in ("function", "(", "async") or (after and self._arrow_soon(i + 2)):
+                if self._function_value(i + 2):
                     return make(i + 1, self._fn_kind(name, i + 1), "value")
                 return make(i + 1, "constant" if name.isupper() or val == "const" and name[:1].isupper() else "variable", "value")
-            elif in_type_body and val not in KEYWORDS - _MODIFIERS - {"constructor"} and nxt[1] in ("(", "<") \
+            elif in_type_body and val not in KEYWORDS - _MODIFIERS - {"constructor"} and (
+                    nxt[1] in ("(", "<") or nxt[1] == "?" and i + 2 < len(toks) and toks[i + 2][1] == "(") \
                     and (prev in (None, "{", "}", ";", "*", "async", "static", "get", "set", "public", "private",
                                   "protected", "readonly", "override", "abstract", "declare") or lines[i - 1] < line):
                 if val in _MODIFIERS and is_id(i + 1):
                     return None
                 return make(i, "method")
-            elif in_type_body and top.kind == "class" and nxt[1] == "=" and self._arrow_soon(i + 1) and \
+            elif in_type_body and top.kind == "class" and nxt[1] == "=" and self._function_value(i + 1) and \
                     (prev in ("{", "}", ";", "static", "private", "public", "protected", "readonly") or lines[i - 1] < line):
                 return make(i, "method", "value")
             return None
@@ -465,27 +467,23 @@ class _Definitions:
             return make(i, "constant", "value")
         return None
 
-    def _after_eq(self, j: int) -> str | None:
-        toks = self.toks
+    def _function_value(self, j: int) -> bool:
+        """Whether the value assigned at token `j` (an `=`, or a `:` type annotation before one) is a
+        function: `function`, `async`, `(...) =>`, `<T>(...) =>` or `x =>`."""
+        toks, n = self.toks, len(self.toks)
         if toks[j][1] == ":":   # a type annotation: skip to the `=` at this nesting
             level = 0
-            while j < len(toks) and not (level == 0 and toks[j][1] == "="):
+            while j < n and not (level == 0 and toks[j][1] == "="):
                 level += toks[j][1] in ("(", "[", "{", "<") and 1 or 0
                 level -= toks[j][1] in (")", "]", "}", ">") and 1 or 0
                 if toks[j][1] == ";":
-                    return None
+                    return False
                 j += 1
-        return toks[j + 1][1] if j + 1 < len(self.toks) else None
-
-    def _arrow_soon(self, j: int) -> bool:
-        """An `=>` before the statement's first `;` or `{`: the value is an arrow function."""
-        for k in range(j, min(j + 60, len(self.toks))):
-            v = self.toks[k][1]
-            if v == "=>":
-                return True
-            if v in (";", "{") and k > j + 1:
-                return False
-        return False
+        if j + 1 >= n:
+            return False
+        first = toks[j + 1]
+        return first[1] in ("function", "async", "(", "<") or (
+            first[0] == "id" and j + 2 < n and toks[j + 2][1] == "=>")
 
     def _fn_kind(self, name: str, j: int) -> str:
         """Capitalised functions that render JSX are React components."""

@@ -10,37 +10,64 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from functools import cached_property
 
 from rt.core import read_text
 
 JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json")
 
 
+class _Tree:
+    """What resolution needs to know about the whole tree, each part worked out on first use only
+    (an update that re-resolves one TypeScript file never builds the Python module map)."""
+
+    def __init__(self, repo, paths: set[str]):
+        self.repo, self.paths = repo, paths
+
+    @cached_property
+    def python(self) -> dict[str, str]:
+        return _python_modules(self.paths)
+
+    @cached_property
+    def aliases(self) -> list[tuple[str, str, list[str]]]:
+        return _js_aliases(self.repo, self.paths)
+
+    @cached_property
+    def go_mods(self) -> list[tuple[str, str]]:
+        return _go_modules(self.repo, self.paths)
+
+    @cached_property
+    def dirs(self) -> dict[str, list[str]]:
+        dirs: dict[str, list[str]] = {}
+        for p in sorted(self.paths):
+            dirs.setdefault(posixpath.dirname(p), []).append(p)
+        return dirs
+
+    @cached_property
+    def java(self) -> dict[str, list[str]]:
+        by_class: dict[str, list[str]] = {}
+        for p in sorted(self.paths):
+            if p.endswith(".java"):
+                by_class.setdefault(p.rsplit("/", 1)[-1][:-5], []).append(p)
+        return by_class
+
+
 def resolve_all(repo, entries: dict, paths: set[str]) -> None:
     """Set `resolved` on each entry from its raw `imports`, against every file of the tree (`paths`)."""
-    py = _python_modules(paths)
-    aliases = _js_aliases(repo, paths)
-    go_mods = _go_modules(repo, paths)
-    dirs: dict[str, list[str]] = {}
-    for p in sorted(paths):
-        dirs.setdefault(posixpath.dirname(p), []).append(p)
-    java = {}
-    for p in paths:
-        if p.endswith(".java"):
-            java.setdefault(p.rsplit("/", 1)[-1][:-5], []).append(p)
+    tree = _Tree(repo, paths)
     for path, e in entries.items():
         found: set[str] = set()
         for spec in e.imports:
             if e.lang == "python":
-                hits = [_python(path, spec, py)]
+                hits = [_python(path, spec, tree.python)]
             elif e.lang in ("javascript", "typescript", "vue", "svelte"):
-                hits = [_js(path, spec, paths, aliases)]
+                hits = [_js(path, spec, paths, tree.aliases)]
             elif e.lang == "go":
-                hits = _go(spec, go_mods, dirs)
+                hits = _go(spec, tree.go_mods, tree.dirs)
             elif e.lang == "rust":
                 hits = [_rust(path, spec, paths)]
             elif e.lang == "java":
-                hits = _java(spec, java, dirs)
+                hits = _java(spec, tree.java, tree.dirs)
             else:
                 hits = []
             found.update(h for h in hits if h)
@@ -136,10 +163,8 @@ def _js_aliases(repo, paths: set[str]) -> list[tuple[str, str, list[str]]]:
     """(folder of the config, pattern, targets relative to that folder) from every tsconfig/jsconfig,
     the deepest config first; `baseUrl` alone makes bare specifiers resolve under it."""
     out = []
-    for p in sorted(paths, key=lambda x: (-x.count("/"), x)):
-        name = p.rsplit("/", 1)[-1]
-        if not (name.startswith(("tsconfig", "jsconfig")) and name.endswith(".json")):
-            continue
+    configs = [p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig")) and p.endswith(".json")]
+    for p in sorted(configs, key=lambda x: (-x.count("/"), x)):
         opts = _json_loose(read_text(repo, p) or "").get("compilerOptions") or {}
         if not isinstance(opts, dict):
             continue

@@ -21,8 +21,11 @@ def test_small_windows_scale_down_and_tiny_ones_are_refused():
     s = split(4096)
     assert (s.system, s.output) == (512, 1024)
     assert s.code > 2000
-    with pytest.raises(UsageError, match="too small"):
+    with pytest.raises(UsageError, match="too small.*give at least 894"):
         split(800)
+    assert split(894).code == 200
+    with pytest.raises(UsageError, match="give at least 894"):
+        split(893)
 
 
 def test_everything_fits_nothing_dropped():

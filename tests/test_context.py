@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -10,6 +11,8 @@ import pytest
 
 from rt.bm25 import BM25, tokens
 from rt.budget import split
+from rt.cli import Ctx
+from rt.context import manifest_text, pack_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from genrepo import generate  # noqa: E402
@@ -78,7 +81,7 @@ def test_a_folder_map_too_long_is_cut_and_says_so(project):
     out = project.rt("manifest")
     assert len(out.rstrip("\n")) <= 6000
     assert "- area000/ (1 files: python 1)" in out
-    assert re.search(r"^\.\.\. \d+ more folders", out, re.M)
+    assert re.search(r"^\.\.\. \d+ more folders", out, re.MULTILINE)
 
 
 def test_path_and_name_weigh_more_than_the_body(shop):
@@ -189,7 +192,7 @@ def test_json_and_text_agree(shop):
     data = shop.rt_json("pack", "invoice numbering")
     assert shop.rt("pack", "invoice numbering").rstrip("\n") == data["pack"].rstrip("\n")
     assert json.dumps(data, sort_keys=True) == json.dumps(shop.rt_json("pack", "invoice numbering"), sort_keys=True)
-    assert re.search(r"^words matched: invoice, numbering$", data["pack"], re.M)
+    assert re.search(r"^words looked for: invoice, numbering$", data["pack"], re.MULTILINE)
 
 
 def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
@@ -207,3 +210,20 @@ def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
     assert "src/locales/en.json" in [r["path"] for r in data["ranked"][:3]]
     unquoted = project.rt_json("pack", "Rename the Proceed to checkout button")
     assert unquoted["ranked"][0]["path"] == "src/components/CheckoutPage.jsx"   # words alone pick the page
+
+
+def test_the_functions_hooks_call(shop):
+    shop.rt("start", "render_invoice rounding")
+    shop.rt("plan", "--edit", "shop/billing/invoice.py", "--note", "round once at the end")
+    old = os.getcwd()
+    os.chdir(shop.root)
+    try:
+        ctx = Ctx(False)
+        assert manifest_text(ctx, "render_invoice rounding") == shop.rt("manifest", "render_invoice rounding")
+        own = pack_text(ctx, "render_invoice rounding", [])
+        other = pack_text(ctx, "money rounding", ["shop/money.py"], 8192)
+    finally:
+        os.chdir(old)
+    assert "- plan: round once at the end" in own          # the active task's notes come along
+    assert "## Memory" not in other and "budget: 8192 tokens" in other
+    assert "### shop/money.py (whole file)" in other

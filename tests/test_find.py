@@ -86,6 +86,15 @@ def test_path_hits_and_nothing_found(project):
     project.rt("find", "  ", ret=2)
 
 
+def test_product_files_come_before_tests(project):
+    project.write("tests/test_ui.py", "assert page.title == 'Welcome back'\n")
+    project.write("src/ui.py", "TITLE = 'Welcome back'\n")
+    project.write("src/ui.test.ts", "expect(title).toBe('Welcome back');\n")
+    project.init_git()
+    assert [r.split(":")[0] for r in _rows(project.rt("find", "welcome back"))] == [
+        "src/ui.py", "src/ui.test.ts", "tests/test_ui.py"]
+
+
 def test_find_caps_output(project):
     for i in range(50):
         project.write(f"m{i:02}.py", "print('hello there')\n")

@@ -234,3 +234,21 @@ def test_edits_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypat
     assert [(p, d.parent) for p, d in idx.definitions("f3")] == [("pkg/m3.py", "Fresh")]
     assert "pkg/m3.py" not in idx.users("word0") and idx.users("novelword") == ["pkg/m3.py"]
     assert idx.importers("web/b.ts") == ["web/a.ts"]
+
+
+def test_arrow_in_a_type_argument_is_not_a_function():
+    p = _parse("src/ctx.tsx", "const Ctx = React.createContext<(v: number) => void>(noop);\n"
+                              "const twice = x => x * 2;\nconst make = <T,>(v: T) => v;\n"
+                              "class Store {\n  observer = new Observer(() => this.state);\n  onClick = async () => {};\n}\n")
+    assert _defs(p) == [("constant", "", "Ctx", 1, 1), ("function", "", "twice", 2, 2), ("function", "", "make", 3, 3),
+                        ("class", "", "Store", 4, 7), ("method", "Store", "onClick", 6, 6)]
+
+
+def test_every_script_block_of_svelte_and_vue_and_optional_methods():
+    p = _parse("src/Card.svelte", '<script context="module">\n  export function preload() {}\n</script>\n\n'
+                                  '<script lang="ts">\n  import Button from "./Button.svelte";\n'
+                                  '  interface P { onClose?(): void }\n  let count = 0;\n</script>\n\n<Button on:click={preload} />\n')
+    assert _defs(p) == [("function", "", "preload", 2, 2), ("interface", "", "P", 7, 7), ("method", "P", "onClose", 7, 7),
+                        ("variable", "", "count", 8, 8)]
+    assert p.imports == ["./Button.svelte"]
+    assert _parse("src/Plain.vue", "<template><div/></template>\n").defs == []
