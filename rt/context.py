@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from rt import budget, state
 from rt.bm25 import BM25, tokens
-from rt.core import PathError, Result, UsageError, closest_paths, read_text, to_rel
+from rt.checks import CONFIG, detect
+from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -446,9 +447,19 @@ def section_relevant(view: View) -> list[str]:
     return lines + (["no file matches the task's words"] if not r.files else [])
 
 
-SECTIONS = [section_stack, section_folders, section_entry_points, section_relevant]
-"""The manifest, in order. A section is `fn(view) -> lines` (its heading first, [] to leave it out).
-The checks section (from `rt.checks.detect(repo)`) goes after the stack when that module lands."""
+def section_checks(view: View) -> list[str]:
+    """The project's own checks and their commands: what `rt baseline` and `rt verify` run."""
+    try:
+        checks = detect(view.ctx.repo)
+    except RtError as e:  # a broken rt.toml must not hide the rest of the manifest
+        return ["## Checks", f"could not read the check configuration: {e}"]
+    lines = ["## Checks"] + [f"- {c.name} ({c.kind}, {'required' if c.required else 'optional'}): `{' '.join(c.command)}`"
+                             for c in checks]
+    return lines if checks else lines + [f"none found: no linter, type checker or test runner is declared ({CONFIG} adds them)"]
+
+
+SECTIONS = [section_stack, section_checks, section_folders, section_entry_points, section_relevant]
+"""The manifest, in order. A section is `fn(view) -> lines` (its heading first, [] to leave it out)."""
 
 
 def vague_notice(r: Ranking) -> str:

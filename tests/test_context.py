@@ -227,3 +227,17 @@ def test_the_functions_hooks_call(shop):
     assert "- plan: round once at the end" in own          # the active task's notes come along
     assert "## Memory" not in other and "budget: 8192 tokens" in other
     assert "### shop/money.py (whole file)" in other
+
+
+def test_manifest_lists_the_projects_checks_and_survives_a_broken_config(project):
+    project.write("pyproject.toml", "[project]\nname = 'x'\nversion = '0'\n\n[tool.ruff]\n\n[tool.mypy]\n")
+    project.write("src/auth.py", "def login():\n    pass\n")
+    project.init_git()
+    text = project.rt("manifest", "fix login")
+    checks = text.split("## Checks\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert [line.split(" (", 1)[0] for line in checks] == ["- mypy", "- ruff"]
+    assert "`ruff check" in checks[1] and "(lint, required)" in checks[1]
+    project.write("rt.toml", "bad = [\n")
+    text = project.rt("manifest", "fix login")
+    assert "could not read the check configuration: rt.toml: not valid TOML" in text
+    assert "## Files that look relevant to the task" in text
