@@ -5,15 +5,11 @@ Nothing here knows about tasks or checks; modules above it do.
 from __future__ import annotations
 
 import contextlib
-import difflib
 import enum
-import fnmatch
 import os
 import re
 import signal
 import stat
-import subprocess
-from dataclasses import dataclass, field
 from pathlib import Path
 
 MAX_TEXT_BYTES = 1_000_000
@@ -61,23 +57,23 @@ class NotFoundError(RtError):
     code = ExitCode.FINDING
 
 
-@dataclass
 class Result:
     """What a command hands back: terse text for people, `data` for `--json`."""
-    text: str = ""
-    data: dict = field(default_factory=dict)
-    code: int = ExitCode.OK
+
+    def __init__(self, text: str = "", data: dict | None = None, code: int = ExitCode.OK):
+        self.text, self.data, self.code = text, {} if data is None else data, code
 
 
 # ---------------------------------------------------------------- running programs
 
 def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
-        env: dict | None = None) -> subprocess.CompletedProcess:
-    """Run a program with an argument list, never through a shell.
+        env: dict | None = None):
+    """Run a program with an argument list, never through a shell; a `subprocess.CompletedProcess`.
 
     The program gets its own process group, so a timeout ends everything it started (npm -> node ...),
     not only the program itself.
     """
+    import subprocess  # here, not at the top: the edit gate never runs a program
     full_env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     if env:
         full_env.update(env)
@@ -105,10 +101,21 @@ def git(root: Path, *args: str, input: bytes | None = None) -> bytes | None:
 
 # ---------------------------------------------------------------- the repository
 
-@dataclass(frozen=True)
 class Repo:
-    root: Path
-    is_git: bool
+    """The repository rt works in: its root folder, and whether git manages it.
+
+    A plain class, not a dataclass: hooks import this module on every tool call, and `dataclasses`
+    costs more start-up time than the rest of it.
+    """
+
+    def __init__(self, root: Path, is_git: bool):
+        self.root, self.is_git = root, is_git
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Repo) and (self.root, self.is_git) == (other.root, other.is_git)
+
+    def __hash__(self) -> int:
+        return hash((self.root, self.is_git))
 
     @property
     def store_dir(self) -> Path:
@@ -116,14 +123,14 @@ class Repo:
 
 
 def find_repo(start: Path | None = None) -> Repo:
-    """The git top level when inside git, else the current folder."""
+    """The git top level when inside git (the nearest folder up holding `.git`), else the current folder.
+
+    Looking for `.git` instead of asking `git rev-parse` saves a process on every command and hook.
+    """
     start = Path(start or os.getcwd()).resolve()
-    out = git(start, "rev-parse", "--show-toplevel")
-    if out:
-        top = Path(os.fsdecode(out.rstrip(b"\n"))).resolve()
-        # a bare or broken repository has no work tree worth using
-        if top.is_dir():
-            return Repo(top, True)
+    for folder in (start, *start.parents):
+        if os.path.lexists(folder / ".git"):
+            return Repo(folder, True)
     return Repo(start, False)
 
 
@@ -165,6 +172,7 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
 
 def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
     """Existing paths that look like `wanted`, best first, for 'did you mean' errors."""
+    import difflib
     by_name: dict[str, list[str]] = {}
     for c in candidates:
         by_name.setdefault(c.rsplit("/", 1)[-1], []).append(c)
@@ -223,6 +231,7 @@ class _IgnoreRules:
 
 
 def _glob_to_regex(glob: str) -> str:
+    import fnmatch
     out, i = [], 0
     while i < len(glob):
         if glob.startswith("**/", i):

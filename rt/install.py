@@ -6,7 +6,6 @@ Install writes into the project's `.claude/` (or `~/.claude/` with `--user`) and
 """
 from __future__ import annotations
 
-import functools
 import json
 import re
 import shlex
@@ -62,27 +61,14 @@ def shipped_files() -> dict[str, bytes]:
 
 
 def hook_command(arg: str) -> str:
-    """The shell command Claude Code runs for one hook: this interpreter, and rt importable by it.
+    """The shell command Claude Code runs for one hook: this interpreter, with rt's folder on PYTHONPATH.
 
-    From a checkout, PYTHONPATH names it and `-S` skips site-packages, which rt (standard library only)
-    never needs: that halves the start-up of every hook. Pip-installed, rt lives in site-packages.
+    `-S` skips site-packages start-up, which rt (standard library only) never needs and which costs
+    tens of milliseconds on every tool call; PYTHONPATH names the folder holding this rt, be it a
+    checkout or site-packages after `pip install`.
     """
-    python = shlex.quote(sys.executable)
     parent = Path(rt.__file__).resolve().parent.parent
-    if _importable_as_is(parent):
-        return f"{python} -m rt hook {arg}"
-    return f"PYTHONPATH={shlex.quote(str(parent))} {python} -S -m rt hook {arg}"
-
-
-@functools.cache
-def _importable_as_is(parent: Path) -> bool:
-    """True when this interpreter imports this same rt from anywhere (pip-installed), without PYTHONPATH."""
-    probe = "import os, rt; print(os.path.dirname(os.path.dirname(os.path.abspath(rt.__file__))))"
-    try:
-        proc = run([sys.executable, "-E", "-c", probe], "/", timeout=20)
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return proc.returncode == 0 and Path(proc.stdout.decode().strip()).resolve() == parent
+    return f"PYTHONPATH={shlex.quote(str(parent))} {shlex.quote(sys.executable)} -S -m rt hook {arg}"
 
 
 def is_ours(handler: dict) -> bool:

@@ -8,7 +8,7 @@ import contextlib
 import fcntl
 import json
 import os
-import tempfile
+import threading
 import zlib
 from pathlib import Path
 
@@ -56,7 +56,9 @@ class Store:
     def write_bytes(self, path: Path, data: bytes) -> None:
         """Atomic write: a temp file in the same folder, fsync, then rename over the target."""
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
+        tmp = path.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{path.name}"
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             with os.fdopen(fd, "wb") as f:
                 f.write(data)

@@ -162,7 +162,7 @@ def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
 
 
 def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path):
-    """From a checkout the command carries PYTHONPATH; pip-installed it needs none. Either way it runs."""
+    """The command names rt's folder and skips site-packages (-S); it runs from any folder."""
     project.rt("install")
     command = ours(settings(project))["Stop"][0]
     probe = command.replace(" hook stop", " --version")
@@ -173,8 +173,7 @@ def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("rt ")
     python = shlex.quote(sys.executable)
-    assert command in (f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop",  # a checkout
-                       f"{python} -m rt hook stop")  # pip-installed (also `pip install -e .`, as in CI)
+    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop"
 
 
 FAKE_RT = '''import json, sys
@@ -244,7 +243,7 @@ def test_packaging_ships_every_skill_file_as_rt_skill():
                        (p.relative_to(ROOT / "skill").as_posix() for p in (ROOT / "skill").glob(g))}
 
 
-def test_pip_installed_layout_needs_no_pythonpath(project, tmp_path):
+def test_pip_installed_layout_runs_from_site_packages(project, tmp_path):
     """rt in a virtual environment's site-packages (as `pip install` puts it, skill inside as rt/skill)."""
     import shutil
     import venv
@@ -260,7 +259,8 @@ def test_pip_installed_layout_needs_no_pythonpath(project, tmp_path):
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     commands = [c for cs in ours(settings(project)).values() for c in cs]
-    assert commands and all(c.startswith(f"{shlex.quote(str(python))} -m rt hook ") for c in commands)
+    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -m rt hook "
+    assert commands and all(c.startswith(prefix) for c in commands)
     assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
     stop = ours(settings(project))["Stop"][0]
     answer = subprocess.run(["/bin/sh", "-c", stop], cwd=project.root, env=env, input='{"hook_event_name": "Stop"}',
