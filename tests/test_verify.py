@@ -72,6 +72,20 @@ def test_check_file_reports_only_that_file(project):
     assert project.rt("check", "calc.py") == "nothing new in calc.py\n"
 
 
+def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
+    """mypy on one file checks it past its .pyi stub, which the whole-project run never does: the
+    per-file check must not call the baseline's silence 300 new errors."""
+    project.write("pyproject.toml", "[tool.mypy]\n")
+    project.write("pkg/__init__.py", "")
+    project.write("pkg/mod.py", 'def f() -> int:\n    return "x"\n')
+    project.write("pkg/mod.pyi", "def f() -> int: ...\n")
+    project.init_git()
+    project.rt("start", "touch mod")
+    project.rt("plan", "--edit", "pkg/mod.py")
+    project.write("pkg/mod.py", 'def f() -> int:\n    return "x"  # reworded\n')
+    assert project.rt("check", "pkg/mod.py") == "nothing new in pkg/mod.py\n"
+
+
 def test_check_file_api_for_hooks(project):
     from rt.cli import Ctx
     from rt.verify import check_file, format_file_check
