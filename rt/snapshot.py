@@ -16,6 +16,9 @@ from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, lis
 from rt.store import Store
 
 STATCACHE = "statcache.json"
+CACHE_LAYOUT = 2
+"""Layout of a stat cache entry: [size, mtime_ns, inode, blob id, kind, original saved]. A cache of
+another layout is dropped and rebuilt (it is only a cache), never misread."""
 RACY_NS = 1_000_000_000
 """Files modified less than this before a scan are re-read next time (as git treats 'racily clean' entries)."""
 
@@ -40,7 +43,8 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     store, so `rt review` and `rt delta` can show their original content later.
     """
     try:
-        cache = (store.read_json(STATCACHE) or {}).get("files", {})
+        data = store.read_json(STATCACHE) or {}
+        cache = data.get("files", {}) if data.get("layout") == CACHE_LAYOUT else {}
     except StoreError:
         cache = {}  # only a cache: a damaged one is rebuilt
     index: dict[str, str] | None = None  # git's index, read only if some file may need saving
@@ -84,7 +88,7 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         new_cache[rel] = (key if st.st_mtime_ns < racy_after else [-1, -1, -1]) + [digest, kind, saved]
     if new_cache != cache:
         store.ensure()
-        store.write_json(STATCACHE, {"files": new_cache})
+        store.write_json(STATCACHE, {"files": new_cache, "layout": CACHE_LAYOUT})
     return Scan(files, read)
 
 

@@ -73,3 +73,14 @@ def test_no_temp_files_left_behind(repo):
     repo.rt("plan", "--edit", "a.py")
     leftovers = [p for p in (repo.root / ".rt").rglob(".tmp-*")]
     assert leftovers == []
+
+
+def test_stat_cache_of_another_layout_is_rebuilt_not_misread(repo):
+    cache = repo.root / ".rt" / "statcache.json"
+    data = json.loads(cache.read_text())
+    data.pop("layout")
+    data["files"] = {p: v[:5] for p, v in data["files"].items()}  # an older rt's five-field entries
+    cache.write_text(json.dumps(data))
+    repo.write("a.py", "x = 2\n")
+    assert "M a.py  +1 -1" in repo.rt("delta")
+    assert json.loads(cache.read_text())["layout"] == 2
