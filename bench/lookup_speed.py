@@ -22,7 +22,6 @@ import tempfile
 import time
 from pathlib import Path
 
-RT = [sys.executable, "-m", "rt"]
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {
     "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
     "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "rt-bench-pycache")}
@@ -71,10 +70,15 @@ def main() -> None:
     ap.add_argument("--name", action="append", required=True, help="an identifier to look up (repeatable)")
     ap.add_argument("--text", required=True, help="a text a user sees, for `rt find`")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--no-site", action="store_true",
+                    help="run rt as `python3 -S -m rt` (the form rt's hooks use): no site-packages start-up")
     args = ap.parse_args()
+    site = ["-S"] if args.no_site else []
+    RT = [sys.executable, *site, "-m", "rt"]  # noqa: N806
     repo = args.repo.resolve()
     files = len(tracked(repo))
-    print(f"repository: {repo.name}, {files} files; median of {args.runs} runs; seconds wall (CPU)")
+    print(f"repository: {repo.name}, {files} files; median of {args.runs} runs; seconds wall (CPU)"
+          + ("; rt and python run with -S" if args.no_site else ""))
 
     shutil.rmtree(repo / ".rt" / "index", ignore_errors=True)
     cold_rt = T([timed(RT + ["index"], repo)])
@@ -86,7 +90,7 @@ def main() -> None:
     else:
         print(f"| cold index | rt index {cold_rt} | ctags missing | |")
     print(f"| warm, nothing changed | rt index {warm_noop} | | |")
-    floor = median_times({"python": [sys.executable, "-c", "pass"], "rt": RT + ["--version"]}, repo, args.runs)
+    floor = median_times({"python": [sys.executable, *site, "-c", "pass"], "rt": RT + ["--version"]}, repo, args.runs)
     print(f"| start-up floor | python3 -c pass {floor['python']} | rt --version {floor['rt']} | |")
 
     for name in args.name:
