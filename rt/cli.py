@@ -10,15 +10,15 @@ import importlib
 import json
 import os
 import sys
-from dataclasses import dataclass
+from typing import NamedTuple
 from functools import cached_property
 
 from rt import __version__
 from rt.core import ExitCode, Result, RtError, UsageError, find_repo
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
+    """A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line."""
     module: str
     group: str
     summary: str
