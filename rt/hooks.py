@@ -7,7 +7,7 @@
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
     Stop              -                                        rt hook stop                  open: blocks once, saying so
 
-`rt.install.HOOKS` registers these as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
+`HOOKS` below lists these; `rt install` registers them as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
 the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
 payloads (a failed Bash command may still have written files).
@@ -26,13 +26,21 @@ from pathlib import Path
 
 from rt.core import PathError, Repo, Result, RtError, find_repo, to_rel
 
-EVENTS = {
-    "pre-tool-use": "PreToolUse",
-    "post-tool-use": "PostToolUse",
-    "session-start": "SessionStart",
-    "user-prompt-submit": "UserPromptSubmit",
-    "stop": "Stop",
-}
+HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
+    ("SessionStart", None, "session-start", 30),
+    ("UserPromptSubmit", None, "user-prompt-submit", 300),
+    ("PreToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "pre-tool-use", 30),
+    ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
+    ("Stop", None, "stop", 60),
+)
+"""(Claude Code event, tool matcher, `rt hook` argument, timeout in seconds): the hooks rt answers and
+`rt install` registers (the plugin's `hooks/hooks.json` is tested against it).
+
+`/runtask` on a large repository snapshots it and builds the index before the first request (75 s wall
+for 20,000 files on a busy 2-core machine), so its hook gets a long timeout: one that is cut off leaves
+the model without the manifest and pack."""
+
+EVENTS = {arg: event for event, _, arg, _ in HOOKS}
 """`rt hook` argument -> the Claude Code event it answers."""
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})

@@ -16,19 +16,7 @@ from pathlib import Path
 
 import rt
 from rt.core import ExitCode, Result, RtError, UsageError, run
-
-HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
-    ("SessionStart", None, "session-start", 30),
-    ("UserPromptSubmit", None, "user-prompt-submit", 300),
-    ("PreToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "pre-tool-use", 30),
-    ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
-    ("Stop", None, "stop", 60),
-)
-"""(Claude Code event, tool matcher, `rt hook` argument, timeout in seconds): the hooks rt registers.
-
-`/runtask` on a large repository snapshots it and builds the index before the first request (75 s wall
-for 20,000 files on a busy 2-core machine), so its hook gets a long timeout: one that is cut off leaves
-the model without the manifest and pack."""
+from rt.hooks import HOOKS
 
 DENY = tuple(f"Bash(git {op}:*)" for op in (
     "commit", "push", "reset --hard", "rebase", "clean -f", "clean -fd", "clean -fdx", "checkout --",

@@ -8,7 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rt.install import ALLOW, DENY, HOOKS, is_ours
+from rt.hooks import HOOKS
+from rt.install import ALLOW, DENY, is_ours
 
 ROOT = Path(__file__).resolve().parent.parent
 
