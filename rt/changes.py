@@ -14,10 +14,13 @@ from rt.task import load_snapshot
 MARK = {"modified": "M", "added": "A", "deleted": "D"}
 
 
-def task_changes(ctx, task: dict) -> list[Change]:
-    """Every file changed since the task's snapshot, with line counts and whether the scope allows it."""
-    before = load_snapshot(ctx.store, task)
-    now = scan(ctx.repo, ctx.store).files
+def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None = None) -> list[Change]:
+    """Every file changed since the task's snapshot, with line counts and whether the scope allows it.
+
+    A caller that already holds the snapshot (`before`) or a scan of the tree (`now`) passes it, so a
+    20,000-file tree is not scanned twice in one command."""
+    before = load_snapshot(ctx.store, task) if before is None else before
+    now = scan(ctx.repo, ctx.store).files if now is None else now
     scope = state.scope_paths(task)
     out = []
     for path, status in changes(before, now):
@@ -67,7 +70,8 @@ def args_review(p) -> None:
 
 def cmd_review(ctx, args) -> Result:
     task = state.active_task(ctx.store)
-    found = task_changes(ctx, task)
+    before = load_snapshot(ctx.store, task)
+    found = task_changes(ctx, task, before)
     if args.files:
         wanted = {to_rel(ctx.repo, f) for f in args.files}
         found = [c for c in found if c.path in wanted]
@@ -77,7 +81,6 @@ def cmd_review(ctx, args) -> Result:
         total_del = sum(c.removed or 0 for c in found)
         lines.append(f"{len(found)} file(s), +{total_add} -{total_del}")
         return Result("\n".join(lines), {"changes": [vars(c) for c in found]})
-    before = load_snapshot(ctx.store, task)
     chunks = []
     for c in found:
         old = [] if c.status == "added" else original_lines(ctx, task, c.path, before, plan_first=True)

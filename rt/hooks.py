@@ -286,7 +286,6 @@ def _after_edit(ctx, rel: str) -> str:
     store = ctx.store
     with store.locked():
         task = state.active_task(store)
-        assert task is not None  # required=True raises rather than return None
         if task["state"] in ("planned", "verified"):
             state.move(task, "building", f"edited {rel}")
             state.save_task(store, task)

@@ -24,10 +24,11 @@ def _listed(items: list[str], shown: int) -> str:
 def build_report(ctx, task: dict) -> str:
     store = ctx.store
     record = store.read_json(f"{task_dir(task)}/verify.json")
-    found = task_changes(ctx, task)
+    now = scan(ctx.repo, store).files
+    found = task_changes(ctx, task, now=now)
     checks = detect(ctx.repo)
     last = task.get("verify")
-    stale = bool(last) and last.get("fingerprint") != fingerprint(scan(ctx.repo, store).files)
+    stale = bool(last) and last.get("fingerprint") != fingerprint(now)
     for budget in BUDGETS:
         text = _compose(task, record, found, checks, stale, *budget)
         if len(text) <= REPORT_CHARS:

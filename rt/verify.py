@@ -217,10 +217,8 @@ def cmd_check(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- verify
 
-def renames(ctx, task: dict) -> dict[str, str]:
+def renames(before: dict, now: dict) -> dict[str, str]:
     """Files the task moved without changing them (old path -> new), matched by content."""
-    before = load_snapshot(ctx.store, task)
-    now = scan(ctx.repo, ctx.store).files
     gone: dict[str, list[str]] = {}
     for path in sorted(set(before) - set(now)):
         gone.setdefault(before[path][0], []).append(path)
@@ -287,9 +285,10 @@ def cmd_verify(ctx, args) -> Result:
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)
     ran = run_all(ctx.repo, checks, args.timeout)
-    moves = renames(ctx, task)
+    before, now = load_snapshot(store, task), scan(ctx.repo, store).files  # one scan for the whole verify
+    moves = renames(before, now)
     compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
-    found = task_changes(ctx, task)
+    found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
     result = verdict([c.run for c in compared], len(new), not (outside or undone))
@@ -310,7 +309,7 @@ def cmd_verify(ctx, args) -> Result:
             state.move(task, "building", f"rt verify: {result}")
         summary = _summary(result, compared, outside, undone)
         task["verify"] = {"verdict": result, "summary": summary,
-                          "fingerprint": fingerprint(scan(ctx.repo, store).files)}
+                          "fingerprint": fingerprint(now)}
         record = {
             "verdict": result, "summary": summary, "outside": outside, "undone": undone,
             "changed": [f"{c.status[0].upper()} {c.path}" for c in found],
