@@ -5,23 +5,20 @@ Every handler is `cmd_<name>(ctx, args) -> Result`; its arguments come from `arg
 """
 from __future__ import annotations
 
-import argparse
 import importlib
 import json
 import os
 import sys
-from typing import NamedTuple
+from collections import namedtuple
 from functools import cached_property
 
 from rt import __version__
 from rt.core import ExitCode, Result, RtError, UsageError, find_repo
 
 
-class Command(NamedTuple):
-    """A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line."""
-    module: str
-    group: str
-    summary: str
+Command = namedtuple("Command", "module group summary")
+"""A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line.
+(`collections.namedtuple`, not `typing.NamedTuple`: typing costs every command's start-up.)"""
 
 
 COMMANDS: dict[str, Command] = {
@@ -62,11 +59,18 @@ COMMANDS: dict[str, Command] = {
 }
 
 
+HELP_WIDTH = 100
+"""`--help` wraps at this width whatever the terminal: the same bytes for people and models, and no
+`shutil` import to ask the terminal its size."""
+
+
 class Ctx:
-    """What a handler may touch: the repository (found on first use) and its `.rt/` store."""
+    """What a handler may touch: the repository (found on first use), its `.rt/` store, and the index's
+    freshness check when the command line started it early (`rt/freshness.py`)."""
 
     def __init__(self, json_out: bool):
         self.json = json_out
+        self.probe = None
 
     @cached_property
     def repo(self):
@@ -78,15 +82,21 @@ class Ctx:
         return Store(self.repo)
 
 
-class _Parser(argparse.ArgumentParser):
-    def error(self, message):  # one line, not argparse's usage block
-        raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
+def build_parser(name: str):
+    """The command's `argparse` parser and its handler (argparse is imported here, after the index's
+    freshness check has started)."""
+    import argparse
 
+    class Parser(argparse.ArgumentParser):
+        def error(self, message):  # one line, not argparse's usage block
+            raise UsageError(f"{self.prog}: {message} (see `{self.prog} --help`)")
 
-def build_parser(name: str) -> tuple[argparse.ArgumentParser, object]:
+    def formatter(prog):
+        return argparse.HelpFormatter(prog, width=HELP_WIDTH)
+
     cmd = COMMANDS[name]
     module = importlib.import_module(cmd.module)
-    parser = _Parser(prog=f"rt {name}", description=cmd.summary)
+    parser = Parser(prog=f"rt {name}", description=cmd.summary, formatter_class=formatter)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     getattr(module, f"args_{name.replace('-', '_')}")(parser)
     return parser, getattr(module, f"cmd_{name.replace('-', '_')}")
@@ -109,6 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         if hasattr(stream, "reconfigure"):  # not when a test captures output
             stream.reconfigure(errors="backslashreplace")
     json_out = "--json" in argv
+    ctx = Ctx(json_out)
     try:
         if not argv or argv[0] in ("-h", "--help"):
             print(overview())
@@ -119,9 +130,12 @@ def main(argv: list[str] | None = None) -> int:
         name = argv[0]
         if name not in COMMANDS:
             raise UsageError(f"unknown command {name!r}; `rt --help` lists the commands")
+        if COMMANDS[name].group == "context":   # these read the index: git checks it while Python loads
+            from rt.freshness import Probe
+            ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)
         args = parser.parse_args(argv[1:])
-        result: Result = handler(Ctx(args.json), args)
+        result: Result = handler(ctx, args)
     except RtError as e:
         return _fail(json_out, str(e), e.code)
     except KeyboardInterrupt:
@@ -131,6 +145,9 @@ def main(argv: list[str] | None = None) -> int:
             raise
         return _fail(json_out, f"internal error: {type(e).__name__}: {e} (rerun with RT_DEBUG=1 for a traceback)",
                      ExitCode.INTERNAL)
+    finally:
+        if ctx.probe:   # not collected: the command failed first, or never needed the index
+            ctx.probe.discard()
     if json_out:
         print(json.dumps(result.data, sort_keys=True, ensure_ascii=False))
     elif result.text:

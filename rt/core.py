@@ -66,20 +66,26 @@ class Result:
 
 # ---------------------------------------------------------------- running programs
 
-def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
-        env: dict | None = None):
-    """Run a program with an argument list, never through a shell; a `subprocess.CompletedProcess`.
+def spawn(argv: list[str], cwd: Path | str, *, stdin=None, env: dict | None = None):
+    """Start a program with an argument list, never through a shell, its output piped; a `subprocess.Popen`.
 
     The program gets its own process group, so a timeout ends everything it started (npm -> node ...),
-    not only the program itself.
+    not only the program itself. Callers that have work to do meanwhile (the index's freshness check)
+    start it here and collect it later; the rest use `run()`.
     """
     import subprocess  # here, not at the top: the edit gate never runs a program
     full_env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
     if env:
         full_env.update(env)
-    with subprocess.Popen(argv, cwd=str(cwd), stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env,
-                          start_new_session=True) as proc:
+    return subprocess.Popen(argv, cwd=str(cwd), stdin=subprocess.DEVNULL if stdin is None else stdin,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, start_new_session=True)
+
+
+def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
+        env: dict | None = None):
+    """Run a program to its end (see `spawn()`); a `subprocess.CompletedProcess`."""
+    import subprocess
+    with spawn(argv, cwd, stdin=subprocess.PIPE if input is not None else None, env=env) as proc:
         try:
             out, err = proc.communicate(input, timeout=timeout)
         except subprocess.TimeoutExpired:

@@ -6,7 +6,9 @@ Candidate files come from the index's word map, so only files holding every word
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from bisect import bisect_right
+from collections import namedtuple
+from itertools import accumulate
 
 from rt import i18n
 from rt.core import ExitCode, Result, UsageError, read_text
@@ -17,13 +19,11 @@ MAX_HITS = 40
 SNIPPET = 160
 
 
-@dataclass(frozen=True)
-class Hit:
-    group: int        # 0 translation, 1 code using its key, 2 text or literal, 3 path
-    path: str
-    line: int
-    why: str
-    snippet: str
+class Hit(namedtuple("Hit", "group path line why snippet")):
+    """One place the text was found. `group`: 0 translation, 1 code using its key, 2 text or literal,
+    3 path. (A named tuple, not a dataclass: `dataclasses` would double this command's imports.)"""
+
+    __slots__ = ()
 
     def row(self) -> str:
         where = f"{self.path}:{self.line}" if self.line else self.path
@@ -32,6 +32,25 @@ class Hit:
 
 def _norm(s: str) -> str:
     return " ".join(s.split()).lower()
+
+
+def _lines_with(text: str, q: str) -> list[tuple[int, str]]:
+    """(number, line) of the lines whose normalised text holds `q` (normalised). One search over the
+    lower-cased text finds the lines with the query's first word; only those are normalised."""
+    lines = text.splitlines()
+    low = text.lower()
+    if len(low) != len(text):   # a character whose lower case is longer shifts positions: line by line
+        return [(i, line) for i, line in enumerate(lines, 1) if q in _norm(line)]
+    ends = list(accumulate(map(len, text.splitlines(keepends=True))))
+    first = q.split(" ", 1)[0]
+    out = []
+    at = low.find(first)
+    while at != -1:
+        i = bisect_right(ends, at)
+        if q in _norm(lines[i]):
+            out.append((i + 1, lines[i]))
+        at = low.find(first, ends[i])
+    return out
 
 
 def _snippet(line: str) -> str:
@@ -70,8 +89,8 @@ def cmd_find(ctx, args) -> Result:
     translated = {h.path for h in hits if h.group == 0}
     for path in sorted(candidates - translated):   # an invalid locale file is still searched as text
         text = read_text(ctx.repo, path) or ""
-        for i, line in enumerate(text.splitlines(), 1):
-            if (path, i) not in used and q in _norm(line):
+        for i, line in _lines_with(text, q):
+            if (path, i) not in used:
                 hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
     hits.sort(key=lambda h: (h.group, _is_test(h.path), h.path, h.line))
     if not hits:

@@ -3,64 +3,89 @@
 The snapshot's stat cache says which files changed (`scan()` gives each file's blob id); only those are
 parsed again. The index is stored under `.rt/index/` in hash shards, each holding every look-up kind
 (identifier -> files, name -> definitions, file -> importers, ...) for its keys, so a look-up reads one
-small shard, not the index. In git, `git diff-files` and the folders' stat data tell whether anything
-changed since the last look-up, so a warm look-up neither lists nor hashes the tree.
+small shard, not the index. `rt/freshness.py` tells cheaply whether anything changed since the last
+look-up, so a warm look-up neither lists nor hashes the tree.
+
+A warm look-up is a whole process start for one answer, so this module imports little: the snapshot,
+the parsers and the import resolver are loaded only when something has to be parsed.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
-import threading
+import time
 import zlib
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import cached_property
 
+from rt import freshness
 from rt.core import Result, StoreError, git, read_text
-from rt.lang_resolve import resolve_all
-from rt.snapshot import fingerprint, scan
 
-VERSION = 7
-"""Bump when an extractor changes what it records: every file is parsed again."""
+VERSION = 8
+"""Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
 KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved")
-FAMILY = {"files": "f", "words": "w", "idents": "s", "defs": "s", "importers": "s", "keys": "s", "resolved": "s"}
+FAMILY = {"files": "f", "words": "w", "resolved": "r", "idents": "s", "defs": "s", "importers": "s", "keys": "s"}
+"""Which shard file holds a kind: file rows, the word map for `rt find`, each file's resolved imports and
+the symbol maps apart, so a symbol look-up never parses file rows or words."""
 ROWS = frozenset({"files", "resolved"})
 """Kinds keyed by path with one value per file; the others are posting lists."""
-"""Which shard file holds a kind: file rows, the word map for `rt find`, and the symbol maps apart,
-so a symbol look-up never parses file rows or words."""
+PATHS = "paths"
+"""Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
+QUICK = "quick"
+"""The quick check's stat targets and the signature of the tree they gave (`_write_quick`)."""
 
 
-@dataclass
 class Definition:
-    name: str
-    kind: str          # function, method, class, interface, type, enum, constant, component, struct, trait ...
-    start: int         # lines, 1-based, inclusive
-    end: int
-    signature: str     # the declaring line, stripped
-    parent: str        # enclosing class/type, dotted, or ""
+    """One definition: `kind` is function, method, class, interface, type, enum, constant, component,
+    struct, trait ...; lines are 1-based and inclusive; `parent` is the enclosing class or type, dotted,
+    or "". A plain class, not a dataclass: look-ups import this module, and extractors set `end` late."""
+
+    __slots__ = ("name", "kind", "start", "end", "signature", "parent")
+
+    def __init__(self, name: str, kind: str, start: int, end: int, signature: str, parent: str):
+        self.name, self.kind, self.start, self.end, self.signature, self.parent = name, kind, start, end, signature, parent
+
+    def row(self) -> list:
+        return [self.name, self.kind, self.start, self.end, self.signature, self.parent]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Definition) and self.row() == other.row()
+
+    __hash__ = None   # mutable
+
+    def __repr__(self) -> str:
+        return f"Definition({', '.join(map(repr, self.row()))})"
 
 
-@dataclass
 class FileEntry:
-    path: str
-    lang: str
-    lines: int
-    defs: list[Definition]
-    imports: list[str]                                  # raw specifiers, sorted
-    resolved: list[str] = field(default_factory=list)   # repository paths the imports resolve to, sorted
-    idents: list[str] = field(default_factory=list)     # sorted unique identifiers in code
-    words: list[str] = field(default_factory=list)      # sorted unique lower-case words of the whole text
-    keys: list[str] = field(default_factory=list)       # translation keys the code uses, sorted
-    note: str = ""     # "" or why the file is indexed only partly: binary, large, minified, generated, syntax-error
-    blob: str = ""
+    """What the index knows of one file. Lists are sorted; `resolved` holds the repository paths its
+    imports resolve to, `idents` the identifiers in its code, `words` the lower-case words of its whole
+    text, `keys` the translation keys its code uses; `note` is "" or why the file is indexed only partly
+    (binary, large, minified, generated, syntax-error)."""
+
+    __slots__ = ("path", "lang", "lines", "defs", "imports", "resolved", "idents", "words", "keys", "note", "blob")
+
+    def __init__(self, path: str, lang: str, lines: int, defs: list[Definition], imports: list[str],
+                 resolved: list[str] | None = None, idents: list[str] | None = None, words: list[str] | None = None,
+                 keys: list[str] | None = None, note: str = "", blob: str = ""):
+        self.path, self.lang, self.lines, self.defs, self.imports = path, lang, lines, defs, imports
+        self.resolved, self.idents, self.words, self.keys = resolved or [], idents or [], words or [], keys or []
+        self.note, self.blob = note, blob
 
     def to_row(self) -> list:
-        return [self.lang, self.lines, [[d.name, d.kind, d.start, d.end, d.signature, d.parent] for d in self.defs],
-                self.imports, self.resolved, self.idents, self.words, self.keys, self.note, self.blob]
+        return [self.lang, self.lines, [d.row() for d in self.defs], self.imports, self.resolved, self.idents,
+                self.words, self.keys, self.note, self.blob]
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, FileEntry) and (self.path, self.to_row()) == (other.path, other.to_row())
+
+    __hash__ = None   # mutable
+
+    def __repr__(self) -> str:
+        return f"FileEntry({self.path!r}, {self.to_row()!r})"
 
     @classmethod
     def from_row(cls, path: str, row: list) -> FileEntry:
@@ -106,7 +131,14 @@ class Index:
     @cached_property
     def paths(self) -> list[str]:
         """Every indexed path, sorted; a path's position is its file number."""
-        return self._read("paths.json")["paths"]
+        try:
+            raw = self.store.path(DIR, PATHS).read_bytes()
+        except FileNotFoundError:
+            raw = None
+        paths = raw.decode("utf-8", "surrogateescape").split("\0") if raw else []
+        if raw is None or len(paths) != self.meta["files"]:
+            raise StoreError("the index is incomplete; run `rt index --rebuild`")
+        return paths
 
     @cached_property
     def _ids(self) -> dict[str, int]:
@@ -186,39 +218,47 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only."""
     store = ctx.store
     meta = _meta(store)
-    if meta and not rebuild and meta.get("version") == VERSION and meta.get("quick") \
-            and meta["quick"] == _git_signature(ctx.repo, meta):
-        return Index(store, meta)
+    probe, ctx.probe = getattr(ctx, "probe", None), None   # started early by the command line, if it was
+    if meta and not rebuild and meta.get("version") == VERSION:
+        targets, quick = _read_quick(store)
+        if quick is not None and freshness.signature(ctx.repo, targets, probe=probe) == quick:
+            return Index(store, meta)
+    if probe:
+        probe.discard()
+    from rt.snapshot import RACY_NS, fingerprint, scan
+    racy_after = time.time_ns() - RACY_NS
     snap = scan(ctx.repo, store)
     fp = f"{VERSION}:{fingerprint(snap.files)}"
     with store.locked():
         meta = _meta(store)
-        fresh = _freshness(ctx.repo, snap.files)
+        quick = _quick(ctx.repo, snap.files, racy_after)
         if meta and meta["fingerprint"] == fp and not rebuild:
-            if {k: meta.get(k) for k in fresh} != fresh:
-                meta = _write_meta(store, dict(meta, **fresh))
+            _write_quick(store, quick)
             return Index(store, meta)
+        _write_quick(store, None)   # nothing vouches for the index while it is being rewritten
+        idx = None
         if meta and meta.get("version") == VERSION and not rebuild:
-            patched = _patch(ctx.repo, store, meta, snap.files, dict(fresh, fingerprint=fp))
-            if patched:
-                return patched
-        old: dict[str, FileEntry] = {}
-        if meta and meta.get("version") == VERSION and not rebuild:
-            try:
-                old = Index(store, meta).files
-            except StoreError:
-                old = {}
-        entries, parsed = _entries(ctx.repo, snap.files, old)
-        resolve_all(ctx.repo, entries, set(entries))
-        meta = _write(store, entries, dict(fresh, fingerprint=fp), meta)
-    return Index(store, meta, parsed)
+            idx = _patch(ctx.repo, store, meta, snap.files, fp)
+        if idx is None:
+            old: dict[str, FileEntry] = {}
+            if meta and meta.get("version") == VERSION and not rebuild:
+                try:
+                    old = Index(store, meta).files
+                except StoreError:
+                    old = {}
+            entries, parsed = _entries(ctx.repo, snap.files, old)
+            from rt.lang_resolve import resolve_all
+            resolve_all(ctx.repo, entries, set(entries))
+            idx = Index(store, _write(store, entries, fp, meta), parsed)
+        _write_quick(store, quick)
+    return idx
 
 
 _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
 """Files whose change can move import resolution anywhere: they force a full update."""
 
 
-def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], state: dict) -> Index | None:
+def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], fp: str) -> Index | None:
     """Record the files whose content changed since the last full build in the delta, when no file came
     or went: the common case after an edit, done without loading the whole index. None when a full
     update is needed (files added or removed, a tsconfig or go.mod changed, or a large delta)."""
@@ -234,13 +274,14 @@ def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], state: di
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == files[p][0]}
     fresh, parsed = _entries(repo, {p: files[p] for p in changed if p not in new}, {})
+    from rt.lang_resolve import resolve_all
     resolve_all(repo, fresh, set(files))
     new.update(fresh)
     defs = meta["base_definitions"]
     for p, e in new.items():
         defs += len(e.defs) - len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)   # base rows
     store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}})
-    return Index(store, _write_meta(store, dict(meta, **state, definitions=defs)), parsed)
+    return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs)), parsed)
 
 
 def _file_number(value) -> int:
@@ -249,50 +290,51 @@ def _file_number(value) -> int:
 
 # ---------------------------------------------------------------- is the index current?
 
-def _freshness(repo, files: dict) -> dict:
-    """What the quick check compares next time: the folders holding indexed files, the indexed files
-    git does not track, and the signature of the tree as it is now."""
+def _quick(repo, files: dict, racy_after: int) -> tuple[list[str], bytes] | None:
+    """What the quick check compares next time: every folder up to the root of the indexed files and the
+    indexed files git does not track (its stat targets), and the signature of the tree as it is now.
+    None outside git, or when the signature cannot be trusted."""
     tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
     if tracked is None:
-        return {"quick": None, "dirs": [], "untracked": []}
+        return None
     known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
-    state = {"dirs": sorted({os.path.dirname(p) for p in files} | {""}),
-             "untracked": sorted(p for p in files if p not in known)}
-    return dict(state, quick=_git_signature(repo, state))
+    dirs = {"."}
+    for p in files:   # every folder up to the root: a new folder changes its parent's time only
+        d = os.path.dirname(p) or "."
+        while d not in dirs:
+            dirs.add(d)
+            d = os.path.dirname(d) or "."
+    targets = sorted(p for p in files if p not in known) + sorted(dirs)
+    sig = freshness.signature(repo, targets, racy_after=racy_after)
+    return None if sig is None else (targets, sig)
 
 
-def _git_signature(repo, state: dict) -> str | None:
-    """A digest that changes whenever the tree's content may have, without reading every file: git's
-    index file, the tracked files whose stat data no longer matches it (`git diff-files`), and the stat
-    data of those files, of the untracked indexed files and of every folder holding indexed files (a
-    file added or removed changes its folder). None outside git."""
-    if not repo.is_git:
-        return None
-    gitdir = repo.root / ".git"
-    if gitdir.is_file():   # a linked worktree: `.git` names the real folder
-        line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
-        gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
-    known = [str(gitdir / "index")] + [os.path.join(repo.root, r) for r in state.get("untracked", []) + state.get("dirs", [])]
-    stats: list[bytes] = []
-    worker = threading.Thread(target=lambda: stats.append(_stat_data(known)))   # while git runs
-    worker.start()
-    out = git(repo.root, "diff-files", "--name-only", "-z")
-    worker.join()
-    if out is None:
-        return None
-    changed = [os.path.join(repo.root, os.fsdecode(p)) for p in out.split(b"\x00") if p]
-    return hashlib.sha1(out + stats[0] + _stat_data(changed)).hexdigest()
+def _read_quick(store) -> tuple[list[str], bytes | None]:
+    """The stat targets and signature `_write_quick` kept, or ([], None)."""
+    try:
+        raw = store.path(DIR, QUICK).read_bytes()
+    except FileNotFoundError:
+        return [], None
+    head, sep, sig = raw.partition(b"\0\0")
+    if not sep:
+        return [], None
+    return head.decode("utf-8", "surrogateescape").split("\0"), sig
 
 
-def _stat_data(paths: list[str]) -> bytes:
-    out = []
-    for p in paths:
-        try:
-            st = os.lstat(p)
-            out.append(b"%d %d %d\n" % (st.st_size, st.st_mtime_ns, st.st_ino))
-        except OSError:
-            out.append(b"-\n")
-    return b"".join(out)
+def _write_quick(store, quick: tuple[list[str], bytes] | None) -> None:
+    """Keep the quick check's targets (never empty: the root is one) and signature: NUL-separated, then
+    two NULs, then the signature. Written only when it changed; removed when there is none."""
+    path = store.path(DIR, QUICK)
+    if quick is None:
+        path.unlink(missing_ok=True)
+        return
+    data = "\0".join(quick[0]).encode("utf-8", "surrogateescape") + b"\0\0" + quick[1]
+    try:
+        if path.read_bytes() == data:
+            return
+    except FileNotFoundError:
+        pass
+    store.write_bytes(path, data)
 
 
 def _meta(store) -> dict | None:
@@ -325,7 +367,7 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
     return entries, parsed
 
 
-def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | None) -> dict:
+def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
     """Write every shard whose content changed, then the meta file that makes them current."""
     n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
                         for e in entries.values()))
@@ -355,12 +397,13 @@ def _write(store, entries: dict[str, FileEntry], state: dict, old_meta: dict | N
             if old.get(fam, [None] * n)[i] != digest or not store.path(DIR, name).is_file():
                 store.write_json(f"{DIR}/{name}", shard)
     _drop_extra(store, n)
-    store.write_json(f"{DIR}/paths.json", {"paths": list(entries)})
+    store.write_bytes(store.path(DIR, PATHS), "\0".join(entries).encode("utf-8", "surrogateescape"))
     store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
     store.write_json(f"{DIR}/delta.json", {"files": {}})
     langs = Counter(e.lang for e in entries.values())
-    return _write_meta(store, dict(state, version=VERSION, shards=n, files=len(entries), definitions=defs,
-                                   base_definitions=defs, langs=dict(sorted(langs.items())), digests=digests))
+    return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
+                               "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
+                               "digests": digests})
 
 
 def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):
@@ -391,11 +434,11 @@ def _write_meta(store, meta: dict) -> dict:
 
 
 def _drop_extra(store, n: int) -> None:
-    """Shards left by an earlier build with more shards (or another layout) are never read; remove them."""
+    """Files an earlier build left (more shards, another layout) are never read again; remove them."""
+    keep = {"meta.json", PATHS, QUICK, "blobs.json", "delta.json"} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
     folder = store.path(DIR)
     for name in os.listdir(folder):
-        stem = name[:-5]
-        if name.endswith(".json") and stem[-3:].isdigit() and (stem[:-3] not in FAMILY.values() or int(stem[-3:]) >= n):
+        if name not in keep and not name.startswith("."):
             os.unlink(folder / name)
 
 

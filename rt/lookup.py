@@ -5,6 +5,8 @@ All four answer from the index (`rt/index.py`), reading at most the few files th
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
+from itertools import accumulate
 
 from rt.core import (
     ExitCode,
@@ -80,17 +82,17 @@ def cmd_refs(ctx, args) -> Result:
         importing = {imp for p in defining for imp in idx.importers(p)} & set(users)
         note = f", {len(importing - set(defining))} import its definition" if defining else ""
     else:   # defined all over (`render`, `get`): look at the imports of the files shown only
-        shown = [p for p in users if p not in defining][:MAX_REF_FILES]
-        importing = {p for p in shown if set(idx.imports_of(p)) & set(defining)}
+        definers = set(defining)
+        shown = [p for p in users if p not in definers][:MAX_REF_FILES]
+        importing = {p for p in shown if definers.intersection(idx.imports_of(p))}
         note = f", defined in {len(defining)} files (imports marked among the files shown)"
     rank = {p: 1 for p in importing} | {p: 0 for p in defining}
     ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
-    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
     rows, files = [], []
     for path in ordered[:MAX_REF_FILES]:
         mark = "defines" if rank.get(path) == 0 else "imports" if rank.get(path) == 1 else ""
         text = read_text(ctx.repo, path) or ""
-        lines = [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+        lines = lines_using(name, text)
         shown = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} lines)" if len(lines) > 12 else "")
         rows.append(f"{path}  {mark + '  ' if mark else ''}{shown}")
         files.append({"path": path, "mark": mark, "lines": lines})
@@ -100,6 +102,27 @@ def cmd_refs(ctx, args) -> Result:
     return Result("\n".join([head] + rows + tail), {"name": name, "found": True, "files": files,
                                                     "more": ordered[len(files):], "total": len(ordered),
                                                     "defined_in": defining, "importers": sorted(importing)})
+
+
+def _is_word(c: str) -> bool:
+    return c.isalnum() or c in "_$"
+
+
+def lines_using(name: str, text: str) -> list[int]:
+    """Line numbers (1-based, as `rt slice` counts them) where `name` stands as a whole word. A plain
+    substring search with the word test after it: many times faster on long files than a regex with
+    look-arounds, which cannot skip ahead to the name."""
+    hits = []
+    at = text.find(name)
+    while at != -1:
+        end = at + len(name)
+        if (at == 0 or not _is_word(text[at - 1])) and (end == len(text) or not _is_word(text[end])):
+            hits.append(at)
+        at = text.find(name, at + 1)
+    if not hits:
+        return []
+    ends = list(accumulate(map(len, text.splitlines(keepends=True))))
+    return sorted({bisect_right(ends, at) + 1 for at in hits})
 
 
 # ---------------------------------------------------------------- slice

@@ -111,3 +111,12 @@ def test_code_keys_and_locale_detection():
     assert is_locale("locales/en/common.json") and is_locale("src/i18n/fr-FR.json") and is_locale("de.po")
     assert not is_locale("package.json") and not is_locale("res/layout/strings.xml") and not is_locale("src/data.json")
     assert entries("x.json", "[1, 2]") == [] and entries("x.json", "{oops") == []
+
+
+def test_lines_with_matches_line_by_line_normalisation():
+    from rt.find import _lines_with, _norm
+    q = _norm("Proceed  to Checkout")
+    for text in ["a\nproceed to checkout\n\tPROCEED\t to   checkout!\nproceed to\ncheckout\nxproceed to checkoutx",
+                 "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno"]:
+        want = [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
+        assert _lines_with(text, q) == want and len(want) >= 2

@@ -1,6 +1,14 @@
 """rt symbol, refs, slice and outline: answers from the index, plain messages for names found nowhere."""
 from __future__ import annotations
 
+import os
+import re
+import time
+
+import pytest
+
+import rt.snapshot
+
 
 def _repo(project):
     project.write("app/models.py", "class Cart:\n    def total(self):\n        return 0\n\n\ndef checkout(cart):\n"
@@ -89,22 +97,79 @@ def test_lookup_output_is_byte_stable_across_processes(project):
     assert a == b and "checkout" in a and str(project.root) not in a
 
 
-def test_quick_check_sees_new_untracked_edited_and_committed_files(project):
+def _settle(project):
+    """Date every file and folder (git's own included) 10 s back, then look once: a tree that old is one
+    the index may vouch for by its quick signature alone (nothing in it is racily new)."""
+    project.rt("index")   # `.rt/` itself is new once, and the root folder's time with it
+    past = time.time() - 10
+    for p in [project.root, *project.root.rglob("*")]:
+        os.utime(p, (past, past), follow_symlinks=False)
+    project.rt("index")
+
+
+def _no_scan(monkeypatch):
+    monkeypatch.setattr(rt.snapshot, "scan", lambda *a, **k: pytest.fail("the quick check should have answered"))
+
+
+def _settled_tree(project):
+    """Tracked files in `src/` and `deep/er/` (`deep` holds no file of its own), one untracked file."""
+    project.write("src/a.py", "def one(): pass\n")
+    project.write("deep/er/x.py", "def four(): pass\n")
+    project.init_git()
+    project.write("src/new.py", "def two(): pass\n")
+    _settle(project)
+
+
+def test_warm_lookup_answers_from_the_quick_check_without_a_scan(project, monkeypatch):
+    _settled_tree(project)
+    with monkeypatch.context() as m:
+        _no_scan(m)
+        assert "src/a.py:1-1" in project.rt("symbol", "one")
+        assert "src/new.py:1-1" in project.rt("symbol", "two")
+
+
+CHANGES = {   # a kind of change -> the file that gets `def fresh`
+    "new file in a known folder": "src/other.py",
+    "untracked file edited": "src/new.py",
+    "new folder": "brand/new/y.py",
+    "new folder in a folder without files": "deep/new/y.py",   # `deep` holds only the folder `er`
+    "tracked file edited": "src/a.py",
+    "file committed then edited": "src/new.py",
+}
+
+
+@pytest.mark.parametrize("change", [*CHANGES, "file removed"])
+def test_quick_check_sees_every_kind_of_change(project, change):
+    _settled_tree(project)
+    if change == "file removed":
+        (project.root / "deep" / "er" / "x.py").unlink()
+        project.rt("symbol", "four", ret=1)
+        return
+    if change == "file committed then edited":
+        project.git("add", "-A")
+        project.git("commit", "-qm", "more")
+        _settle(project)
+    project.write(CHANGES[change], "def fresh(): return 3\n")
+    assert f"{CHANGES[change]}:1-1" in project.rt("symbol", "fresh")
+
+
+def test_a_file_changed_while_the_tree_is_scanned_is_read_again(project, monkeypatch):
+    """A change made after the scan read the file, before the signature was taken, must not be vouched for."""
     project.write("src/a.py", "def one(): pass\n")
     project.init_git()
-    project.rt("symbol", "one")
-    project.write("src/new.py", "def two(): pass\n")                         # a new file in a known folder
-    assert "src/new.py:1-1" in project.rt("symbol", "two")
-    project.write("src/new.py", "def three(): return 3\n")                   # an untracked file edited in place
-    assert "src/new.py:1-1" in project.rt("symbol", "three")
-    project.write("deep/er/x.py", "def four(): pass\n")                      # a new folder
-    assert "deep/er/x.py:1-1" in project.rt("symbol", "four")
-    project.git("add", "-A")
-    project.git("commit", "-qm", "more")
-    project.write("src/a.py", "def five(): pass\n")                          # a tracked file edited after a commit
-    assert "src/a.py:1-1" in project.rt("symbol", "five")
-    (project.root / "deep" / "er" / "x.py").unlink()
-    project.rt("symbol", "four", ret=1)
+    _settle(project)
+    real = rt.snapshot.scan
+
+    def racing_scan(*args, **kwargs):
+        snap = real(*args, **kwargs)
+        project.write("src/a.py", "def late(): pass\n")   # lands after the scan, before the signature
+        return snap
+
+    project.write("src/b.py", "def two(): pass\n")       # something for the quick check to notice
+    with monkeypatch.context() as m:
+        m.setattr(rt.snapshot, "scan", racing_scan)
+        assert "src/b.py:1-1" in project.rt("symbol", "two")
+    assert "src/a.py:1-1" in project.rt("symbol", "late")
 
 
 def test_lookups_work_outside_git(project):
@@ -112,3 +177,11 @@ def test_lookups_work_outside_git(project):
     assert "a.py:1-1" in project.rt("symbol", "one")
     project.write("a.py", "def two(): pass\n")
     assert "a.py:1-1" in project.rt("symbol", "two")
+
+
+def test_refs_line_numbers_count_lines_as_slice_does():
+    from rt.lookup import lines_using
+    word = re.compile(r"(?<![\w$])run(?![\w$])")
+    text = "run()\r\nx = 1\rrun(); run()\n s = 'a\u2028b'; run\n\nrunner()\n$run _run run_ érun run"
+    want = [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
+    assert lines_using("run", text) == want == [1, 3, 5, 8]
