@@ -40,17 +40,75 @@ class Probe:
             self.proc.communicate()
 
 
-def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None,
-              racy_after: int | None = None) -> bytes | None:
-    """What changes whenever the tree's content may have, without reading every file: the tracked files
-    whose stat data no longer matches git's index (`git diff-files`), and the stat data of those files,
-    of git's index file and of `targets` (repository paths: the untracked indexed files, and every folder
-    up from the indexed files, as a file added or removed changes its folder's time). Kept whole, not
-    hashed: comparing bytes needs no hashlib.
+GONE = (-1, -1, -1)
+RACY = (-2, -2, -2)
+"""Recorded instead of stat data that changed too recently to vouch for (a second change within the same
+timestamp tick would keep it): never equal to a real stat, so the next check reads that entry again."""
 
-    None outside git, and, given `racy_after` (ns), when any of it changed after that: a scan started
-    then may have read a file before its last change, so this signature must not vouch for the scan.
-    """
+
+class Signature:
+    """What the quick check compares: git's list of tracked files whose stat data no longer matches its
+    index (`git diff-files`, NUL-separated), the stat data (size, mtime, inode) of git's index file and of
+    each target, and the stat data of each file git listed. Equal signatures: nothing changed between."""
+
+    __slots__ = ("listed", "known", "listed_stats")
+
+    def __init__(self, listed: bytes, known: array, listed_stats: array):
+        self.listed, self.known, self.listed_stats = listed, known, listed_stats
+
+    def to_bytes(self) -> bytes:
+        return b"%d\n" % len(self.listed) + self.listed + self.known.tobytes() + self.listed_stats.tobytes()
+
+    @classmethod
+    def from_bytes(cls, data: bytes, targets: int) -> Signature | None:
+        head, _, rest = data.partition(b"\n")
+        if not head.isdigit():
+            return None
+        n = int(head)
+        known, listed_stats = array("q"), array("q")
+        k = (1 + targets) * 3 * known.itemsize
+        try:
+            known.frombytes(rest[n:n + k])
+            listed_stats.frombytes(rest[n + k:])
+        except ValueError:
+            return None
+        sig = cls(rest[:n], known, listed_stats)
+        return sig if len(known) == (1 + targets) * 3 and len(listed_stats) == 3 * len(sig.paths()) else None
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Signature) and self.to_bytes() == other.to_bytes()
+
+    __hash__ = None
+
+    def paths(self) -> list[str]:
+        """The tracked files git listed, as repository paths."""
+        return [os.fsdecode(p) for p in self.listed.split(b"\x00") if p]
+
+    def index_stat(self) -> tuple:
+        return tuple(self.known[:3])
+
+    def target_stat(self, i: int) -> tuple:
+        return tuple(self.known[3 + 3 * i:6 + 3 * i])
+
+    def listed_stat(self) -> dict[str, tuple]:
+        s = self.listed_stats
+        return {p: tuple(s[3 * i:3 * i + 3]) for i, p in enumerate(self.paths())}
+
+    def settled(self, racy_after: int) -> Signature:
+        """This signature with every stat changed at or after `racy_after` (ns) recorded as RACY."""
+        def settle(stats: array) -> array:
+            out = array("q", stats)
+            for i in range(1, len(out), 3):
+                if out[i] >= racy_after:
+                    out[i - 1:i + 2] = array("q", RACY)
+            return out
+        return Signature(self.listed, settle(self.known), settle(self.listed_stats))
+
+
+def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None) -> Signature | None:
+    """The tree's signature now, without reading any file: `targets` are repository paths (the untracked
+    indexed files, and every folder up from the indexed files, as a file added or removed changes its
+    folder's time). None outside git, or when git fails."""
     if not repo.is_git:
         return None
     probe = probe or Probe(repo)
@@ -59,25 +117,22 @@ def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None,
         line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
         gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
     root = str(repo.root) + os.sep
-    known, newest = _stat_data([str(gitdir / "index")] + [root + t for t in targets])
+    known = _stat_data([str(gitdir / "index")] + [root + t for t in targets])
     out = probe.output()   # git statted the tracked files while this process did the rest
     if out is None:
         return None
-    changed, newest_changed = _stat_data([root + os.fsdecode(p) for p in out.split(b"\x00") if p])
-    if racy_after is not None and max(newest, newest_changed) >= racy_after:
-        return None
-    return out + b"\n" + known + changed
+    return Signature(out, known, _stat_data([root + os.fsdecode(p) for p in out.split(b"\x00") if p]))
 
 
-def _stat_data(paths: list[str]) -> tuple[bytes, int]:
-    """Size, mtime and inode of each path (-1s when it is gone), packed, and the newest mtime among them."""
+def _stat_data(paths: list[str]) -> array:
+    """Size, mtime and inode of each path, GONE when it is not there, packed."""
     data = array("q")
     lstat = os.lstat
     for p in paths:
         try:
             st = lstat(p)
         except OSError:
-            data.extend((-1, -1, -1))
+            data.extend(GONE)
             continue
         data.extend((st.st_size, st.st_mtime_ns, st.st_ino))
-    return data.tobytes(), max(data[1::3], default=0)
+    return data

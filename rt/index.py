@@ -16,7 +16,7 @@ import os
 import re
 import time
 import zlib
-from collections import Counter
+from collections import Counter, namedtuple
 from functools import cached_property
 
 from rt import freshness
@@ -215,14 +215,24 @@ class Index:
 # ---------------------------------------------------------------- building
 
 def load(ctx, *, rebuild: bool = False) -> Index:
-    """The index of the tree as it is now: built on first use, then updated for changed files only."""
+    """The index of the tree as it is now: built on first use, then updated for changed files only.
+
+    Three ways, cheapest first: the quick check says nothing changed; it names what changed (files edited
+    in place) and only those are read again (`_refresh`); or the tree is scanned (`rt/snapshot.py`).
+    """
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = getattr(ctx, "probe", None), None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
-        targets, quick = _read_quick(store)
-        if quick is not None and freshness.signature(ctx.repo, targets, probe=probe) == quick:
-            return Index(store, meta)
+        quick = _read_quick(store)
+        now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
+        if now is not None:
+            probe = None
+            if now == quick.sig:
+                return Index(store, meta)
+            idx = _refresh(ctx.repo, store, quick, now)
+            if idx is not None:
+                return idx
     if probe:
         probe.discard()
     from rt.snapshot import RACY_NS, fingerprint, scan
@@ -238,7 +248,7 @@ def load(ctx, *, rebuild: bool = False) -> Index:
         _write_quick(store, None)   # nothing vouches for the index while it is being rewritten
         idx = None
         if meta and meta.get("version") == VERSION and not rebuild:
-            idx = _patch(ctx.repo, store, meta, snap.files, fp)
+            idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
         if idx is None:
             old: dict[str, FileEntry] = {}
             if meta and meta.get("version") == VERSION and not rebuild:
@@ -254,28 +264,60 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     return idx
 
 
+def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | None:
+    """Bring the index up to date from what the quick check saw, without listing the tree: only the files
+    whose stat data changed are read again. None when only a scan can tell: git's index was rewritten
+    (add, commit, checkout), a folder changed (a file came or went), or a changed file is gone."""
+    old = quick.sig
+    if now.index_stat() != old.index_stat():
+        return None
+    n = len(quick.untracked)
+    if any(now.target_stat(n + i) != old.target_stat(n + i) for i in range(len(quick.dirs))):
+        return None
+    changed = {p for i, p in enumerate(quick.untracked) if now.target_stat(i) != old.target_stat(i)}
+    before, after = old.listed_stat(), now.listed_stat()
+    changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    from rt.snapshot import RACY_NS, hash_path
+    racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
+    updates = {p: hash_path(repo, p) for p in sorted(changed)}
+    if any(v is None for v in updates.values()):
+        return None
+    with store.locked():
+        meta = _meta(store)
+        if _read_quick(store) != quick or not meta or meta.get("version") != VERSION:
+            return None   # another process updated the index meanwhile
+        idx = _patch(repo, store, meta, updates, None)
+        if idx is not None:
+            _write_quick(store, quick._replace(sig=now.settled(racy_after)))
+    return idx
+
+
 _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
 """Files whose change can move import resolution anywhere: they force a full update."""
 
 
-def _patch(repo, store, meta: dict, files: dict[str, tuple[str, str]], fp: str) -> Index | None:
-    """Record the files whose content changed since the last full build in the delta, when no file came
-    or went: the common case after an edit, done without loading the whole index. None when a full
-    update is needed (files added or removed, a tsconfig or go.mod changed, or a large delta)."""
+def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str]], fp: str | None, *,
+           complete: bool = False) -> Index | None:
+    """Record in the delta every file whose content differs from the last full build, without loading the
+    whole index: `updates` gives files' (blob id, kind) now; every file when `complete`, else only those
+    that changed (the rest stay as the delta has them). `fp` is the tree's fingerprint, None when unknown
+    (a refresh): the next scan then compares blob ids. None when a full update is needed: a file came or
+    went, a tsconfig or go.mod changed, or the delta would grow large."""
     idx = Index(store, meta)
     try:
         base, delta = idx.base_blobs, idx.delta
     except StoreError:
         return None
-    if list(files) != idx.paths:
+    if (list(updates) != idx.paths) if complete else any(p not in base for p in updates):
         return None
-    changed = [p for p, (blob, _) in files.items() if base[p] != blob]
-    if len(changed) > max(50, len(files) // 20) or any(_CONFIGS.search(p) for p in changed):
+    now = {p: e.blob for p, e in delta.items()} | {p: blob for p, (blob, _) in updates.items()}
+    changed = [p for p in sorted(now) if base[p] != now[p]]
+    if len(changed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in changed):
         return None
-    new = {p: delta[p] for p in changed if p in delta and delta[p].blob == files[p][0]}
-    fresh, parsed = _entries(repo, {p: files[p] for p in changed if p not in new}, {})
+    new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
+    fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
     from rt.lang_resolve import resolve_all
-    resolve_all(repo, fresh, set(files))
+    resolve_all(repo, fresh, set(base))
     new.update(fresh)
     defs = meta["base_definitions"]
     for p, e in new.items():
@@ -290,10 +332,14 @@ def _file_number(value) -> int:
 
 # ---------------------------------------------------------------- is the index current?
 
-def _quick(repo, files: dict, racy_after: int) -> tuple[list[str], bytes] | None:
-    """What the quick check compares next time: every folder up to the root of the indexed files and the
-    indexed files git does not track (its stat targets), and the signature of the tree as it is now.
-    None outside git, or when the signature cannot be trusted."""
+Quick = namedtuple("Quick", "untracked dirs sig")
+"""What the quick check compares: its stat targets (the indexed files git does not track, and every
+folder up from the indexed files) and the tree's signature when the index last matched the tree."""
+
+
+def _quick(repo, files: dict, racy_after: int) -> Quick | None:
+    """The quick check's targets for these files, and the tree's signature now (stat data changed since
+    `racy_after` recorded as RACY). None outside git."""
     tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
     if tracked is None:
         return None
@@ -304,31 +350,39 @@ def _quick(repo, files: dict, racy_after: int) -> tuple[list[str], bytes] | None
         while d not in dirs:
             dirs.add(d)
             d = os.path.dirname(d) or "."
-    targets = sorted(p for p in files if p not in known) + sorted(dirs)
-    sig = freshness.signature(repo, targets, racy_after=racy_after)
-    return None if sig is None else (targets, sig)
+    untracked, dirs = sorted(p for p in files if p not in known), sorted(dirs)
+    sig = freshness.signature(repo, untracked + dirs)
+    return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
 
 
-def _read_quick(store) -> tuple[list[str], bytes | None]:
-    """The stat targets and signature `_write_quick` kept, or ([], None)."""
+def _read_quick(store) -> Quick | None:
+    """What `_write_quick` kept, or None."""
     try:
         raw = store.path(DIR, QUICK).read_bytes()
     except FileNotFoundError:
-        return [], None
-    head, sep, sig = raw.partition(b"\0\0")
-    if not sep:
-        return [], None
-    return head.decode("utf-8", "surrogateescape").split("\0"), sig
+        return None
+    head, _, rest = raw.partition(b"\n")
+    counts = head.split()
+    if len(counts) != 2 or not all(c.isdigit() for c in counts):
+        return None
+    u, d = int(counts[0]), int(counts[1])
+    parts = rest.split(b"\0", u + d)
+    if len(parts) != u + d + 1:
+        return None
+    names = [p.decode("utf-8", "surrogateescape") for p in parts[:-1]]
+    sig = freshness.Signature.from_bytes(parts[-1], u + d)
+    return None if sig is None else Quick(names[:u], names[u:], sig)
 
 
-def _write_quick(store, quick: tuple[list[str], bytes] | None) -> None:
-    """Keep the quick check's targets (never empty: the root is one) and signature: NUL-separated, then
-    two NULs, then the signature. Written only when it changed; removed when there is none."""
+def _write_quick(store, quick: Quick | None) -> None:
+    """Keep the quick check's state: a line with the two target counts, each target followed by a NUL,
+    then the signature. Written only when it changed; removed when there is none."""
     path = store.path(DIR, QUICK)
     if quick is None:
         path.unlink(missing_ok=True)
         return
-    data = "\0".join(quick[0]).encode("utf-8", "surrogateescape") + b"\0\0" + quick[1]
+    data = b"%d %d\n" % (len(quick.untracked), len(quick.dirs)) + b"".join(
+        t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
     try:
         if path.read_bytes() == data:
             return

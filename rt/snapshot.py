@@ -65,20 +65,12 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         saved = False
         if hit and hit[:3] == key:
             digest, kind, saved = hit[3], hit[4], hit[5]
-        elif stat.S_ISLNK(st.st_mode):
-            try:
-                data = os.fsencode(os.readlink(path))
-            except OSError:
-                continue
-            digest, kind = blob_id(data), "link"
-        elif stat.S_ISREG(st.st_mode):
-            try:
-                digest, kind, data = _hash_file(path, st.st_size)
-            except OSError:
-                continue
-            read += 1
         else:
-            continue
+            got = _read(path, st)
+            if got is None:
+                continue
+            digest, kind, data = got
+            read += kind != "link"
         files[rel] = (digest, kind)
         if save_originals and not saved and kind == "text":
             if index is None:
@@ -90,6 +82,30 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
         store.ensure()
         store.write_json(STATCACHE, {"files": new_cache, "layout": CACHE_LAYOUT})
     return Scan(files, read)
+
+
+def _read(path: str, st: os.stat_result) -> tuple[str, str, bytes | None] | None:
+    """(blob id, kind, content when small) of a file or symlink as `lstat` saw it; None for anything
+    else, or when it is gone."""
+    try:
+        if stat.S_ISLNK(st.st_mode):
+            data = os.fsencode(os.readlink(path))
+            return blob_id(data), "link", data
+        if stat.S_ISREG(st.st_mode):
+            return _hash_file(path, st.st_size)
+    except OSError:
+        pass
+    return None
+
+
+def hash_path(repo: Repo, rel: str) -> tuple[str, str] | None:
+    """(blob id, kind) of one file now, as `scan` records it; None when it is gone or not a file."""
+    path = os.path.join(repo.root, rel)
+    try:
+        got = _read(path, os.lstat(path))
+    except OSError:
+        return None
+    return None if got is None else got[:2]
 
 
 def _save(store: Store, path: str, digest: str, data: bytes | None) -> bool:

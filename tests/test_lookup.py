@@ -128,18 +128,19 @@ def test_warm_lookup_answers_from_the_quick_check_without_a_scan(project, monkey
         assert "src/new.py:1-1" in project.rt("symbol", "two")
 
 
-CHANGES = {   # a kind of change -> the file that gets `def fresh`
-    "new file in a known folder": "src/other.py",
-    "untracked file edited": "src/new.py",
-    "new folder": "brand/new/y.py",
-    "new folder in a folder without files": "deep/new/y.py",   # `deep` holds only the folder `er`
-    "tracked file edited": "src/a.py",
-    "file committed then edited": "src/new.py",
+CHANGES = {   # a kind of change -> the file that gets `def fresh`, and whether the quick check's own
+    # record of what changed is enough (files edited in place) or the tree is scanned (files came or went)
+    "new file in a known folder": ("src/other.py", False),
+    "untracked file edited": ("src/new.py", True),
+    "new folder": ("brand/new/y.py", False),
+    "new folder in a folder without files": ("deep/new/y.py", False),   # `deep` holds only the folder `er`
+    "tracked file edited": ("src/a.py", True),
+    "file committed then edited": ("src/new.py", True),
 }
 
 
 @pytest.mark.parametrize("change", [*CHANGES, "file removed"])
-def test_quick_check_sees_every_kind_of_change(project, change):
+def test_quick_check_sees_every_kind_of_change(project, change, monkeypatch):
     _settled_tree(project)
     if change == "file removed":
         (project.root / "deep" / "er" / "x.py").unlink()
@@ -149,8 +150,36 @@ def test_quick_check_sees_every_kind_of_change(project, change):
         project.git("add", "-A")
         project.git("commit", "-qm", "more")
         _settle(project)
-    project.write(CHANGES[change], "def fresh(): return 3\n")
-    assert f"{CHANGES[change]}:1-1" in project.rt("symbol", "fresh")
+    path, in_place = CHANGES[change]
+    project.write(path, "def fresh(): return 3\n")
+    with monkeypatch.context() as m:
+        if in_place:
+            _no_scan(m)
+        assert f"{path}:1-1" in project.rt("symbol", "fresh")
+        if path != "src/a.py":   # and what did not change is still there
+            assert "src/a.py:1-1" in project.rt("symbol", "one")
+
+
+def test_a_refresh_answers_like_a_full_rebuild(project, monkeypatch):
+    _settled_tree(project)
+    project.write("src/a.py", "def one(): pass\n\ndef two_again(): return two()\n")
+    project.write("src/new.py", "def two(): return 2\n\nclass Three:\n    pass\n")
+    with monkeypatch.context() as m:
+        _no_scan(m)
+        refreshed = [project.rt("refs", "two"), project.rt("symbol", "Three"), project.rt("outline", "src/a.py")]
+    project.rt("index", "--rebuild")
+    assert [project.rt("refs", "two"), project.rt("symbol", "Three"), project.rt("outline", "src/a.py")] == refreshed
+
+
+def test_a_file_changed_again_within_one_tick_is_read_again(project):
+    """An edit that keeps size and mtime (two writes in one timestamp tick) must not be vouched for."""
+    _settled_tree(project)
+    p = project.write("src/a.py", "def aaaa(): pass\n")
+    st = os.stat(p)
+    assert "src/a.py:1-1" in project.rt("symbol", "aaaa")       # read now; too new to vouch for
+    project.write("src/a.py", "def bbbb(): pass\n")             # same size
+    os.utime(p, ns=(st.st_atime_ns, st.st_mtime_ns))            # and the same mtime
+    assert "src/a.py:1-1" in project.rt("symbol", "bbbb")
 
 
 def test_a_file_changed_while_the_tree_is_scanned_is_read_again(project, monkeypatch):
