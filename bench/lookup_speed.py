@@ -7,7 +7,8 @@ Cold: `rt index` from nothing (`.rt/index` removed) against `ctags -R`. Warm: `r
 command runs as a fresh process from the repository's root, as an agent would run it; each figure is
 the median of `--runs` runs, the runs of all commands interleaved so machine load hits all alike:
 wall seconds, and CPU seconds (user + system, all threads and children), which a busy shared
-machine disturbs less. REPO must be a git repository (`bench/genrepo.py` makes one).
+machine disturbs less. Last, the look-up after an edit (right after it, and a second later), and after
+adding a file. REPO must be a git repository (`bench/genrepo.py` makes one); its files are restored.
 """
 from __future__ import annotations
 
@@ -107,16 +108,31 @@ def main() -> None:
           f"git grep -F -i {t['git grep -F -i']} | find/rg {t['rt find'] / t['rg -F -i']} | "
           f"find/git grep {t['rt find'] / t['git grep -F -i']} |")
 
-    # one edited file: the next look-up re-parses only it
+    # an edit, as an agent makes one: the next look-up reads that file again, and only it; a new file
+    # changes its folder, so the look-up after it scans the tree
     victim = next(p for p in tracked(repo) if p.endswith((".py", ".ts", ".js")))
     path = repo / victim
     original = path.read_bytes()
+    comment = b"#" if victim.endswith(".py") else b"//"
+    right_after, a_second_later = [], []
     try:
-        path.write_bytes(original + b"\n// edited\n" if not victim.endswith(".py") else original + b"\n# edited\n")
-        upd = T([timed(RT + ["symbol", args.name[0]], repo)])
+        for i in range(args.runs):
+            path.write_bytes(original + b"\n" + comment + b" edit %d\n" % i)
+            right_after.append(timed(RT + ["symbol", args.name[0]], repo))
+            path.write_bytes(original + b"\n" + comment + b" edit %d again\n" % i)
+            time.sleep(1.2)
+            a_second_later.append(timed(RT + ["symbol", args.name[0]], repo))
     finally:
         path.write_bytes(original)
-    print(f"| after editing one file | rt symbol (updates the index) {upd} | | |")
+    added = repo / (victim + ".rt-bench-new" + Path(victim).suffix)
+    try:
+        added.write_bytes(original)
+        time.sleep(1.2)
+        new_file = T([timed(RT + ["symbol", args.name[0]], repo)])
+    finally:
+        added.unlink()
+    print(f"| after an edit | rt symbol right after {T(right_after)} | 1 s after {T(a_second_later)} "
+          f"| after adding a file {new_file} |")
 
 
 if __name__ == "__main__":

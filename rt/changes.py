@@ -59,7 +59,7 @@ def cmd_delta(ctx, args) -> Result:
     if outside:
         head += f"; {len(outside)} outside the planned scope"
     text = "\n".join([head] + [format_change(c) for c in found])
-    data = {"task": task["id"], "changes": [vars(c) for c in found], "outside_scope": outside}
+    data = {"task": task["id"], "changes": [c._asdict() for c in found], "outside_scope": outside}
     return Result(text, data, ExitCode.FINDING if outside else ExitCode.OK)
 
 
@@ -80,7 +80,7 @@ def cmd_review(ctx, args) -> Result:
         total_add = sum(c.added or 0 for c in found)
         total_del = sum(c.removed or 0 for c in found)
         lines.append(f"{len(found)} file(s), +{total_add} -{total_del}")
-        return Result("\n".join(lines), {"changes": [vars(c) for c in found]})
+        return Result("\n".join(lines), {"changes": [c._asdict() for c in found]})
     chunks = []
     for c in found:
         old = [] if c.status == "added" else original_lines(ctx, task, c.path, before, plan_first=True)

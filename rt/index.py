@@ -315,6 +315,8 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str]], fp: str
     if len(changed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in changed):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
+    if new.keys() == delta.keys() == set(changed):   # the index holds every file as it is (touched, read again)
+        return Index(store, meta if fp in (None, meta["fingerprint"]) else _write_meta(store, dict(meta, fingerprint=fp)))
     fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
     from rt.lang_resolve import resolve_all
     resolve_all(repo, fresh, set(base))

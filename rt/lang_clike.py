@@ -9,6 +9,7 @@ make sense of falls back to plain identifiers instead of failing.
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from rt.index import Definition
 from rt.langs import Parsed, identifiers
@@ -22,13 +23,23 @@ _TAIL = r"""
 |(?P<p>=>|===|!==|==|!=|&&|\|\||\?\?|\?\.|\.\.\.|<=|>=|::|->|:=|\S)
 |(?P<end>\Z))
 """
-_MASTER = {fam: re.compile(_SKIP + "(?:" + body + _TAIL, re.DOTALL | re.VERBOSE) for fam, body in {
+_FAMILY_TOKENS = {
     "js": r"(?P<bt>`)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
     "go": r"(?P<raw>`[^`]*`?)|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
     "rust": r"""(?P<raw>b?r(?P<h>\#*)".*?"(?P=h))|(?P<bs>b?"(?:[^"\\]|\\.)*"?)
         |(?P<life>'[A-Za-z_]\w*(?!'))|(?P<sq>b?'(?:[^'\\\n]|\\.[^'\n]{0,8})'?)""",
     "java": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
-}.items()}
+}
+"""The tokens only one family has (strings, raw strings, lifetimes), tried before the shared `_TAIL`."""
+
+
+@cache
+def _master(family: str) -> re.Pattern:
+    """The one tokenizing pattern of a family, compiled on first use: each takes tens of milliseconds
+    to compile (the identifier classes span the whole BMP), and an edit touches one family at most."""
+    return re.compile(_SKIP + "(?:" + _FAMILY_TOKENS[family] + _TAIL, re.DOTALL | re.VERBOSE)
+
+
 _STRINGS = {"dq", "sq", "raw", "bs", "tb"}
 _REGEX_BEFORE = set("(,=:[!&|?{};+-*%<>~^") | {"=>", "&&", "||", "??", "==", "===", "!=", "!==", "<=", ">=",
                                                 "return", "typeof", "case", "do", "else", "in", "of", "new",
@@ -60,7 +71,7 @@ class Tokens:
     """The token list of one file: (kind, text, offset); kind is id, str, text, num or p."""
 
     def __init__(self, text: str, family: str, jsx: bool):
-        self.text, self.rx, self.family, self.jsx = text, _MASTER[family], family, jsx
+        self.text, self.rx, self.family, self.jsx = text, _master(family), family, jsx
         self.out: list[tuple[str, str, int]] = []
         self.code(0, stop=False)
 

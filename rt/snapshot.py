@@ -5,12 +5,11 @@ can be recovered with `git cat-file` and needs no copy in `.rt/blobs/`.
 """
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 import stat
 import time
-from dataclasses import dataclass
+from collections import namedtuple
 
 from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, list_files
 from rt.store import Store
@@ -29,11 +28,9 @@ def blob_id(data: bytes) -> str:
     return h.hexdigest()
 
 
-@dataclass
-class Scan:
-    """The tree as it is now: path -> (blob id, kind), plus how many files had to be read."""
-    files: dict[str, tuple[str, str]]
-    read: int
+Scan = namedtuple("Scan", "files read")
+"""The tree as it is now: `files` maps path -> (blob id, kind); `read` is how many files had to be read.
+(Named tuples here, not dataclasses: the index's refresh and the hooks import this module.)"""
 
 
 def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
@@ -160,13 +157,9 @@ def original(repo: Repo, store: Store, digest: str) -> bytes | None:
 
 # ---------------------------------------------------------------- delta
 
-@dataclass
-class Change:
-    path: str
-    status: str            # modified | added | deleted
-    added: int | None      # lines; None when not countable (binary, large, original unknown)
-    removed: int | None
-    in_scope: bool | None  # None before a plan exists
+Change = namedtuple("Change", "path status added removed in_scope")
+"""One changed file: `status` is modified, added or deleted; `added`/`removed` count lines, None when not
+countable (binary, large, original unknown); `in_scope` is None before a plan exists."""
 
 
 def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
@@ -206,6 +199,7 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
     if old is None or new is None:
         return None, None
     added = removed = 0
+    import difflib   # only when line counts are asked for
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
         if tag in ("replace", "delete"):
             removed += i2 - i1
