@@ -22,7 +22,7 @@ from functools import cached_property
 from rt import freshness
 from rt.core import Result, StoreError, git, read_text
 
-VERSION = 8
+VERSION = 9
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -105,10 +105,12 @@ def shard_count(postings: int) -> int:
 
 
 class Index:
-    """A loaded index: the shards of the last full build, overlaid with the files edited since (the delta).
+    """A loaded index: the shards of the last full build, overlaid with the delta: the files edited or
+    added since, as they are now, and the files removed since.
 
     Look-ups read only the shard that holds their key, and the small delta; `files` reads everything.
-    Posting lists hold file numbers (positions in the sorted `paths`), not paths, to stay small.
+    Posting lists hold file numbers, not paths, to stay small: a base file's number is its position in
+    the build's sorted paths, a file added since numbers on after them.
     """
 
     def __init__(self, store, meta: dict, parsed: int = 0):
@@ -129,30 +131,58 @@ class Index:
         return self._read(f"{FAMILY[kind]}{shard_of(key, self.shards):03d}.json")[kind]
 
     @cached_property
-    def paths(self) -> list[str]:
-        """Every indexed path, sorted; a path's position is its file number."""
+    def base_paths(self) -> list[str]:
+        """The paths of the last full build, sorted; a path's position is its file number."""
         try:
             raw = self.store.path(DIR, PATHS).read_bytes()
         except FileNotFoundError:
             raw = None
         paths = raw.decode("utf-8", "surrogateescape").split("\0") if raw else []
-        if raw is None or len(paths) != self.meta["files"]:
+        if raw is None or len(paths) != self.meta["base_files"]:
             raise StoreError("the index is incomplete; run `rt index --rebuild`")
         return paths
 
     @cached_property
+    def paths(self) -> list[str]:
+        """Every indexed path as the tree is now, sorted."""
+        if not self.added and not self.removed:
+            return self.base_paths
+        return sorted([p for p in self.base_paths if p not in self.removed] + self.added)
+
+    @cached_property
+    def _numbered(self) -> list[str]:
+        """Paths by file number: the base paths, then the files added since."""
+        return self.base_paths + self.added if self.added else self.base_paths
+
+    @cached_property
+    def _base_ids(self) -> dict[str, int]:
+        return {p: i for i, p in enumerate(self.base_paths)}
+
+    @cached_property
     def _ids(self) -> dict[str, int]:
-        return {p: i for i, p in enumerate(self.paths)}
+        """Path -> file number, for every path the postings may name."""
+        n = len(self.base_paths)
+        return self._base_ids | {p: n + i for i, p in enumerate(self.added)} if self.added else self._base_ids
 
     @cached_property
     def base_blobs(self) -> dict[str, str]:
         """Each path with the blob id the last full build saw."""
-        return dict(zip(self.paths, self._read("blobs.json")["blobs"]))
+        return dict(zip(self.base_paths, self._read("blobs.json")["blobs"]))
 
     @cached_property
     def delta(self) -> dict[str, FileEntry]:
-        """Files whose content changed since the last full build, as they are now."""
+        """Files edited or added since the last full build, as they are now."""
         return {p: FileEntry.from_row(p, row) for p, row in self._read("delta.json")["files"].items()}
+
+    @cached_property
+    def removed(self) -> frozenset[str]:
+        """Files of the last full build that are gone."""
+        return frozenset(self._read("delta.json")["removed"])
+
+    @cached_property
+    def added(self) -> list[str]:
+        """Files the last full build did not have, sorted."""
+        return sorted(p for p in self.delta if p not in self._base_ids) if self.delta else []
 
     @cached_property
     def _delta_postings(self) -> dict[tuple[str, str], list]:
@@ -164,52 +194,58 @@ class Index:
 
     def _lookup(self, kind: str, key: str) -> list:
         base = self._shard(kind, key).get(key, [])
-        if not self.delta:
+        if not self.delta and not self.removed:
             return base
-        edited = {self._ids[p] for p in self.delta}
-        out = [v for v in base if _file_number(v) not in edited] + self._delta_postings.get((kind, key), [])
-        return sorted(out, key=_file_number)   # stable: a file's definitions keep their order
+        hidden = {self._ids[p] for p in self.delta.keys() | self.removed}
+        out = [v for v in base if _file_number(v) not in hidden] + self._delta_postings.get((kind, key), [])
+        if not self.added:
+            return sorted(out, key=_file_number)   # stable: a file's definitions keep their order
+        return sorted(out, key=lambda v: self._numbered[_file_number(v)])
+
+    def _path_list(self, numbers) -> list[str]:
+        return [self._numbered[i] for i in numbers]
 
     @cached_property
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
         for i in range(self.shards):
             for path, row in self._read(f"{FAMILY['files']}{i:03d}.json")["files"].items():
-                out[path] = FileEntry.from_row(path, row)
+                if path not in self.removed:
+                    out[path] = FileEntry.from_row(path, row)
         out.update(self.delta)
         return dict(sorted(out.items()))
 
     def entry(self, path: str) -> FileEntry | None:
         if path in self.delta:
             return self.delta[path]
-        row = self._shard("files", path).get(path)
+        row = self._shard("files", path).get(path) if path not in self.removed else None
         return FileEntry.from_row(path, row) if row is not None else None
 
     def imports_of(self, path: str) -> list[str]:
         """The repository files `path` imports, sorted: its entry's `resolved`, read from a small shard."""
         if path in self.delta:
             return self.delta[path].resolved
-        return [self.paths[i] for i in self._shard("resolved", path).get(path, [])]
+        return [p for p in self._path_list(self._shard("resolved", path).get(path, [])) if p not in self.removed]
 
     def importers(self, path: str) -> list[str]:
         """Files whose imports resolve to `path`, sorted."""
-        return [self.paths[i] for i in self._lookup("importers", path)]
+        return self._path_list(self._lookup("importers", path))
 
     def definitions(self, name: str) -> list[tuple[str, Definition]]:
         """(path, definition) for every definition named `name`, by path then line."""
-        return [(self.paths[r[0]], Definition(*r[1:])) for r in self._lookup("defs", name)]
+        return [(self._numbered[r[0]], Definition(*r[1:])) for r in self._lookup("defs", name)]
 
     def users(self, ident: str) -> list[str]:
         """Files whose code has the identifier `ident` (case-sensitive), sorted."""
-        return [self.paths[i] for i in self._lookup("idents", ident)]
+        return self._path_list(self._lookup("idents", ident))
 
     def with_word(self, word: str) -> list[str]:
         """Files whose text has the lower-case word `word`, sorted."""
-        return [self.paths[i] for i in self._lookup("words", word)]
+        return self._path_list(self._lookup("words", word))
 
     def key_users(self, key: str) -> list[str]:
         """Files whose code uses the translation key `key`, sorted."""
-        return [self.paths[i] for i in self._lookup("keys", key)]
+        return self._path_list(self._lookup("keys", key))
 
 
 # ---------------------------------------------------------------- building
@@ -298,34 +334,43 @@ _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
 
 def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str]], fp: str | None, *,
            complete: bool = False) -> Index | None:
-    """Record in the delta every file whose content differs from the last full build, without loading the
-    whole index: `updates` gives files' (blob id, kind) now; every file when `complete`, else only those
-    that changed (the rest stay as the delta has them). `fp` is the tree's fingerprint, None when unknown
-    (a refresh): the next scan then compares blob ids. None when a full update is needed: a file came or
-    went, a tsconfig or go.mod changed, or the delta would grow large."""
+    """Record in the delta every file that differs from the last full build, without loading the whole
+    index: `updates` gives files' (blob id, kind) now; every file when `complete` (files missing from it
+    are gone), else only those that changed (the rest stay as the delta has them). `fp` is the tree's
+    fingerprint, None when unknown (a refresh): the next scan then compares blob ids. None when a full
+    update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
     idx = Index(store, meta)
     try:
-        base, delta = idx.base_blobs, idx.delta
+        base, delta, removed = idx.base_blobs, idx.delta, idx.removed
     except StoreError:
         return None
-    if (list(updates) != idx.paths) if complete else any(p not in base for p in updates):
-        return None
-    now = {p: e.blob for p, e in delta.items()} | {p: blob for p, (blob, _) in updates.items()}
-    changed = [p for p in sorted(now) if base[p] != now[p]]
-    if len(changed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in changed):
+    if complete:
+        now = {p: blob for p, (blob, _) in updates.items()}
+        removed = frozenset(base.keys() - now.keys())
+    else:
+        if any(p not in base and p not in delta for p in updates):
+            return None
+        now = {p: e.blob for p, e in delta.items()} | {p: blob for p, (blob, _) in updates.items()}
+    changed = [p for p in sorted(now) if base.get(p) != now[p]]
+    if len(changed) + len(removed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
-    if new.keys() == delta.keys() == set(changed):   # the index holds every file as it is (touched, read again)
+    came_or_went = {p for p in changed if p not in base} != set(idx.added) or removed != idx.removed
+    if not came_or_went and new.keys() == delta.keys() == set(changed):   # the delta holds every file as it is
         return Index(store, meta if fp in (None, meta["fingerprint"]) else _write_meta(store, dict(meta, fingerprint=fp)))
     fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
     from rt.lang_resolve import resolve_all
-    resolve_all(repo, fresh, set(base))
+    current = (base.keys() - removed) | now.keys()
+    resolve_all(repo, fresh, current)
+    if came_or_went:   # an import of the delta's files may resolve elsewhere now
+        resolve_all(repo, new, current)
     new.update(fresh)
     defs = meta["base_definitions"]
-    for p, e in new.items():
-        defs += len(e.defs) - len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)   # base rows
-    store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}})
-    return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs)), parsed)
+    for p in [*new, *removed]:   # each base row replaced or dropped
+        defs += (len(new[p].defs) if p in new else 0) - (len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
+                                                        if p in base else 0)
+    store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed)})
+    return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs, files=len(current))), parsed)
 
 
 def _file_number(value) -> int:
@@ -455,9 +500,10 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     _drop_extra(store, n)
     store.write_bytes(store.path(DIR, PATHS), "\0".join(entries).encode("utf-8", "surrogateescape"))
     store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
-    store.write_json(f"{DIR}/delta.json", {"files": {}})
+    store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
+                               "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
                                "digests": digests})
 

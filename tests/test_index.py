@@ -252,3 +252,32 @@ def test_every_script_block_of_svelte_and_vue_and_optional_methods():
                         ("variable", "", "count", 8, 8)]
     assert p.imports == ["./Button.svelte"]
     assert _parse("src/Plain.vue", "<template><div/></template>\n").defs == []
+
+
+def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypatch):
+    for i in range(30):
+        project.write(f"pkg/m{i:02d}.py", f"def f{i}(shared):\n    return shared\n")
+    project.write("web/a.ts", "export function a() { return 1; }\n")
+    project.init_git()
+    project.rt("index")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")   # importer first
+    project.rt("symbol", "a")
+    project.write("web/b.ts", "export function b() { return 2; }\n")                              # then the module
+    project.write("pkg/m15b.py", "def f15(shared):\n    return 'again'\n")                         # sorts mid-list
+    (project.root / "pkg" / "m07.py").unlink()
+    with monkeypatch.context() as m:   # no full rewrite: the whole index is never loaded
+        m.setattr(Index, "files", property(lambda self: pytest.fail("loaded the whole index")))
+        assert project.rt_json("index")["parsed"] == 2
+
+    def answers():
+        idx = _index(project)
+        return ({k: (idx.users(k), idx.definitions(k)) for k in ["shared", "f15", "f7", "b", "a"]},
+                {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}, idx.paths, idx.files,
+                idx.meta["files"], idx.meta["definitions"], project.rt("refs", "b"), project.rt("symbol", "f15"))
+
+    patched = answers()
+    assert sorted(_index(project).added) == ["pkg/m15b.py", "web/b.ts"]
+    assert "pkg/m07.py" not in patched[2] and patched[1]["web/b.ts"][0] == ["web/a.ts"]
+    assert [p for p, _ in patched[0]["f15"][1]] == ["pkg/m15.py", "pkg/m15b.py"] and patched[0]["f7"] == ([], [])
+    project.rt("index", "--rebuild")
+    assert answers() == patched
