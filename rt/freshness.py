@@ -94,6 +94,15 @@ class Signature:
         s = self.listed_stats
         return {p: tuple(s[3 * i:3 * i + 3]) for i, p in enumerate(self.paths())}
 
+    def retargeted(self, old: list[str], new: list[str], root: str) -> Signature:
+        """This signature for another list of targets: the stat data of targets in both kept, the rest
+        taken now (`root` ends with a separator)."""
+        have = {t: self.target_stat(i) for i, t in enumerate(old)}
+        known = array("q", self.index_stat())
+        for t in new:
+            known.extend(have[t] if t in have else _stat_data([root + t]))
+        return Signature(self.listed, known, self.listed_stats)
+
     def settled(self, racy_after: int) -> Signature:
         """This signature with every stat changed at or after `racy_after` (ns) recorded as RACY."""
         def settle(stats: array) -> array:

@@ -300,43 +300,85 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     return idx
 
 
+MAX_FOLDERS = 50
+"""More folders changed than this since the last look-up (a checkout, an unpacked archive): scan instead."""
+
+
 def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | None:
-    """Bring the index up to date from what the quick check saw, without listing the tree: only the files
-    whose stat data changed are read again. None when only a scan can tell: git's index was rewritten
-    (add, commit, checkout), a folder changed (a file came or went), or a changed file is gone."""
+    """Bring the index up to date from what the quick check saw, without listing the tree: files whose
+    stat data changed are read again, folders whose stat data changed are listed for files that came or
+    went, and nothing else is read. None when only a scan can tell: git's index was rewritten (add,
+    commit, checkout), a .gitignore changed, or many folders changed."""
     old = quick.sig
     if now.index_stat() != old.index_stat():
         return None
     n = len(quick.untracked)
-    if any(now.target_stat(n + i) != old.target_stat(n + i) for i in range(len(quick.dirs))):
+    folders = [d for i, d in enumerate(quick.dirs) if now.target_stat(n + i) != old.target_stat(n + i)]
+    if len(folders) > MAX_FOLDERS:
         return None
     changed = {p for i, p in enumerate(quick.untracked) if now.target_stat(i) != old.target_stat(i)}
     before, after = old.listed_stat(), now.listed_stat()
     changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
     from rt.snapshot import RACY_NS, hash_path
-    racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
-    updates = {p: hash_path(repo, p) for p in sorted(changed)}
-    if any(v is None for v in updates.values()):
-        return None
     with store.locked():
         meta = _meta(store)
         if _read_quick(store) != quick or not meta or meta.get("version") != VERSION:
             return None   # another process updated the index meanwhile
-        idx = _patch(repo, store, meta, updates, None)
+        idx = Index(store, meta)
+        came, went, new_folders = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
+        if any(p.rpartition("/")[2] == ".gitignore" for p in changed | came | went):
+            return None
+        racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
+        updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
+        if any(v is None for v in updates.values()):
+            return None   # gone meanwhile
+        idx = _patch(repo, store, meta, updates | dict.fromkeys(went), None)
         if idx is not None:
-            _write_quick(store, quick._replace(sig=now.settled(racy_after)))
+            untracked = sorted((set(quick.untracked) - went) | came)
+            dirs = sorted(set(quick.dirs) | new_folders)
+            sig = now if (untracked, dirs) == (quick.untracked, quick.dirs) else \
+                now.retargeted(quick.untracked + quick.dirs, untracked + dirs, str(repo.root) + os.sep)
+            _write_quick(store, Quick(untracked, dirs, sig.settled(racy_after)))
     return idx
+
+
+def _came_and_went(repo, idx: Index, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set]:
+    """In folders whose stat data changed: the files that came (untracked, not ignored: git says which),
+    the indexed files that went, and the folders that came (to watch from now on)."""
+    root = str(repo.root) + os.sep
+    in_folder: dict[str, set[str]] = {}
+    for p in idx.paths:
+        in_folder.setdefault(os.path.dirname(p) or ".", set()).add(p)
+    known = set(known_dirs)
+    new_names, went = [], set()
+    for d in folders:
+        prefix = "" if d == "." else d + "/"
+        try:
+            present = {prefix + name for name in os.listdir(root + prefix)} - {".git", ".rt"}
+        except OSError:
+            present = set()   # the folder itself is gone
+        had = in_folder.get(d, set())
+        went |= had - present
+        new_names += sorted(present - had - known)
+    if not new_names:
+        return set(), went, set()
+    specs = [":(literal)" + name for name in new_names]
+    files = git(repo.root, "ls-files", "-o", "--exclude-standard", "-z", "--", *specs)
+    tops = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z", "--", *specs)
+    came = {os.fsdecode(p) for p in (files or b"").split(b"\x00") if p} - set(idx.paths)
+    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in (tops or b"").split(b"\x00") if p.endswith(b"/")])
+    return came, went, new_dirs | _folders_up(came)
 
 
 _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
 """Files whose change can move import resolution anywhere: they force a full update."""
 
 
-def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str]], fp: str | None, *,
+def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], fp: str | None, *,
            complete: bool = False) -> Index | None:
     """Record in the delta every file that differs from the last full build, without loading the whole
     index: `updates` gives files' (blob id, kind) now; every file when `complete` (files missing from it
-    are gone), else only those that changed (the rest stay as the delta has them). `fp` is the tree's
+    are gone), else only those that changed, None for a file gone (the rest stay as the delta has them). `fp` is the tree's
     fingerprint, None when unknown (a refresh): the next scan then compares blob ids. None when a full
     update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
     idx = Index(store, meta)
@@ -347,10 +389,11 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str]], fp: str
     if complete:
         now = {p: blob for p, (blob, _) in updates.items()}
         removed = frozenset(base.keys() - now.keys())
-    else:
-        if any(p not in base and p not in delta for p in updates):
-            return None
-        now = {p: e.blob for p, e in delta.items()} | {p: blob for p, (blob, _) in updates.items()}
+    else:   # `updates` maps a file gone to None
+        now = {p: e.blob for p, e in delta.items()} | {p: u[0] for p, u in updates.items() if u is not None}
+        gone = {p for p, u in updates.items() if u is None}
+        now = {p: blob for p, blob in now.items() if p not in gone}
+        removed = (removed | (gone & base.keys())) - now.keys()
     changed = [p for p in sorted(now) if base.get(p) != now[p]]
     if len(changed) + len(removed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
         return None
@@ -388,18 +431,43 @@ def _quick(repo, files: dict, racy_after: int) -> Quick | None:
     """The quick check's targets for these files, and the tree's signature now (stat data changed since
     `racy_after` recorded as RACY). None outside git."""
     tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
-    if tracked is None:
+    loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
+    if tracked is None or loose is None:
         return None
     known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
+    untracked = sorted(p for p in files if p not in known)
+    tops = [os.fsdecode(p[:-1]) for p in loose.split(b"\x00") if p.endswith(b"/")]
+    dirs = sorted(_folders_up(files) | _untracked_folders(repo, tops))
+    sig = freshness.signature(repo, untracked + dirs)
+    return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
+
+
+def _folders_up(files) -> set[str]:
+    """Every folder from these files' up to the root ("."): a new folder changes its parent's time only."""
     dirs = {"."}
-    for p in files:   # every folder up to the root: a new folder changes its parent's time only
+    for p in files:
         d = os.path.dirname(p) or "."
         while d not in dirs:
             dirs.add(d)
             d = os.path.dirname(d) or "."
-    untracked, dirs = sorted(p for p in files if p not in known), sorted(dirs)
-    sig = freshness.signature(repo, untracked + dirs)
-    return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
+    return dirs
+
+
+def _untracked_folders(repo, tops: list[str]) -> set[str]:
+    """Every folder in and under the untracked, not ignored folders git names (`ls-files --directory`),
+    empty ones too: a file made in an empty folder later changes that folder's time only. Heavy folders
+    (node_modules, .venv ...) and symlinks are not entered."""
+    from rt.core import HEAVY_DIRS
+    out: set[str] = set()
+    for top in tops:
+        if top == ".rt" or top.startswith(".rt/"):   # rt's own store: git sees its ignored files as an empty folder
+            continue
+        out.add(top)
+        for folder, subdirs, _ in os.walk(os.path.join(repo.root, top)):
+            subdirs[:] = [d for d in subdirs if d not in HEAVY_DIRS]
+            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
+            out.update(f"{rel}/{d}" for d in subdirs)
+    return out
 
 
 def _read_quick(store) -> Quick | None:

@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+import rt.index
 import rt.snapshot
 
 
@@ -97,13 +98,18 @@ def test_lookup_output_is_byte_stable_across_processes(project):
     assert a == b and "checkout" in a and str(project.root) not in a
 
 
-def _settle(project):
-    """Date every file and folder (git's own included) 10 s back, then look once: a tree that old is one
-    the index may vouch for by its quick signature alone (nothing in it is racily new)."""
-    project.rt("index")   # `.rt/` itself is new once, and the root folder's time with it
+def _age(project, *paths):
+    """Date these paths, or every file and folder (git's own included), 10 s back: none is racily new."""
     past = time.time() - 10
-    for p in [project.root, *project.root.rglob("*")]:
+    for p in paths or [project.root, *project.root.rglob("*")]:
         os.utime(p, (past, past), follow_symlinks=False)
+
+
+def _settle(project):
+    """Age the tree, then look once: a tree that old is one the index may vouch for by its quick
+    signature alone."""
+    project.rt("index")   # `.rt/` itself is new once, and the root folder's time with it
+    _age(project)
     project.rt("index")
 
 
@@ -122,42 +128,67 @@ def _settled_tree(project):
 
 def test_warm_lookup_answers_from_the_quick_check_without_a_scan(project, monkeypatch):
     _settled_tree(project)
-    with monkeypatch.context() as m:
+    with monkeypatch.context() as m:   # nothing changed: neither a scan nor a refresh
         _no_scan(m)
+        m.setattr(rt.index, "_refresh", lambda *a, **k: pytest.fail("nothing changed, nothing to refresh"))
         assert "src/a.py:1-1" in project.rt("symbol", "one")
         assert "src/new.py:1-1" in project.rt("symbol", "two")
+        assert "src/a.py" in project.rt("refs", "one")
 
 
-CHANGES = {   # a kind of change -> the file that gets `def fresh`, and whether the quick check's own
-    # record of what changed is enough (files edited in place) or the tree is scanned (files came or went)
-    "new file in a known folder": ("src/other.py", False),
-    "untracked file edited": ("src/new.py", True),
-    "new folder": ("brand/new/y.py", False),
-    "new folder in a folder without files": ("deep/new/y.py", False),   # `deep` holds only the folder `er`
-    "tracked file edited": ("src/a.py", True),
-    "file committed then edited": ("src/new.py", True),
+CHANGES = {   # a kind of change -> the file that gets `def fresh`; all are seen from the quick check's own
+    # record (changed files read again, changed folders listed), none needs a scan of the tree
+    "new file in a known folder": "src/other.py",
+    "untracked file edited": "src/new.py",
+    "new folder": "brand/new/y.py",
+    "new folder in a folder without files": "deep/new/y.py",   # `deep` holds only the folder `er`
+    "tracked file edited": "src/a.py",
+    "file committed then edited": "src/new.py",
+    "file in an empty folder made earlier": "empty/a/b/y.py",
 }
 
 
-@pytest.mark.parametrize("change", [*CHANGES, "file removed"])
+@pytest.mark.parametrize("change", [*CHANGES, "file removed", "folder removed"])
 def test_quick_check_sees_every_kind_of_change(project, change, monkeypatch):
     _settled_tree(project)
-    if change == "file removed":
-        (project.root / "deep" / "er" / "x.py").unlink()
-        project.rt("symbol", "four", ret=1)
-        return
     if change == "file committed then edited":
         project.git("add", "-A")
         project.git("commit", "-qm", "more")
         _settle(project)
-    path, in_place = CHANGES[change]
-    project.write(path, "def fresh(): return 3\n")
+    if change == "file in an empty folder made earlier":
+        (project.root / "empty" / "a" / "b").mkdir(parents=True)
+        _settle(project)
     with monkeypatch.context() as m:
-        if in_place:
-            _no_scan(m)
-        assert f"{path}:1-1" in project.rt("symbol", "fresh")
-        if path != "src/a.py":   # and what did not change is still there
+        _no_scan(m)
+        if change in ("file removed", "folder removed"):
+            (project.root / "deep" / "er" / "x.py").unlink()
+            if change == "folder removed":
+                (project.root / "deep" / "er").rmdir()
+            project.rt("symbol", "four", ret=1)
+            return
+        project.write(CHANGES[change], "def fresh(): return 3\n")
+        assert f"{CHANGES[change]}:1-1" in project.rt("symbol", "fresh")
+        if CHANGES[change] != "src/a.py":   # and what did not change is still there
             assert "src/a.py:1-1" in project.rt("symbol", "one")
+
+
+def test_an_empty_folder_made_after_the_last_look_up_is_watched_too(project, monkeypatch):
+    _settled_tree(project)
+    (project.root / "later" / "a" / "b").mkdir(parents=True)
+    _age(project, project.root, *(project.root / "later").rglob("*"), project.root / "later")
+    with monkeypatch.context() as m:
+        _no_scan(m)
+        project.rt("symbol", "one")                       # sees the new folders, files in none of them
+    project.write("later/a/b/z.py", "def fresh(): pass\n")   # changes only the time of `b`
+    assert "later/a/b/z.py:1-1" in project.rt("symbol", "fresh")
+
+
+def test_a_changed_gitignore_is_read_with_a_scan(project):
+    _settled_tree(project)
+    project.write(".gitignore", "src/new.py\n")
+    project.rt("symbol", "two", ret=1)
+    project.write(".gitignore", "")
+    assert "src/new.py:1-1" in project.rt("symbol", "two")
 
 
 def test_a_refresh_answers_like_a_full_rebuild(project, monkeypatch):
@@ -194,7 +225,8 @@ def test_a_file_changed_while_the_tree_is_scanned_is_read_again(project, monkeyp
         project.write("src/a.py", "def late(): pass\n")   # lands after the scan, before the signature
         return snap
 
-    project.write("src/b.py", "def two(): pass\n")       # something for the quick check to notice
+    project.write("src/b.py", "def two(): pass\n")
+    project.git("add", "src/b.py")                         # git's index rewritten: only a scan can tell
     with monkeypatch.context() as m:
         m.setattr(rt.snapshot, "scan", racing_scan)
         assert "src/b.py:1-1" in project.rt("symbol", "two")
