@@ -16,8 +16,9 @@ from rt import __version__
 from rt.core import ExitCode, Result, RtError, UsageError, find_repo
 
 
-Command = namedtuple("Command", "module group summary")
-"""A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line.
+Command = namedtuple("Command", "module group summary reads_index", defaults=(False,))
+"""A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line, and
+whether it always reads the index (its freshness check then starts before the handler loads).
 (`collections.namedtuple`, not `typing.NamedTuple`: typing costs every command's start-up.)"""
 
 
@@ -36,14 +37,14 @@ COMMANDS: dict[str, Command] = {
     "delta": Command("rt.changes", "changes", "files changed since the task started, with line counts and scope"),
     "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
-    "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task"),
-    "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)"),
-    "index": Command("rt.index", "context", "build or update the repository index and print its counts"),
-    "symbol": Command("rt.lookup", "context", "where a name is declared: file, line range, kind and signature"),
-    "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it"),
+    "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task", True),
+    "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)", True),
+    "index": Command("rt.index", "context", "build or update the repository index and print its counts", True),
+    "symbol": Command("rt.lookup", "context", "where a name is declared: file, line range, kind and signature", True),
+    "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it", True),
     "slice": Command("rt.lookup", "context", "just a line range or one definition of a file, long lines cut"),
-    "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing"),
-    "find": Command("rt.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings"),
+    "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing", True),
+    "find": Command("rt.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         name = argv[0]
         if name not in COMMANDS:
             raise UsageError(f"unknown command {name!r}; `rt --help` lists the commands")
-        if COMMANDS[name].group == "context":   # these read the index: git checks it while Python loads
+        if COMMANDS[name].reads_index:   # git checks the index is current while Python loads the rest
             from rt.freshness import Probe
             ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)

@@ -307,11 +307,10 @@ MAX_FOLDERS = 50
 def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | None:
     """Bring the index up to date from what the quick check saw, without listing the tree: files whose
     stat data changed are read again, folders whose stat data changed are listed for files that came or
-    went, and nothing else is read. None when only a scan can tell: git's index was rewritten (add,
-    commit, checkout), a .gitignore changed, or many folders changed."""
+    went, and when git's index was rewritten (add, commit, checkout, a refresh by `git status`) its blob
+    ids say which tracked files differ. None when only a scan can tell: a .gitignore changed, many
+    folders changed, a merge is in progress, or the delta would grow large."""
     old = quick.sig
-    if now.index_stat() != old.index_stat():
-        return None
     n = len(quick.untracked)
     folders = [d for i, d in enumerate(quick.dirs) if now.target_stat(n + i) != old.target_stat(n + i)]
     if len(folders) > MAX_FOLDERS:
@@ -325,16 +324,26 @@ def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | Non
         if _read_quick(store) != quick or not meta or meta.get("version") != VERSION:
             return None   # another process updated the index meanwhile
         idx = Index(store, meta)
-        came, went, new_folders = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
-        if any(p.rpartition("/")[2] == ".gitignore" for p in changed | came | went):
+        found = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
+        if found is None:
             return None
+        came, went, new_folders = found
         racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
-        updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
-        if any(v is None for v in updates.values()):
-            return None   # gone meanwhile
-        idx = _patch(repo, store, meta, updates | dict.fromkeys(went), None)
-        if idx is not None:
+        if now.index_stat() == old.index_stat():
+            updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
+            if any(v is None for v in updates.values()):
+                return None   # gone meanwhile
+            if _ignore_rules_changed(idx, updates, went):
+                return None
+            idx = _patch(repo, store, meta, updates | dict.fromkeys(went), None)
             untracked = sorted((set(quick.untracked) - went) | came)
+        else:
+            synced = _resync(repo, idx, set(now.paths()), (changed | came) - went, went)
+            if synced is None or _ignore_rules_changed(idx, synced[0], went):
+                return None
+            updates, untracked = synced
+            idx = _patch(repo, store, meta, updates, None, complete=True)
+        if idx is not None:
             dirs = sorted(set(quick.dirs) | new_folders)
             sig = now if (untracked, dirs) == (quick.untracked, quick.dirs) else \
                 now.retargeted(quick.untracked + quick.dirs, untracked + dirs, str(repo.root) + os.sep)
@@ -342,9 +351,47 @@ def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | Non
     return idx
 
 
-def _came_and_went(repo, idx: Index, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set]:
-    """In folders whose stat data changed: the files that came (untracked, not ignored: git says which),
-    the indexed files that went, and the folders that came (to watch from now on)."""
+def _ignore_rules_changed(idx: Index, updates: dict, went: set[str]) -> bool:
+    """Whether a .gitignore came, went or changed: what else is ignored then only a scan can tell."""
+    def ours(p: str) -> str | None:
+        return None if p in idx.removed else idx.delta[p].blob if p in idx.delta else idx.base_blobs.get(p)
+    return any(p.rpartition("/")[2] == ".gitignore" and (p in went or u[0] != ours(p))
+               for p, u in [*updates.items(), *dict.fromkeys(went).items()])
+
+
+def _resync(repo, idx: Index, listed: set[str], reread: set[str], went: set[str]) -> tuple[dict, list] | None:
+    """After git's index was rewritten: a tracked file git does not list as changed has the content
+    git's index names, so comparing blob ids finds what changed without reading the tree. Every file's
+    (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge or when
+    git fails."""
+    from rt.snapshot import hash_path
+    out = git(repo.root, "ls-files", "-s", "-z")
+    if out is None:
+        return None
+    tracked: dict[str, str] = {}
+    for entry in out.split(b"\x00"):
+        if entry:
+            info, _, name = entry.partition(b"\t")
+            mode, blob, stage = info.split()
+            if stage != b"0":
+                return None
+            if mode != b"160000":   # a submodule is no file of this tree
+                tracked[os.fsdecode(name)] = blob.decode()
+    ours = {p: b for p, b in (idx.base_blobs | {p: e.blob for p, e in idx.delta.items()}).items() if p not in idx.removed}
+    updates: dict[str, tuple[str, str]] = {}
+    for p in sorted((ours.keys() | reread | tracked.keys()) - went):
+        if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]:
+            got = hash_path(repo, p)
+        else:
+            got = (ours[p], "")
+        if got is not None:
+            updates[p] = got
+    return updates, sorted(p for p in updates if p not in tracked)
+
+
+def _came_and_went(repo, idx: Index, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set] | None:
+    """In folders whose stat data changed: the files that came (not ignored: git says which), the indexed
+    files that went, and the untracked folders that came (to watch from now on). None when git fails."""
     root = str(repo.root) + os.sep
     in_folder: dict[str, set[str]] = {}
     for p in idx.paths:
@@ -363,10 +410,12 @@ def _came_and_went(repo, idx: Index, folders: list[str], known_dirs: list[str]) 
     if not new_names:
         return set(), went, set()
     specs = [":(literal)" + name for name in new_names]
-    files = git(repo.root, "ls-files", "-o", "--exclude-standard", "-z", "--", *specs)
+    files = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z", "--", *specs)
     tops = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z", "--", *specs)
-    came = {os.fsdecode(p) for p in (files or b"").split(b"\x00") if p} - set(idx.paths)
-    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in (tops or b"").split(b"\x00") if p.endswith(b"/")])
+    if files is None or tops is None:
+        return None
+    came = {os.fsdecode(p) for p in files.split(b"\x00") if p} - set(idx.paths)
+    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in tops.split(b"\x00") if p.endswith(b"/")])
     return came, went, new_dirs | _folders_up(came)
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
 import time
 
 import pytest
@@ -110,6 +111,9 @@ def _settle(project):
     signature alone."""
     project.rt("index")   # `.rt/` itself is new once, and the root folder's time with it
     _age(project)
+    if (project.root / ".git").is_dir():   # git's index learns the files' new times, and is itself aged
+        subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=project.root, check=False)
+        _age(project, project.root / ".git" / "index")
     project.rt("index")
 
 
@@ -226,7 +230,7 @@ def test_a_file_changed_while_the_tree_is_scanned_is_read_again(project, monkeyp
         return snap
 
     project.write("src/b.py", "def two(): pass\n")
-    project.git("add", "src/b.py")                         # git's index rewritten: only a scan can tell
+    project.write(".gitignore", "*.tmp\n")                  # what is ignored changed: only a scan can tell
     with monkeypatch.context() as m:
         m.setattr(rt.snapshot, "scan", racing_scan)
         assert "src/b.py:1-1" in project.rt("symbol", "two")
@@ -246,3 +250,58 @@ def test_refs_line_numbers_count_lines_as_slice_does():
     text = "run()\r\nx = 1\rrun(); run()\n s = 'a\u2028b'; run\n\nrunner()\n$run _run run_ érun run"
     want = [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
     assert lines_using("run", text) == want == [1, 3, 5, 8]
+
+
+GIT_MOVES = ["status after touching", "add and commit", "checkout of a branch", "stash", "rm --cached", "add -f"]
+
+
+@pytest.mark.parametrize("move", GIT_MOVES)
+def test_git_rewriting_its_index_is_followed_without_a_scan(project, monkeypatch, move):
+    """git's index rewritten: its blob ids say which tracked files differ; the tree is not scanned."""
+    project.write(".gitignore", "*.log\n")
+    project.write("src/a.py", "def one(): pass\n")
+    project.write("src/b.py", "def two(): pass\n")
+    project.init_git()
+    project.git("checkout", "-qb", "other")
+    project.write("src/a.py", "def other_one(): pass\n")
+    project.write("src/c.py", "def three(): pass\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "other")
+    project.git("checkout", "-q", "main")
+    project.write("debug.log", "def logged(): pass\n")
+    _settle(project)
+    with monkeypatch.context() as m:
+        _no_scan(m)
+        if move == "status after touching":
+            os.utime(project.root / "src" / "a.py")
+            project.git("status", "--porcelain")
+            assert "src/a.py:1-1" in project.rt("symbol", "one")
+        elif move == "add and commit":
+            project.write("src/b.py", "def two_b(): pass\n")
+            assert "src/b.py:1-1" in project.rt("symbol", "two_b")
+            project.git("add", "src/b.py")
+            project.git("commit", "-qm", "b")
+            project.write("src/b.py", "def two_c(): pass\n")
+            assert "src/b.py:1-1" in project.rt("symbol", "two_c")
+        elif move == "checkout of a branch":
+            project.git("checkout", "-q", "other")
+            assert "src/a.py:1-1" in project.rt("symbol", "other_one")
+            assert "src/c.py:1-1" in project.rt("symbol", "three")
+            project.rt("symbol", "one", ret=1)
+        elif move == "stash":
+            project.write("src/a.py", "def stashed(): pass\n")
+            assert "src/a.py:1-1" in project.rt("symbol", "stashed")
+            project.git("stash", "-q")
+            assert "src/a.py:1-1" in project.rt("symbol", "one")
+            project.rt("symbol", "stashed", ret=1)
+        elif move == "rm --cached":   # the file stays, untracked now: its later edits are still seen
+            project.git("rm", "-q", "--cached", "src/b.py")
+            assert "src/b.py:1-1" in project.rt("symbol", "two")
+            _age(project)
+            project.rt("symbol", "two")
+            project.write("src/b.py", "def two_d(): pass\n")
+            assert "src/b.py:1-1" in project.rt("symbol", "two_d")
+        else:
+            project.rt("symbol", "logged", ret=1)
+            project.git("add", "-f", "debug.log")
+            assert "debug.log" in project.rt("find", "logged")
