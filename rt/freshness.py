@@ -90,6 +90,26 @@ class Signature:
     def target_stat(self, i: int) -> tuple:
         return tuple(self.known[3 + 3 * i:6 + 3 * i])
 
+    def changed_targets(self, old: Signature) -> list[int]:
+        """The positions of the targets whose stat data differs from `old`'s (same targets): halves of the
+        packed data compared whole, so a few changes among tens of thousands cost a few comparisons."""
+        a, b = memoryview(self.known)[3:], memoryview(old.known)[3:]
+        out: list[int] = []
+
+        def walk(lo: int, hi: int) -> None:
+            if a[3 * lo:3 * hi] == b[3 * lo:3 * hi]:
+                return
+            if hi - lo == 1:
+                out.append(lo)
+                return
+            mid = (lo + hi) // 2
+            walk(lo, mid)
+            walk(mid, hi)
+
+        if len(a) == len(b) and len(a):
+            walk(0, len(a) // 3)
+        return out
+
     def listed_stat(self) -> dict[str, tuple]:
         s = self.listed_stats
         return {p: tuple(s[3 * i:3 * i + 3]) for i, p in enumerate(self.paths())}

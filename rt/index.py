@@ -169,6 +169,10 @@ class Index:
         """Each path with the blob id the last full build saw."""
         return dict(zip(self.base_paths, self._read("blobs.json")["blobs"]))
 
+    def base_blob(self, path: str) -> str | None:
+        """The blob id the last full build saw for `path` (None when it had no such file), from its row."""
+        return self._shard("files", path)[path][9] if path in self._base_ids else None
+
     @cached_property
     def delta(self) -> dict[str, FileEntry]:
         """Files edited or added since the last full build, as they are now."""
@@ -311,17 +315,19 @@ def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | Non
     ids say which tracked files differ. None when only a scan can tell: a .gitignore changed, many
     folders changed, a merge is in progress, or the delta would grow large."""
     old = quick.sig
-    n = len(quick.untracked)
-    folders = [d for i, d in enumerate(quick.dirs) if now.target_stat(n + i) != old.target_stat(n + i)]
+    targets = quick.untracked + quick.dirs
+    moved = [targets[i] for i in now.changed_targets(old)]
+    is_dir = set(quick.dirs) if moved else set()
+    folders = [t for t in moved if t in is_dir]
     if len(folders) > MAX_FOLDERS:
         return None
-    changed = {p for i, p in enumerate(quick.untracked) if now.target_stat(i) != old.target_stat(i)}
+    changed = set(moved) - set(folders)
     before, after = old.listed_stat(), now.listed_stat()
     changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
     from rt.snapshot import RACY_NS, hash_path
     with store.locked():
         meta = _meta(store)
-        if _read_quick(store) != quick or not meta or meta.get("version") != VERSION:
+        if not meta or meta.get("version") != VERSION or _stored_quick(store) != quick.stored:
             return None   # another process updated the index meanwhile
         idx = Index(store, meta)
         found = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
@@ -427,32 +433,33 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
            complete: bool = False) -> Index | None:
     """Record in the delta every file that differs from the last full build, without loading the whole
     index: `updates` gives files' (blob id, kind) now; every file when `complete` (files missing from it
-    are gone), else only those that changed, None for a file gone (the rest stay as the delta has them). `fp` is the tree's
-    fingerprint, None when unknown (a refresh): the next scan then compares blob ids. None when a full
-    update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
+    are gone), else only those that changed, None for a file gone (the rest stay as the delta has them).
+    `fp` is the tree's fingerprint, None when unknown (a refresh): the next scan then compares blob ids.
+    None when a full update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
     idx = Index(store, meta)
     try:
-        base, delta, removed = idx.base_blobs, idx.delta, idx.removed
+        delta, removed, in_base = idx.delta, idx.removed, idx._base_ids
+        base_blob = idx.base_blobs.get if complete else idx.base_blob   # a few rows when only a few changed
     except StoreError:
         return None
     if complete:
         now = {p: blob for p, (blob, _) in updates.items()}
-        removed = frozenset(base.keys() - now.keys())
+        removed = frozenset(in_base.keys() - now.keys())
     else:   # `updates` maps a file gone to None
         now = {p: e.blob for p, e in delta.items()} | {p: u[0] for p, u in updates.items() if u is not None}
         gone = {p for p, u in updates.items() if u is None}
         now = {p: blob for p, blob in now.items() if p not in gone}
-        removed = (removed | (gone & base.keys())) - now.keys()
-    changed = [p for p in sorted(now) if base.get(p) != now[p]]
-    if len(changed) + len(removed) > max(50, len(base) // 20) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
+        removed = (removed | {p for p in gone if p in in_base}) - now.keys()
+    changed = [p for p in sorted(now) if base_blob(p) != now[p]]
+    if len(changed) + len(removed) > max(50, len(in_base) // 20) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
-    came_or_went = {p for p in changed if p not in base} != set(idx.added) or removed != idx.removed
+    came_or_went = {p for p in changed if p not in in_base} != set(idx.added) or removed != idx.removed
     if not came_or_went and new.keys() == delta.keys() == set(changed):   # the delta holds every file as it is
         return Index(store, meta if fp in (None, meta["fingerprint"]) else _write_meta(store, dict(meta, fingerprint=fp)))
     fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
     from rt.lang_resolve import resolve_all
-    current = (base.keys() - removed) | now.keys()
+    current = (in_base.keys() - removed) | now.keys()
     resolve_all(repo, fresh, current)
     if came_or_went:   # an import of the delta's files may resolve elsewhere now
         resolve_all(repo, new, current)
@@ -460,7 +467,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     defs = meta["base_definitions"]
     for p in [*new, *removed]:   # each base row replaced or dropped
         defs += (len(new[p].defs) if p in new else 0) - (len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
-                                                        if p in base else 0)
+                                                        if p in in_base else 0)
     store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed)})
     return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs, files=len(current))), parsed)
 
@@ -471,9 +478,10 @@ def _file_number(value) -> int:
 
 # ---------------------------------------------------------------- is the index current?
 
-Quick = namedtuple("Quick", "untracked dirs sig")
+Quick = namedtuple("Quick", "untracked dirs sig stored", defaults=(None,))
 """What the quick check compares: its stat targets (the indexed files git does not track, and every
-folder up from the indexed files) and the tree's signature when the index last matched the tree."""
+folder up from the indexed files) and the tree's signature when the index last matched the tree; with
+the bytes it was read from, when it was read."""
 
 
 def _quick(repo, files: dict, racy_after: int) -> Quick | None:
@@ -521,9 +529,8 @@ def _untracked_folders(repo, tops: list[str]) -> set[str]:
 
 def _read_quick(store) -> Quick | None:
     """What `_write_quick` kept, or None."""
-    try:
-        raw = store.path(DIR, QUICK).read_bytes()
-    except FileNotFoundError:
+    raw = _stored_quick(store)
+    if raw is None:
         return None
     head, _, rest = raw.partition(b"\n")
     counts = head.split()
@@ -535,24 +542,30 @@ def _read_quick(store) -> Quick | None:
         return None
     names = [p.decode("utf-8", "surrogateescape") for p in parts[:-1]]
     sig = freshness.Signature.from_bytes(parts[-1], u + d)
-    return None if sig is None else Quick(names[:u], names[u:], sig)
+    return None if sig is None else Quick(names[:u], names[u:], sig, raw)
+
+
+def _quick_bytes(quick: Quick) -> bytes:
+    """The quick check's state as stored: a line with the two target counts, each target followed by a
+    NUL, then the signature."""
+    return b"%d %d\n" % (len(quick.untracked), len(quick.dirs)) + b"".join(
+        t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
+
+
+def _stored_quick(store) -> bytes | None:
+    try:
+        return store.path(DIR, QUICK).read_bytes()
+    except FileNotFoundError:
+        return None
 
 
 def _write_quick(store, quick: Quick | None) -> None:
-    """Keep the quick check's state: a line with the two target counts, each target followed by a NUL,
-    then the signature. Written only when it changed; removed when there is none."""
+    """Keep the quick check's state, written only when it changed; removed when there is none."""
     path = store.path(DIR, QUICK)
     if quick is None:
         path.unlink(missing_ok=True)
-        return
-    data = b"%d %d\n" % (len(quick.untracked), len(quick.dirs)) + b"".join(
-        t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
-    try:
-        if path.read_bytes() == data:
-            return
-    except FileNotFoundError:
-        pass
-    store.write_bytes(path, data)
+    elif _stored_quick(store) != (data := _quick_bytes(quick)):
+        store.write_bytes(path, data)
 
 
 def _meta(store) -> dict | None:

@@ -163,7 +163,8 @@ def _js_aliases(repo, paths: set[str]) -> list[tuple[str, str, list[str]]]:
     """(folder of the config, pattern, targets relative to that folder) from every tsconfig/jsconfig,
     the deepest config first; `baseUrl` alone makes bare specifiers resolve under it."""
     out = []
-    configs = [p for p in paths if p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig")) and p.endswith(".json")]
+    configs = [p for p in paths if "sconfig" in p and p.endswith(".json")
+               and p.rsplit("/", 1)[-1].startswith(("tsconfig", "jsconfig"))]
     for p in sorted(configs, key=lambda x: (-x.count("/"), x)):
         opts = _json_loose(read_text(repo, p) or "").get("compilerOptions") or {}
         if not isinstance(opts, dict):
@@ -181,26 +182,15 @@ def _js_aliases(repo, paths: set[str]) -> list[tuple[str, str, list[str]]]:
     return out
 
 
+_STRING_OR_COMMENT = re.compile(r'"(?:[^"\\]|\\.)*"|//[^\n]*|/\*.*?(?:\*/|\Z)', re.DOTALL)
+
+
 def _json_loose(text: str) -> dict:
-    """tsconfig files allow comments and trailing commas; strip them (outside strings) and parse."""
-    out, i, n = [], 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == '"':
-            m = re.match(r'"(?:[^"\\]|\\.)*"', text[i:])
-            end = i + (m.end() if m else 1)
-            out.append(text[i:end])
-            i = end
-        elif text.startswith("//", i):
-            i = text.find("\n", i) if text.find("\n", i) >= 0 else n
-        elif text.startswith("/*", i):
-            j = text.find("*/", i + 2)
-            i = n if j < 0 else j + 2
-        else:
-            out.append(c)
-            i += 1
+    """tsconfig files allow comments and trailing commas; strip them (outside strings) and parse. One
+    regular expression pass: a monorepo has a tsconfig per package, and every update reads them all."""
+    text = _STRING_OR_COMMENT.sub(lambda m: m[0] if m[0][0] == '"' else "", text)
     try:
-        data = json.loads(re.sub(r",(\s*[}\]])", r"\1", "".join(out)))
+        data = json.loads(re.sub(r",(\s*[}\]])", r"\1", text))
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}

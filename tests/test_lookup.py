@@ -305,3 +305,15 @@ def test_git_rewriting_its_index_is_followed_without_a_scan(project, monkeypatch
             project.rt("symbol", "logged", ret=1)
             project.git("add", "-f", "debug.log")
             assert "debug.log" in project.rt("find", "logged")
+
+
+def test_changed_targets_finds_each_changed_stat_among_many():
+    from array import array
+
+    from rt.freshness import Signature
+    old = Signature(b"", array("q", range(3 * 1001)), array("q"))
+    for moved in ([], [0], [999], [3, 4, 500, 999], list(range(1000))):
+        known = array("q", old.known)
+        for i in moved:
+            known[3 + 3 * i + 1] += 1
+        assert Signature(b"", known, array("q")).changed_targets(old) == moved
