@@ -1,16 +1,21 @@
-"""Is the index current? The quick check that spares a warm look-up listing and hashing the tree.
+"""Is the index current, and if not, what changed? The quick check that spares a look-up a scan.
 
 In git, `git diff-files` names the tracked files whose stat data no longer matches git's index, and the
-stat data of the folders shows files added or removed. git has to stat every tracked file for that, the
-larger part of a warm look-up, so the command line starts it first (`Probe`): git stats the tree on one
-core while Python imports the handler on another, and `signature()` collects the answer.
+stat data of the untracked indexed files and of every folder shows files that came or went. git has to
+stat every tracked file for that, the larger part of a warm look-up, so the command line starts it
+first (`Probe`): git stats the tree on one core while Python imports the handler on another, and
+`signature()` collects the answer. `watch()` makes the state to compare against (kept by `save()`),
+and when the signatures differ `changes()` says what changed, reading only that; `rt/index.py`
+applies it.
 """
 from __future__ import annotations
 
 import os
+import time
 from array import array
+from collections import namedtuple
 
-from rt.core import Repo, spawn
+from rt.core import HEAVY_DIRS, Repo, git, spawn
 
 
 class Probe:
@@ -165,3 +170,210 @@ def _stat_data(paths: list[str]) -> array:
             continue
         data.extend((st.st_size, st.st_mtime_ns, st.st_ino))
     return data
+
+
+Quick = namedtuple("Quick", "untracked dirs sig stored", defaults=(None,))
+"""What the quick check compares: its stat targets (the indexed files git does not track, and every
+folder up from the indexed files) and the tree's signature when the index last matched the tree; with
+the bytes it was read from, when it was read."""
+
+
+def watch(repo, files: dict, racy_after: int) -> Quick | None:
+    """The quick check's targets for these files, and the tree's signature now (stat data changed since
+    `racy_after` recorded as RACY). None outside git."""
+    tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
+    loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
+    if tracked is None or loose is None:
+        return None
+    known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
+    untracked = sorted(p for p in files if p not in known)
+    tops = [os.fsdecode(p[:-1]) for p in loose.split(b"\x00") if p.endswith(b"/")]
+    dirs = sorted(_folders_up(files) | _untracked_folders(repo, tops))
+    sig = signature(repo, untracked + dirs)
+    return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
+
+
+def _folders_up(files) -> set[str]:
+    """Every folder from these files' up to the root ("."): a new folder changes its parent's time only."""
+    dirs = {"."}
+    for p in files:
+        d = os.path.dirname(p) or "."
+        while d not in dirs:
+            dirs.add(d)
+            d = os.path.dirname(d) or "."
+    return dirs
+
+
+def _untracked_folders(repo, tops: list[str]) -> set[str]:
+    """Every folder in and under the untracked, not ignored folders git names (`ls-files --directory`),
+    empty ones too: a file made in an empty folder later changes that folder's time only. Heavy folders
+    (node_modules, .venv ...) and symlinks are not entered."""
+    out: set[str] = set()
+    for top in tops:
+        if top == ".rt" or top.startswith(".rt/"):   # rt's own store: git sees its ignored files as an empty folder
+            continue
+        out.add(top)
+        for folder, subdirs, _ in os.walk(os.path.join(repo.root, top)):
+            subdirs[:] = [d for d in subdirs if d not in HEAVY_DIRS]
+            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
+            out.update(f"{rel}/{d}" for d in subdirs)
+    return out
+
+
+def read(path) -> Quick | None:
+    """The quick check's state `save` kept at `path`, or None."""
+    raw = stored(path)
+    if raw is None:
+        return None
+    head, _, rest = raw.partition(b"\n")
+    counts = head.split()
+    if len(counts) != 2 or not all(c.isdigit() for c in counts):
+        return None
+    u, d = int(counts[0]), int(counts[1])
+    parts = rest.split(b"\0", u + d)
+    if len(parts) != u + d + 1:
+        return None
+    names = [p.decode("utf-8", "surrogateescape") for p in parts[:-1]]
+    sig = Signature.from_bytes(parts[-1], u + d)
+    return None if sig is None else Quick(names[:u], names[u:], sig, raw)
+
+
+def _quick_bytes(quick: Quick) -> bytes:
+    """The quick check's state as stored: a line with the two target counts, each target followed by a
+    NUL, then the signature."""
+    return b"%d %d\n" % (len(quick.untracked), len(quick.dirs)) + b"".join(
+        t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
+
+
+def stored(path) -> bytes | None:
+    """The bytes of the kept state, to tell whether another process changed it since it was read."""
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def save(store, path, quick: Quick | None) -> None:
+    """Keep the quick check's state at `path` (through the store's atomic write), only when it changed;
+    remove it when there is none."""
+    if quick is None:
+        path.unlink(missing_ok=True)
+    elif stored(path) != (data := _quick_bytes(quick)):
+        store.write_bytes(path, data)
+
+
+MAX_FOLDERS = 50
+"""More folders changed than this since the last look-up (a checkout, an unpacked archive): scan instead."""
+
+
+Changes = namedtuple("Changes", "updates complete quick")
+"""What changed since the quick check's state was kept: `updates` maps files to their (blob id, kind)
+now, None when gone (every file when `complete`, else the changed ones only), and `quick` is the state
+to keep once the index holds them."""
+
+
+def changes(repo, idx, quick: Quick, now: Signature) -> Changes | None:
+    """What changed between `quick` and `now`, read without listing the tree: files whose stat data
+    changed are hashed again, folders whose stat data changed are listed for files that came or went,
+    and when git's index was rewritten (add, commit, checkout, a refresh by `git status`) its blob ids
+    say which tracked files differ. `idx` is the index as it stands. None when only a scan can tell: a
+    .gitignore changed, many folders changed, a merge is in progress, or a changed file vanished."""
+    from rt.snapshot import RACY_NS, hash_path
+    old = quick.sig
+    targets = quick.untracked + quick.dirs
+    moved = [targets[i] for i in now.changed_targets(old)]
+    is_dir = set(quick.dirs) if moved else set()
+    folders = [t for t in moved if t in is_dir]
+    if len(folders) > MAX_FOLDERS:
+        return None
+    changed = set(moved) - set(folders)
+    before, after = old.listed_stat(), now.listed_stat()
+    changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
+    found = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
+    if found is None:
+        return None
+    came, went, new_folders = found
+    racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
+    if now.index_stat() == old.index_stat():
+        updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
+        if any(v is None for v in updates.values()) or _ignore_rules_changed(idx, updates, went):
+            return None
+        updates |= dict.fromkeys(went)
+        untracked = sorted((set(quick.untracked) - went) | came)
+    else:
+        synced = _resync(repo, idx, set(now.paths()), (changed | came) - went, went)
+        if synced is None or _ignore_rules_changed(idx, synced[0], went):
+            return None
+        updates, untracked = synced
+    dirs = sorted(set(quick.dirs) | new_folders)
+    sig = now if (untracked, dirs) == (quick.untracked, quick.dirs) else \
+        now.retargeted(targets, untracked + dirs, str(repo.root) + os.sep)
+    return Changes(updates, now.index_stat() != old.index_stat(), Quick(untracked, dirs, sig.settled(racy_after)))
+
+
+def _ignore_rules_changed(idx, updates: dict, went: set[str]) -> bool:
+    """Whether a .gitignore came, went or changed: what else is ignored then only a scan can tell."""
+    def ours(p: str) -> str | None:
+        return None if p in idx.removed else idx.delta[p].blob if p in idx.delta else idx.base_blobs.get(p)
+    return any(p.rpartition("/")[2] == ".gitignore" and (p in went or u[0] != ours(p))
+               for p, u in [*updates.items(), *dict.fromkeys(went).items()])
+
+
+def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str]) -> tuple[dict, list] | None:
+    """After git's index was rewritten: a tracked file git does not list as changed has the content
+    git's index names, so comparing blob ids finds what changed without reading the tree. Every file's
+    (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge or when
+    git fails."""
+    from rt.snapshot import hash_path
+    out = git(repo.root, "ls-files", "-s", "-z")
+    if out is None:
+        return None
+    tracked: dict[str, str] = {}
+    for entry in out.split(b"\x00"):
+        if entry:
+            info, _, name = entry.partition(b"\t")
+            mode, blob, stage = info.split()
+            if stage != b"0":
+                return None
+            if mode != b"160000":   # a submodule is no file of this tree
+                tracked[os.fsdecode(name)] = blob.decode()
+    ours = {p: b for p, b in (idx.base_blobs | {p: e.blob for p, e in idx.delta.items()}).items() if p not in idx.removed}
+    updates: dict[str, tuple[str, str]] = {}
+    for p in sorted((ours.keys() | reread | tracked.keys()) - went):
+        if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]:
+            got = hash_path(repo, p)
+        else:
+            got = (ours[p], "")
+        if got is not None:
+            updates[p] = got
+    return updates, sorted(p for p in updates if p not in tracked)
+
+
+def _came_and_went(repo, idx, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set] | None:
+    """In folders whose stat data changed: the files that came (not ignored: git says which), the indexed
+    files that went, and the untracked folders that came (to watch from now on). None when git fails."""
+    root = str(repo.root) + os.sep
+    in_folder: dict[str, set[str]] = {}
+    for p in idx.paths:
+        in_folder.setdefault(os.path.dirname(p) or ".", set()).add(p)
+    known = set(known_dirs)
+    new_names, went = [], set()
+    for d in folders:
+        prefix = "" if d == "." else d + "/"
+        try:
+            present = {prefix + name for name in os.listdir(root + prefix)} - {".git", ".rt"}
+        except OSError:
+            present = set()   # the folder itself is gone
+        had = in_folder.get(d, set())
+        went |= had - present
+        new_names += sorted(present - had - known)
+    if not new_names:
+        return set(), went, set()
+    specs = [":(literal)" + name for name in new_names]
+    files = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z", "--", *specs)
+    tops = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z", "--", *specs)
+    if files is None or tops is None:
+        return None
+    came = {os.fsdecode(p) for p in files.split(b"\x00") if p} - set(idx.paths)
+    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in tops.split(b"\x00") if p.endswith(b"/")])
+    return came, went, new_dirs | _folders_up(came)

@@ -16,11 +16,11 @@ import os
 import re
 import time
 import zlib
-from collections import Counter, namedtuple
+from collections import Counter
 from functools import cached_property
 
 from rt import freshness
-from rt.core import Result, StoreError, git, read_text
+from rt.core import Result, StoreError, read_text
 
 VERSION = 9
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
@@ -35,7 +35,7 @@ ROWS = frozenset({"files", "resolved"})
 PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
 QUICK = "quick"
-"""The quick check's stat targets and the signature of the tree they gave (`_write_quick`)."""
+"""The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
 
 
 class Definition:
@@ -264,7 +264,7 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     meta = _meta(store)
     probe, ctx.probe = getattr(ctx, "probe", None), None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
-        quick = _read_quick(store)
+        quick = freshness.read(store.path(DIR, QUICK))
         now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
         if now is not None:
             probe = None
@@ -281,11 +281,11 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     fp = f"{VERSION}:{fingerprint(snap.files)}"
     with store.locked():
         meta = _meta(store)
-        quick = _quick(ctx.repo, snap.files, racy_after)
+        quick = freshness.watch(ctx.repo, snap.files, racy_after)
         if meta and meta["fingerprint"] == fp and not rebuild:
-            _write_quick(store, quick)
+            freshness.save(store, store.path(DIR, QUICK), quick)
             return Index(store, meta)
-        _write_quick(store, None)   # nothing vouches for the index while it is being rewritten
+        freshness.save(store, store.path(DIR, QUICK), None)   # nothing vouches for the index while it is being rewritten
         idx = None
         if meta and meta.get("version") == VERSION and not rebuild:
             idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
@@ -300,129 +300,24 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             from rt.lang_resolve import resolve_all
             resolve_all(ctx.repo, entries, set(entries))
             idx = Index(store, _write(store, entries, fp, meta), parsed)
-        _write_quick(store, quick)
+        freshness.save(store, store.path(DIR, QUICK), quick)
     return idx
 
 
-MAX_FOLDERS = 50
-"""More folders changed than this since the last look-up (a checkout, an unpacked archive): scan instead."""
-
-
-def _refresh(repo, store, quick: Quick, now: freshness.Signature) -> Index | None:
-    """Bring the index up to date from what the quick check saw, without listing the tree: files whose
-    stat data changed are read again, folders whose stat data changed are listed for files that came or
-    went, and when git's index was rewritten (add, commit, checkout, a refresh by `git status`) its blob
-    ids say which tracked files differ. None when only a scan can tell: a .gitignore changed, many
-    folders changed, a merge is in progress, or the delta would grow large."""
-    old = quick.sig
-    targets = quick.untracked + quick.dirs
-    moved = [targets[i] for i in now.changed_targets(old)]
-    is_dir = set(quick.dirs) if moved else set()
-    folders = [t for t in moved if t in is_dir]
-    if len(folders) > MAX_FOLDERS:
-        return None
-    changed = set(moved) - set(folders)
-    before, after = old.listed_stat(), now.listed_stat()
-    changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    from rt.snapshot import RACY_NS, hash_path
+def _refresh(repo, store, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
+    """Bring the index up to date with what changed since the quick check's state was kept
+    (`freshness.changes`), without a scan. None when only a scan can tell, or another process updated
+    the index meanwhile."""
+    path = store.path(DIR, QUICK)
     with store.locked():
         meta = _meta(store)
-        if not meta or meta.get("version") != VERSION or _stored_quick(store) != quick.stored:
-            return None   # another process updated the index meanwhile
-        idx = Index(store, meta)
-        found = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
-        if found is None:
+        if not meta or meta.get("version") != VERSION or freshness.stored(path) != quick.stored:
             return None
-        came, went, new_folders = found
-        racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
-        if now.index_stat() == old.index_stat():
-            updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
-            if any(v is None for v in updates.values()):
-                return None   # gone meanwhile
-            if _ignore_rules_changed(idx, updates, went):
-                return None
-            idx = _patch(repo, store, meta, updates | dict.fromkeys(went), None)
-            untracked = sorted((set(quick.untracked) - went) | came)
-        else:
-            synced = _resync(repo, idx, set(now.paths()), (changed | came) - went, went)
-            if synced is None or _ignore_rules_changed(idx, synced[0], went):
-                return None
-            updates, untracked = synced
-            idx = _patch(repo, store, meta, updates, None, complete=True)
+        found = freshness.changes(repo, Index(store, meta), quick, now)
+        idx = _patch(repo, store, meta, found.updates, None, complete=found.complete) if found else None
         if idx is not None:
-            dirs = sorted(set(quick.dirs) | new_folders)
-            sig = now if (untracked, dirs) == (quick.untracked, quick.dirs) else \
-                now.retargeted(quick.untracked + quick.dirs, untracked + dirs, str(repo.root) + os.sep)
-            _write_quick(store, Quick(untracked, dirs, sig.settled(racy_after)))
+            freshness.save(store, path, found.quick)
     return idx
-
-
-def _ignore_rules_changed(idx: Index, updates: dict, went: set[str]) -> bool:
-    """Whether a .gitignore came, went or changed: what else is ignored then only a scan can tell."""
-    def ours(p: str) -> str | None:
-        return None if p in idx.removed else idx.delta[p].blob if p in idx.delta else idx.base_blobs.get(p)
-    return any(p.rpartition("/")[2] == ".gitignore" and (p in went or u[0] != ours(p))
-               for p, u in [*updates.items(), *dict.fromkeys(went).items()])
-
-
-def _resync(repo, idx: Index, listed: set[str], reread: set[str], went: set[str]) -> tuple[dict, list] | None:
-    """After git's index was rewritten: a tracked file git does not list as changed has the content
-    git's index names, so comparing blob ids finds what changed without reading the tree. Every file's
-    (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge or when
-    git fails."""
-    from rt.snapshot import hash_path
-    out = git(repo.root, "ls-files", "-s", "-z")
-    if out is None:
-        return None
-    tracked: dict[str, str] = {}
-    for entry in out.split(b"\x00"):
-        if entry:
-            info, _, name = entry.partition(b"\t")
-            mode, blob, stage = info.split()
-            if stage != b"0":
-                return None
-            if mode != b"160000":   # a submodule is no file of this tree
-                tracked[os.fsdecode(name)] = blob.decode()
-    ours = {p: b for p, b in (idx.base_blobs | {p: e.blob for p, e in idx.delta.items()}).items() if p not in idx.removed}
-    updates: dict[str, tuple[str, str]] = {}
-    for p in sorted((ours.keys() | reread | tracked.keys()) - went):
-        if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]:
-            got = hash_path(repo, p)
-        else:
-            got = (ours[p], "")
-        if got is not None:
-            updates[p] = got
-    return updates, sorted(p for p in updates if p not in tracked)
-
-
-def _came_and_went(repo, idx: Index, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set] | None:
-    """In folders whose stat data changed: the files that came (not ignored: git says which), the indexed
-    files that went, and the untracked folders that came (to watch from now on). None when git fails."""
-    root = str(repo.root) + os.sep
-    in_folder: dict[str, set[str]] = {}
-    for p in idx.paths:
-        in_folder.setdefault(os.path.dirname(p) or ".", set()).add(p)
-    known = set(known_dirs)
-    new_names, went = [], set()
-    for d in folders:
-        prefix = "" if d == "." else d + "/"
-        try:
-            present = {prefix + name for name in os.listdir(root + prefix)} - {".git", ".rt"}
-        except OSError:
-            present = set()   # the folder itself is gone
-        had = in_folder.get(d, set())
-        went |= had - present
-        new_names += sorted(present - had - known)
-    if not new_names:
-        return set(), went, set()
-    specs = [":(literal)" + name for name in new_names]
-    files = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z", "--", *specs)
-    tops = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z", "--", *specs)
-    if files is None or tops is None:
-        return None
-    came = {os.fsdecode(p) for p in files.split(b"\x00") if p} - set(idx.paths)
-    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in tops.split(b"\x00") if p.endswith(b"/")])
-    return came, went, new_dirs | _folders_up(came)
 
 
 _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
@@ -474,98 +369,6 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
 
 def _file_number(value) -> int:
     return value if isinstance(value, int) else value[0]
-
-
-# ---------------------------------------------------------------- is the index current?
-
-Quick = namedtuple("Quick", "untracked dirs sig stored", defaults=(None,))
-"""What the quick check compares: its stat targets (the indexed files git does not track, and every
-folder up from the indexed files) and the tree's signature when the index last matched the tree; with
-the bytes it was read from, when it was read."""
-
-
-def _quick(repo, files: dict, racy_after: int) -> Quick | None:
-    """The quick check's targets for these files, and the tree's signature now (stat data changed since
-    `racy_after` recorded as RACY). None outside git."""
-    tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
-    loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
-    if tracked is None or loose is None:
-        return None
-    known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
-    untracked = sorted(p for p in files if p not in known)
-    tops = [os.fsdecode(p[:-1]) for p in loose.split(b"\x00") if p.endswith(b"/")]
-    dirs = sorted(_folders_up(files) | _untracked_folders(repo, tops))
-    sig = freshness.signature(repo, untracked + dirs)
-    return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
-
-
-def _folders_up(files) -> set[str]:
-    """Every folder from these files' up to the root ("."): a new folder changes its parent's time only."""
-    dirs = {"."}
-    for p in files:
-        d = os.path.dirname(p) or "."
-        while d not in dirs:
-            dirs.add(d)
-            d = os.path.dirname(d) or "."
-    return dirs
-
-
-def _untracked_folders(repo, tops: list[str]) -> set[str]:
-    """Every folder in and under the untracked, not ignored folders git names (`ls-files --directory`),
-    empty ones too: a file made in an empty folder later changes that folder's time only. Heavy folders
-    (node_modules, .venv ...) and symlinks are not entered."""
-    from rt.core import HEAVY_DIRS
-    out: set[str] = set()
-    for top in tops:
-        if top == ".rt" or top.startswith(".rt/"):   # rt's own store: git sees its ignored files as an empty folder
-            continue
-        out.add(top)
-        for folder, subdirs, _ in os.walk(os.path.join(repo.root, top)):
-            subdirs[:] = [d for d in subdirs if d not in HEAVY_DIRS]
-            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
-            out.update(f"{rel}/{d}" for d in subdirs)
-    return out
-
-
-def _read_quick(store) -> Quick | None:
-    """What `_write_quick` kept, or None."""
-    raw = _stored_quick(store)
-    if raw is None:
-        return None
-    head, _, rest = raw.partition(b"\n")
-    counts = head.split()
-    if len(counts) != 2 or not all(c.isdigit() for c in counts):
-        return None
-    u, d = int(counts[0]), int(counts[1])
-    parts = rest.split(b"\0", u + d)
-    if len(parts) != u + d + 1:
-        return None
-    names = [p.decode("utf-8", "surrogateescape") for p in parts[:-1]]
-    sig = freshness.Signature.from_bytes(parts[-1], u + d)
-    return None if sig is None else Quick(names[:u], names[u:], sig, raw)
-
-
-def _quick_bytes(quick: Quick) -> bytes:
-    """The quick check's state as stored: a line with the two target counts, each target followed by a
-    NUL, then the signature."""
-    return b"%d %d\n" % (len(quick.untracked), len(quick.dirs)) + b"".join(
-        t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
-
-
-def _stored_quick(store) -> bytes | None:
-    try:
-        return store.path(DIR, QUICK).read_bytes()
-    except FileNotFoundError:
-        return None
-
-
-def _write_quick(store, quick: Quick | None) -> None:
-    """Keep the quick check's state, written only when it changed; removed when there is none."""
-    path = store.path(DIR, QUICK)
-    if quick is None:
-        path.unlink(missing_ok=True)
-    elif _stored_quick(store) != (data := _quick_bytes(quick)):
-        store.write_bytes(path, data)
 
 
 def _meta(store) -> dict | None:
