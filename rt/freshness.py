@@ -173,9 +173,9 @@ def _stat_data(paths: list[str]) -> array:
 
 
 Quick = namedtuple("Quick", "untracked dirs sig stored", defaults=(None,))
-"""What the quick check compares: its stat targets (the indexed files git does not track, and every
-folder up from the indexed files) and the tree's signature when the index last matched the tree; with
-the bytes it was read from, when it was read."""
+"""What the quick check compares: its stat targets (the indexed files git does not track, then the
+watched folders: each one up from an indexed file, and each one in the untracked, not ignored folders)
+and the tree's signature when the index last matched the tree; with the bytes it was read from."""
 
 
 def watch(repo, files: dict, racy_after: int) -> Quick | None:
