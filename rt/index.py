@@ -257,8 +257,9 @@ class Index:
 def load(ctx, *, rebuild: bool = False) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only.
 
-    Three ways, cheapest first: the quick check says nothing changed; it names what changed (files edited
-    in place) and only those are read again (`_refresh`); or the tree is scanned (`rt/snapshot.py`).
+    Three ways, cheapest first: the quick check says nothing changed; it finds what changed (files edited,
+    added or removed, git's index rewritten) and only that is read again (`_refresh`); or the tree is
+    scanned (`rt/snapshot.py`) when only a scan can tell.
     """
     store = ctx.store
     meta = _meta(store)
