@@ -272,12 +272,13 @@ now, None when gone (every file when `complete`, else the changed ones only), an
 to keep once the index holds them."""
 
 
-def changes(repo, idx, quick: Quick, now: Signature) -> Changes | None:
+def changes(repo, idx, quick: Quick, now: Signature, limit: int) -> Changes | None:
     """What changed between `quick` and `now`, read without listing the tree: files whose stat data
     changed are hashed again, folders whose stat data changed are listed for files that came or went,
     and when git's index was rewritten (add, commit, checkout, a refresh by `git status`) its blob ids
     say which tracked files differ. `idx` is the index as it stands. None when only a scan can tell: a
-    .gitignore changed, many folders changed, a merge is in progress, or a changed file vanished."""
+    .gitignore changed, many folders changed, a merge is in progress, a changed file vanished, or more
+    than `limit` files changed (found before any is read: the delta would not take them)."""
     from rt.snapshot import RACY_NS, hash_path
     old = quick.sig
     targets = quick.untracked + quick.dirs
@@ -293,6 +294,8 @@ def changes(repo, idx, quick: Quick, now: Signature) -> Changes | None:
     if found is None:
         return None
     came, went, new_folders = found
+    if len(changed | came | went) > limit:
+        return None
     racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
     if now.index_stat() == old.index_stat():
         updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
@@ -301,7 +304,7 @@ def changes(repo, idx, quick: Quick, now: Signature) -> Changes | None:
         updates |= dict.fromkeys(went)
         untracked = sorted((set(quick.untracked) - went) | came)
     else:
-        synced = _resync(repo, idx, set(now.paths()), (changed | came) - went, went)
+        synced = _resync(repo, idx, set(now.paths()), (changed | came) - went, went, limit)
         if synced is None or _ignore_rules_changed(idx, synced[0], went):
             return None
         updates, untracked = synced
@@ -319,11 +322,11 @@ def _ignore_rules_changed(idx, updates: dict, went: set[str]) -> bool:
                for p, u in [*updates.items(), *dict.fromkeys(went).items()])
 
 
-def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str]) -> tuple[dict, list] | None:
+def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit: int) -> tuple[dict, list] | None:
     """After git's index was rewritten: a tracked file git does not list as changed has the content
     git's index names, so comparing blob ids finds what changed without reading the tree. Every file's
-    (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge or when
-    git fails."""
+    (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge, when git
+    fails, or when more than `limit` files are to be read."""
     from rt.snapshot import hash_path
     out = git(repo.root, "ls-files", "-s", "-z")
     if out is None:
@@ -338,12 +341,13 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str]) -> tu
             if mode != b"160000":   # a submodule is no file of this tree
                 tracked[os.fsdecode(name)] = blob.decode()
     ours = {p: b for p, b in (idx.base_blobs | {p: e.blob for p, e in idx.delta.items()}).items() if p not in idx.removed}
+    files = sorted((ours.keys() | reread | tracked.keys()) - went)
+    to_read = {p for p in files if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]}
+    if len(to_read) > limit:
+        return None
     updates: dict[str, tuple[str, str]] = {}
-    for p in sorted((ours.keys() | reread | tracked.keys()) - went):
-        if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]:
-            got = hash_path(repo, p)
-        else:
-            got = (ours[p], "")
+    for p in files:
+        got = hash_path(repo, p) if p in to_read else (ours[p], "")
         if got is not None:
             updates[p] = got
     return updates, sorted(p for p in updates if p not in tracked)

@@ -314,11 +314,17 @@ def _refresh(repo, store, quick: freshness.Quick, now: freshness.Signature) -> I
         meta = _meta(store)
         if not meta or meta.get("version") != VERSION or freshness.stored(path) != quick.stored:
             return None
-        found = freshness.changes(repo, Index(store, meta), quick, now)
+        idx = Index(store, meta)
+        found = freshness.changes(repo, idx, quick, now, _delta_limit(len(idx.base_paths)))
         idx = _patch(repo, store, meta, found.updates, None, complete=found.complete) if found else None
         if idx is not None:
             freshness.save(store, path, found.quick)
     return idx
+
+
+def _delta_limit(files: int) -> int:
+    """The most files the delta takes before a full update is cheaper: 5% of the build, at least 50."""
+    return max(50, files // 20)
 
 
 _CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
@@ -347,7 +353,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
         now = {p: blob for p, blob in now.items() if p not in gone}
         removed = (removed | {p for p in gone if p in in_base}) - now.keys()
     changed = [p for p in sorted(now) if base_blob(p) != now[p]]
-    if len(changed) + len(removed) > max(50, len(in_base) // 20) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
+    if len(changed) + len(removed) > _delta_limit(len(in_base)) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
     came_or_went = {p for p in changed if p not in in_base} != set(idx.added) or removed != idx.removed

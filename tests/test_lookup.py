@@ -317,3 +317,17 @@ def test_changed_targets_finds_each_changed_stat_among_many():
         for i in moved:
             known[3 + 3 * i + 1] += 1
         assert Signature(b"", known, array("q")).changed_targets(old) == moved
+
+
+def test_many_files_at_once_are_left_to_a_scan_before_any_is_read(project, monkeypatch):
+    """More changed files than the delta takes (an unpacked archive, a generator run): no file is
+    hashed one by one; the scan reads them through the stat cache."""
+    _settled_tree(project)
+    for i in range(60):
+        project.write(f"src/gen_{i:02d}.py", f"def gen_{i}(): pass\n")
+    scans, hashed = [], []
+    real_scan, real_hash = rt.snapshot.scan, rt.snapshot.hash_path
+    monkeypatch.setattr(rt.snapshot, "scan", lambda *a, **k: scans.append(1) or real_scan(*a, **k))
+    monkeypatch.setattr(rt.snapshot, "hash_path", lambda *a, **k: hashed.append(1) or real_hash(*a, **k))
+    assert "src/gen_59.py:1-1" in project.rt("symbol", "gen_59")
+    assert scans == [1] and hashed == []
