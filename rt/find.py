@@ -68,7 +68,9 @@ def cmd_find(ctx, args) -> Result:
         raise UsageError("give the text to find, for example: rt find \"Proceed to checkout\"")
     idx = load(ctx)
     q = _norm(query)
-    hits: list[Hit] = [Hit(3, p, 0, "path matches", "") for p in idx.paths if q in p.lower()]
+    paths = idx.paths   # one search over all paths first: most texts match none
+    hits: list[Hit] = [Hit(3, p, 0, "path matches", "") for p in paths if q in p.lower()] \
+        if q in "\n".join(paths).lower() else []
     qwords = words(query)
     candidates = set(idx.with_word(qwords[0])) if qwords else set()
     for w in qwords[1:]:
