@@ -111,9 +111,10 @@ def _settle(project):
     signature alone."""
     project.rt("index")   # `.rt/` itself is new once, and the root folder's time with it
     _age(project)
-    if (project.root / ".git").is_dir():   # git's index learns the files' new times, and is itself aged
+    if (project.root / ".git").exists():   # git's index learns the files' new times, and is itself aged
         subprocess.run(["git", "update-index", "-q", "--refresh"], cwd=project.root, check=False)
-        _age(project, project.root / ".git" / "index")
+        index = project.git("rev-parse", "--git-path", "index").strip()
+        _age(project, project.root / index)
     project.rt("index")
 
 
@@ -331,3 +332,22 @@ def test_many_files_at_once_are_left_to_a_scan_before_any_is_read(project, monke
     monkeypatch.setattr(rt.snapshot, "hash_path", lambda *a, **k: hashed.append(1) or real_hash(*a, **k))
     assert "src/gen_59.py:1-1" in project.rt("symbol", "gen_59")
     assert scans == [1] and hashed == []
+
+
+def test_a_linked_worktree_is_followed_through_its_own_git_index(project, monkeypatch, tmp_path):
+    """In a linked worktree `.git` is a file naming the worktree's git folder; its index is watched."""
+    project.write("src/a.py", "def one(): pass\n")
+    project.init_git()
+    project.git("branch", "other")
+    wt = tmp_path / "wt"
+    project.git("worktree", "add", "-q", str(wt), "other")
+    linked = type(project)(wt)
+    linked.write("src/a.py", "def other_one(): pass\n")
+    linked.git("commit", "-qam", "other")
+    linked.git("checkout", "-q", "HEAD~1")
+    _settle(linked)
+    with monkeypatch.context() as m:
+        _no_scan(m)
+        linked.git("checkout", "-q", "other")   # the file changes with git's index: only the index shows it
+        assert "src/a.py:1-1" in linked.rt("symbol", "other_one")
+        linked.rt("symbol", "one", ret=1)
