@@ -10,6 +10,7 @@ import os
 import re
 import signal
 import stat
+from itertools import accumulate
 from pathlib import Path
 
 MAX_TEXT_BYTES = 1_000_000
@@ -192,16 +193,39 @@ def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
     return picks[:n]
 
 
+def line_ends(text: str) -> list[int]:
+    """The offset just past each line of `text`, lines counted as `str.splitlines` counts them (and
+    `rt slice` numbers them): `bisect_right(ends, offset)` is the 0-based line holding `offset`."""
+    return list(accumulate(map(len, text.splitlines(keepends=True))))
+
+
 # ---------------------------------------------------------------- listing files
+
+def git_paths(out: bytes) -> list[str]:
+    """The repository paths in git's NUL-separated (`-z`) output, in git's order."""
+    return [os.fsdecode(p) for p in out.split(b"\x00") if p]
+
+
+def git_index(repo: Repo) -> list[tuple[str, str, str, str]] | None:
+    """(path, mode, blob id, stage) of every entry in git's index; None outside git or when git fails."""
+    out = git(repo.root, "ls-files", "-s", "-z") if repo.is_git else None
+    if out is None:
+        return None
+    entries = []
+    for entry in out.split(b"\x00"):
+        meta, _, name = entry.partition(b"\t")
+        parts = meta.split()
+        if len(parts) == 3:
+            entries.append((os.fsdecode(name), parts[0].decode(), parts[1].decode(), parts[2].decode()))
+    return entries
+
 
 def list_files(repo: Repo) -> list[str]:
     """Tracked plus untracked-not-ignored files, sorted, as repository-relative POSIX paths."""
     if repo.is_git:
         out = git(repo.root, "ls-files", "-co", "--exclude-standard", "-z")
         if out is not None:
-            names = set(out.decode("utf-8", "surrogateescape").split("\x00"))
-            names.discard("")
-            return sorted(n for n in names if not n.startswith(".rt/"))
+            return sorted(n for n in set(git_paths(out)) if not n.startswith(".rt/"))
     return sorted(_walk(repo.root))
 
 

@@ -8,10 +8,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import namedtuple
-from itertools import accumulate
 
 from rt import i18n
-from rt.core import ExitCode, Result, UsageError, read_text
+from rt.core import ExitCode, Result, UsageError, line_ends, read_text
 from rt.index import load
 from rt.langs import words
 
@@ -41,7 +40,7 @@ def _lines_with(text: str, q: str) -> list[tuple[int, str]]:
     low = text.lower()
     if len(low) != len(text):   # a character whose lower case is longer shifts positions: line by line
         return [(i, line) for i, line in enumerate(lines, 1) if q in _norm(line)]
-    ends = list(accumulate(map(len, text.splitlines(keepends=True))))
+    ends = line_ends(text)
     first = q.split(" ", 1)[0]
     out = []
     at = low.find(first)

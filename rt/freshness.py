@@ -15,14 +15,13 @@ import time
 from array import array
 from collections import namedtuple
 
-from rt.core import HEAVY_DIRS, Repo, git, spawn
+from rt.core import HEAVY_DIRS, Repo, git, git_index, git_paths, spawn
 
 
 class Probe:
     """A `git diff-files` under way for one repository (nothing outside git)."""
 
     def __init__(self, repo: Repo):
-        self.repo = repo
         self.proc = None
         if repo.is_git:
             try:
@@ -87,7 +86,7 @@ class Signature:
 
     def paths(self) -> list[str]:
         """The tracked files git listed, as repository paths."""
-        return [os.fsdecode(p) for p in self.listed.split(b"\x00") if p]
+        return git_paths(self.listed)
 
     def index_stat(self) -> tuple:
         return tuple(self.known[:3])
@@ -155,7 +154,7 @@ def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None) -> 
     out = probe.output()   # git statted the tracked files while this process did the rest
     if out is None:
         return None
-    return Signature(out, known, _stat_data([root + os.fsdecode(p) for p in out.split(b"\x00") if p]))
+    return Signature(out, known, _stat_data([root + p for p in git_paths(out)]))
 
 
 def _stat_data(paths: list[str]) -> array:
@@ -185,9 +184,9 @@ def watch(repo, files: dict, racy_after: int) -> Quick | None:
     loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
     if tracked is None or loose is None:
         return None
-    known = {os.fsdecode(p) for p in tracked.split(b"\x00") if p}
+    known = set(git_paths(tracked))
     untracked = sorted(p for p in files if p not in known)
-    tops = [os.fsdecode(p[:-1]) for p in loose.split(b"\x00") if p.endswith(b"/")]
+    tops = [p[:-1] for p in git_paths(loose) if p.endswith("/")]
     dirs = sorted(_folders_up(files) | _untracked_folders(repo, tops))
     sig = signature(repo, untracked + dirs)
     return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
@@ -283,21 +282,22 @@ def changes(repo, idx, quick: Quick, now: Signature, limit: int) -> Changes | No
     old = quick.sig
     targets = quick.untracked + quick.dirs
     moved = [targets[i] for i in now.changed_targets(old)]
-    is_dir = set(quick.dirs) if moved else set()
-    folders = [t for t in moved if t in is_dir]
+    watched = set(quick.dirs) if moved else set()
+    folders = [t for t in moved if t in watched]
     if len(folders) > MAX_FOLDERS:
         return None
     changed = set(moved) - set(folders)
     before, after = old.listed_stat(), now.listed_stat()
     changed |= {p for p in before.keys() | after.keys() if before.get(p) != after.get(p)}
-    found = _came_and_went(repo, idx, folders, quick.dirs) if folders else (set(), set(), set())
+    found = _came_and_went(repo, idx, folders, watched) if folders else (set(), set(), set())
     if found is None:
         return None
     came, went, new_folders = found
     if len(changed | came | went) > limit:
         return None
     racy_after = time.time_ns() - RACY_NS   # before reading: a file changed since is not vouched for
-    if now.index_stat() == old.index_stat():
+    rewritten = now.index_stat() != old.index_stat()   # by git: add, commit, checkout, `git status` ...
+    if not rewritten:
         updates = {p: hash_path(repo, p) for p in sorted((changed | came) - went)}
         if any(v is None for v in updates.values()) or _ignore_rules_changed(idx, updates, went):
             return None
@@ -308,17 +308,15 @@ def changes(repo, idx, quick: Quick, now: Signature, limit: int) -> Changes | No
         if synced is None or _ignore_rules_changed(idx, synced[0], went):
             return None
         updates, untracked = synced
-    dirs = sorted(set(quick.dirs) | new_folders)
+    dirs = sorted(watched | new_folders) if new_folders else quick.dirs
     sig = now if (untracked, dirs) == (quick.untracked, quick.dirs) else \
         now.retargeted(targets, untracked + dirs, str(repo.root) + os.sep)
-    return Changes(updates, now.index_stat() != old.index_stat(), Quick(untracked, dirs, sig.settled(racy_after)))
+    return Changes(updates, rewritten, Quick(untracked, dirs, sig.settled(racy_after)))
 
 
 def _ignore_rules_changed(idx, updates: dict, went: set[str]) -> bool:
     """Whether a .gitignore came, went or changed: what else is ignored then only a scan can tell."""
-    def ours(p: str) -> str | None:
-        return None if p in idx.removed else idx.delta[p].blob if p in idx.delta else idx.base_blobs.get(p)
-    return any(p.rpartition("/")[2] == ".gitignore" and (p in went or u[0] != ours(p))
+    return any(p.rpartition("/")[2] == ".gitignore" and (p in went or u[0] != idx.blob(p))
                for p, u in [*updates.items(), *dict.fromkeys(went).items()])
 
 
@@ -328,19 +326,11 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit
     (blob id, kind) now (kind "" where unchanged) and the untracked files; None during a merge, when git
     fails, or when more than `limit` files are to be read."""
     from rt.snapshot import hash_path
-    out = git(repo.root, "ls-files", "-s", "-z")
-    if out is None:
+    entries = git_index(repo)
+    if entries is None or any(stage != "0" for _, _, _, stage in entries):
         return None
-    tracked: dict[str, str] = {}
-    for entry in out.split(b"\x00"):
-        if entry:
-            info, _, name = entry.partition(b"\t")
-            mode, blob, stage = info.split()
-            if stage != b"0":
-                return None
-            if mode != b"160000":   # a submodule is no file of this tree
-                tracked[os.fsdecode(name)] = blob.decode()
-    ours = {p: b for p, b in (idx.base_blobs | {p: e.blob for p, e in idx.delta.items()}).items() if p not in idx.removed}
+    tracked = {path: blob for path, mode, blob, _ in entries if mode != "160000"}   # a submodule is no file here
+    ours = idx.blobs
     files = sorted((ours.keys() | reread | tracked.keys()) - went)
     to_read = {p for p in files if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]}
     if len(to_read) > limit:
@@ -353,14 +343,13 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit
     return updates, sorted(p for p in updates if p not in tracked)
 
 
-def _came_and_went(repo, idx, folders: list[str], known_dirs: list[str]) -> tuple[set, set, set] | None:
+def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[set, set, set] | None:
     """In folders whose stat data changed: the files that came (not ignored: git says which), the indexed
     files that went, and the untracked folders that came (to watch from now on). None when git fails."""
     root = str(repo.root) + os.sep
     in_folder: dict[str, set[str]] = {}
     for p in idx.paths:
         in_folder.setdefault(os.path.dirname(p) or ".", set()).add(p)
-    known = set(known_dirs)
     new_names, went = [], set()
     for d in folders:
         prefix = "" if d == "." else d + "/"
@@ -370,7 +359,7 @@ def _came_and_went(repo, idx, folders: list[str], known_dirs: list[str]) -> tupl
             present = set()   # the folder itself is gone
         had = in_folder.get(d, set())
         went |= had - present
-        new_names += sorted(present - had - known)
+        new_names += sorted(present - had - watched)
     if not new_names:
         return set(), went, set()
     specs = [":(literal)" + name for name in new_names]
@@ -378,6 +367,6 @@ def _came_and_went(repo, idx, folders: list[str], known_dirs: list[str]) -> tupl
     tops = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z", "--", *specs)
     if files is None or tops is None:
         return None
-    came = {os.fsdecode(p) for p in files.split(b"\x00") if p} - set(idx.paths)
-    new_dirs = _untracked_folders(repo, [os.fsdecode(p[:-1]) for p in tops.split(b"\x00") if p.endswith(b"/")])
+    came = set(git_paths(files)) - set(idx.paths)
+    new_dirs = _untracked_folders(repo, [p[:-1] for p in git_paths(tops) if p.endswith("/")])
     return came, went, new_dirs | _folders_up(came)

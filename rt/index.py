@@ -173,6 +173,17 @@ class Index:
         """The blob id the last full build saw for `path` (None when it had no such file), from its row."""
         return self._shard("files", path)[path][9] if path in self._base_ids else None
 
+    def blob(self, path: str) -> str | None:
+        """The blob id the index holds for `path` now; None when it holds no such file."""
+        if path in self.delta:
+            return self.delta[path].blob
+        return None if path in self.removed else self.base_blob(path)
+
+    @property
+    def blobs(self) -> dict[str, str]:
+        """Every path the index holds now, with its blob id."""
+        return {p: b for p, b in self.base_blobs.items() if p not in self.removed} | {p: e.blob for p, e in self.delta.items()}
+
     @cached_property
     def delta(self) -> dict[str, FileEntry]:
         """Files edited or added since the last full build, as they are now."""
@@ -262,16 +273,17 @@ def load(ctx, *, rebuild: bool = False) -> Index:
     scanned (`rt/snapshot.py`) when only a scan can tell.
     """
     store = ctx.store
+    quick_path = store.path(DIR, QUICK)
     meta = _meta(store)
-    probe, ctx.probe = getattr(ctx, "probe", None), None   # started early by the command line, if it was
+    probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
-        quick = freshness.read(store.path(DIR, QUICK))
+        quick = freshness.read(quick_path)
         now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
         if now is not None:
             probe = None
             if now == quick.sig:
                 return Index(store, meta)
-            idx = _refresh(ctx.repo, store, quick, now)
+            idx = _refresh(ctx.repo, store, quick_path, quick, now)
             if idx is not None:
                 return idx
     if probe:
@@ -284,9 +296,9 @@ def load(ctx, *, rebuild: bool = False) -> Index:
         meta = _meta(store)
         quick = freshness.watch(ctx.repo, snap.files, racy_after)
         if meta and meta["fingerprint"] == fp and not rebuild:
-            freshness.save(store, store.path(DIR, QUICK), quick)
+            freshness.save(store, quick_path, quick)
             return Index(store, meta)
-        freshness.save(store, store.path(DIR, QUICK), None)   # nothing vouches for the index while it is being rewritten
+        freshness.save(store, quick_path, None)   # nothing vouches for the index while it is being rewritten
         idx = None
         if meta and meta.get("version") == VERSION and not rebuild:
             idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
@@ -301,15 +313,14 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             from rt.lang_resolve import resolve_all
             resolve_all(ctx.repo, entries, set(entries))
             idx = Index(store, _write(store, entries, fp, meta), parsed)
-        freshness.save(store, store.path(DIR, QUICK), quick)
+        freshness.save(store, quick_path, quick)
     return idx
 
 
-def _refresh(repo, store, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
-    """Bring the index up to date with what changed since the quick check's state was kept
+def _refresh(repo, store, path, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
+    """Bring the index up to date with what changed since the quick check's state was kept at `path`
     (`freshness.changes`), without a scan. None when only a scan can tell, or another process updated
     the index meanwhile."""
-    path = store.path(DIR, QUICK)
     with store.locked():
         meta = _meta(store)
         if not meta or meta.get("version") != VERSION or freshness.stored(path) != quick.stored:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from itertools import accumulate
 
 from rt.core import (
     ExitCode,
@@ -14,6 +13,7 @@ from rt.core import (
     Result,
     UsageError,
     closest_paths,
+    line_ends,
     read_text,
     to_rel,
 )
@@ -121,7 +121,7 @@ def lines_using(name: str, text: str) -> list[int]:
         at = text.find(name, at + 1)
     if not hits:
         return []
-    ends = list(accumulate(map(len, text.splitlines(keepends=True))))
+    ends = line_ends(text)
     return sorted({bisect_right(ends, at) + 1 for at in hits})
 
 

@@ -11,7 +11,7 @@ import stat
 import time
 from collections import namedtuple
 
-from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, list_files
+from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, git_index, list_files
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -133,18 +133,7 @@ def _hash_file(path: str, size: int) -> tuple[str, str, bytes | None]:
 
 def _git_index(repo: Repo) -> dict[str, str]:
     """Path -> blob id for every file in git's index: those contents git can give back."""
-    if not repo.is_git:
-        return {}
-    out = git(repo.root, "ls-files", "-s", "-z")
-    index: dict[str, str] = {}
-    for entry in (out or b"").split(b"\x00"):
-        if not entry:
-            continue
-        meta, _, name = entry.partition(b"\t")
-        parts = meta.split()
-        if len(parts) >= 2:
-            index[os.fsdecode(name)] = parts[1].decode()
-    return index
+    return {path: blob for path, _, blob, _ in git_index(repo) or []}
 
 
 def original(repo: Repo, store: Store, digest: str) -> bytes | None:
