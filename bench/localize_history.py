@@ -5,8 +5,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from rt.context import CODE_LANGS, is_test
-from rt.langs import language
+from rt.pack.rank import CODE_LANGS, is_test
+from rt.index.langs import language
 
 MAX_SOURCE_FILES = 5
 _TRAILER = re.compile(r"^(co-authored-by|signed-off-by|reviewed-by|change-id|cc):", re.IGNORECASE)

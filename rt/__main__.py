@@ -1,6 +1,6 @@
 """`python -m rt` and the `rt` console script.
 
-`rt hook ...` goes straight to `rt.hooks` so a hook, run on every tool call, imports no argparse and
+`rt hook ...` goes straight to `rt.claude.hooks` so a hook, run on every tool call, imports no argparse and
 no command table.
 """
 import sys
@@ -8,7 +8,7 @@ import sys
 
 def run() -> None:
     if sys.argv[1:2] == ["hook"]:
-        from rt.hooks import main as hook_main
+        from rt.claude.hooks import main as hook_main
         sys.exit(hook_main(sys.argv[2:]))
     from rt.cli import main
     sys.exit(main())

@@ -20,8 +20,8 @@ import tomllib
 from dataclasses import dataclass, field, replace
 
 from rt.core import Repo, Result, UsageError, read_text, run, to_rel
-from rt.diagnostics import Run, classify, head
-from rt.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.diagnostics.diff import Run, classify, head
+from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
 """Every check has one of these kinds; checks run in this order (cheap and telling first)."""

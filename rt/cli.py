@@ -23,39 +23,39 @@ whether it always reads the index (its freshness check then starts before the ha
 
 
 COMMANDS: dict[str, Command] = {
-    # task: the state machine (rt/task.py)
-    "start": Command("rt.task", "task", "start a task: snapshot the repository and make it the active task"),
-    "status": Command("rt.task", "task", "where the active task stands and the next step, to resume after a break"),
-    "plan": Command("rt.task", "task", "record the approved scope: files to edit, create and delete"),
-    "scope": Command("rt.task", "task", "add files to the approved scope or remove them"),
-    "step": Command("rt.task", "task", "record progress on the active task"),
-    "block": Command("rt.task", "task", "stop the active task with the reason it cannot go on"),
-    "finish": Command("rt.task", "task", "close the verified task and write the final report"),
-    "tasks": Command("rt.task", "task", "list all tasks with their final states and the share finished"),
-    "repair": Command("rt.task", "task", "set damaged state files aside so rt can go on"),
-    # changes: measured against the task's snapshot (rt/changes.py)
-    "delta": Command("rt.changes", "changes", "files changed since the task started, with line counts and scope"),
-    "review": Command("rt.changes", "changes", "unified diff of every changed file against its original"),
+    # task: the state machine (rt/task/commands.py, rt/state.py)
+    "start": Command("rt.task.commands", "task", "start a task: snapshot the repository and make it the active task"),
+    "status": Command("rt.task.commands", "task", "where the active task stands and the next step, to resume after a break"),
+    "plan": Command("rt.task.commands", "task", "record the approved scope: files to edit, create and delete"),
+    "scope": Command("rt.task.commands", "task", "add files to the approved scope or remove them"),
+    "step": Command("rt.task.commands", "task", "record progress on the active task"),
+    "block": Command("rt.task.commands", "task", "stop the active task with the reason it cannot go on"),
+    "finish": Command("rt.task.commands", "task", "close the verified task and write the final report"),
+    "tasks": Command("rt.task.commands", "task", "list all tasks with their final states and the share finished"),
+    "repair": Command("rt.task.commands", "task", "set damaged state files aside so rt can go on"),
+    # changes: measured against the task's snapshot (rt/task/changes.py)
+    "delta": Command("rt.task.changes", "changes", "files changed since the task started, with line counts and scope"),
+    "review": Command("rt.task.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
     "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task", True),
     "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)", True),
-    "index": Command("rt.index", "context", "build or update the repository index and print its counts", True),
-    "symbol": Command("rt.lookup", "context", "where a name is declared: file, line range, kind and signature", True),
-    "refs": Command("rt.lookup", "context", "the files that use a name (at most 20 shown), marking those that import it", True),
-    "slice": Command("rt.lookup", "context", "just a line range or one definition of a file, long lines cut"),
-    "outline": Command("rt.lookup", "context", "a file's definitions with their line ranges, to read before slicing", True),
-    "find": Command("rt.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True),
+    "index": Command("rt.index.index", "context", "build or update the repository index and print its counts", True),
+    "symbol": Command("rt.lookup.symbols", "context", "where a name is declared: file, line range, kind and signature", True),
+    "refs": Command("rt.lookup.symbols", "context", "the files that use a name (at most 20 shown), marking those that import it", True),
+    "slice": Command("rt.lookup.symbols", "context", "just a line range or one definition of a file, long lines cut"),
+    "outline": Command("rt.lookup.symbols", "context", "a file's definitions with their line ranges, to read before slicing", True),
+    "find": Command("rt.lookup.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
-    "baseline": Command("rt.verify", "checks", "run the checks before editing and keep what they report"),
-    "check": Command("rt.verify", "checks", "the new diagnostics in one file since the baseline"),
-    "verify": Command("rt.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
-    "claim": Command("rt.verify", "checks", "record something you assert that rt did not measure"),
-    "diff-logs": Command("rt.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
+    "baseline": Command("rt.task.verify", "checks", "run the checks before editing and keep what they report"),
+    "check": Command("rt.task.verify", "checks", "the new diagnostics in one file since the baseline"),
+    "verify": Command("rt.task.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
+    "claim": Command("rt.task.verify", "checks", "record something you assert that rt did not measure"),
+    "diff-logs": Command("rt.diagnostics.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
     # integration: Claude Code hooks, install, help
-    "hook": Command("rt.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
-    "install": Command("rt.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
-    "doctor": Command("rt.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
+    "hook": Command("rt.claude.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
+    "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
+    "doctor": Command("rt.claude.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
     "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
 }
 
@@ -67,7 +67,7 @@ HELP_WIDTH = 100
 
 class Ctx:
     """What a handler may touch: the repository (found on first use), its `.rt/` store, and the index's
-    freshness check when the command line started it early (`rt/freshness.py`)."""
+    freshness check when the command line started it early (`rt/index/freshness.py`)."""
 
     def __init__(self, json_out: bool):
         self.json = json_out
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
         if name not in COMMANDS:
             raise UsageError(f"unknown command {name!r}; `rt --help` lists the commands")
         if COMMANDS[name].reads_index:   # git checks the index is current while Python loads the rest
-            from rt.freshness import Probe
+            from rt.index.freshness import Probe
             ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)
         args = parser.parse_args(argv[1:])

@@ -15,216 +15,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rt import budget, state
-from rt.bm25 import BM25, tokens
 from rt.checks import CONFIG, detect
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
+from rt.pack.fragments import Fragment, fill, fragments
+from rt.pack.rank import CODE_LANGS, Ranking, is_test, rank, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
-
-STOPWORDS = frozenset("""
-a an the and or but of to in on at by for from with without into onto as is are be been being was were it its
-this that these those there here we you they he she i me my our your their them us so if then else when while
-do does did done not no yes can could should would will shall may might must also just only very too all any
-some each every more most less few many much other such same than via per about after before again against
-between during over under up down out off new now how what which who whom why where need needs needed want
-please make makes made get gets got let lets use used uses using fix fixes fixed fixing bug bugs issue issues
-add adds added adding update updates updated remove removes removed change changes changed support supports
-allow allows improve improves improved handle handles handled instead correctly properly case cases work
-works working broken wrong error errors
-""".split())
-"""Words that say what kind of task it is, not where it lives; they never pick a file."""
-
-W_PATH = 3.0
-W_DEFS = 1.5
-"""A word in a file's path or in a definition's name weighs this many times the same word in its body."""
-NEIGHBOUR = 0.3
-"""Share of a strong match's score given to the files it imports and the files importing it."""
-TF_FILES = 200
-"""The best-matching files whose text is read to count how often each word occurs (the rest count once)."""
-
-CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
-                        "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
-_TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
-_IMPORT = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|use\s|"
-                     r"#\s*include\b|require\s*\(|@import\b)")
-
-
-def is_test(path: str) -> bool:
-    return bool(_TEST.search(path))
-
-
-def query_terms(text: str) -> list[str]:
-    """The task's words that can pick out files, in first-seen order."""
-    seen: dict[str, None] = {}
-    for t in tokens(text):
-        if len(t) > 1 and t not in STOPWORDS and not t.isdigit():
-            seen.setdefault(t, None)
-    return list(seen)
-
-
-# ---------------------------------------------------------------- ranking
-
-@dataclass
-class Ranked:
-    path: str
-    score: float
-    why: list[str] = field(default_factory=list)
-
-
-@dataclass
-class Ranking:
-    files: list[Ranked]
-    terms: list[str]
-    informative: list[str]   # terms found in a few files only: the ones that can choose
-
-    @property
-    def vague(self) -> bool:
-        return not self.informative
-
-
-_WORDS = re.compile(r"[A-Za-z0-9]+")
-
-
-def _hits(text: str, low: str, terms: list[str]) -> list[str]:
-    """The query terms among the tokens of `text` (its lower-case form `low` filters first: far fewer tokenizations)."""
-    if not any(t in low for t in terms):
-        return []
-    q = set(terms)
-    return [t for t in tokens(text) if t in q]
-
-
-def _body_hits(entry, terms: list[str]) -> list[str]:
-    """The query terms in a file's words or in its identifiers split at case changes, once each."""
-    found = set(terms) & set(entry.words)
-    missing = [t for t in terms if t not in found]
-    if missing:
-        low = " ".join(entry.idents).lower()
-        for t in missing:
-            if t in low and any(t in tokens(i) for i in entry.idents if t in i.lower()):
-                found.add(t)
-    return sorted(found)
-
-
-def _bm25(hits: list[list[str]], lens: list[int]) -> BM25:
-    """BM25 over documents given by their query-term hits and true lengths: the same scores for far less work."""
-    bm = BM25(hits)
-    bm.lens = lens
-    bm.avg = (sum(lens) / len(lens)) if lens else 0.0
-    return bm
-
-
-def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
-    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead.
-
-    With `read` (path -> text), a quoted text in the task that a locale file translates puts the
-    files using that translation's key first.
-    """
-    terms = query_terms(text)
-    entries = [e for e in index.files.values() if e.lines]
-    paths = [e.path for e in entries]
-    stems = [p.rsplit(".", 1)[0] if "." in p.rsplit("/", 1)[-1] else p for p in paths]
-    path_hits = [_hits(s, s.lower(), terms) for s in stems]
-    def_names = ["\n".join(d.name for d in e.defs) for e in entries]
-    def_hits = [_hits(n, n.lower(), terms) for n in def_names]
-    body_hits = [_body_hits(e, terms) for e in entries]
-    df = Counter(t for h in body_hits for t in h)
-    path_df = Counter(t for h in path_hits for t in set(h))
-    limit = max(2, len(entries) // 10)
-    informative = [t for t in terms if 0 < df[t] <= limit or 0 < path_df[t] <= limit]
-    scores: dict[str, float] = {}
-    why: dict[str, list[str]] = {}
-    if terms:
-        path_bm = _bm25(path_hits, [len(_WORDS.findall(s)) for s in stems])
-        def_bm = _bm25(def_hits, [len(e.defs) for e in entries])
-        matched = [i for i in range(len(paths)) if path_hits[i] or def_hits[i] or body_hits[i]]
-        names = {i: W_PATH * path_bm.score(terms, i) + W_DEFS * def_bm.score(terms, i) for i in matched}
-        if read is not None:   # how often each word occurs, for the files that can reach the top
-            first = _bm25(body_hits, [e.lines for e in entries])
-            q = set(terms)
-            for i in sorted(matched, key=lambda i: (-names[i] - first.score(terms, i), i))[:TF_FILES]:
-                body_hits[i] = [t for t in tokens(read(paths[i])) if t in q] or body_hits[i]
-        body_bm = _bm25(body_hits, [e.lines for e in entries])
-        for i in matched:
-            p = paths[i]
-            s_path, s_def, s_body = (path_bm.score(terms, i), def_bm.score(terms, i), body_bm.score(terms, i))
-            reasons = []
-            if s_path:
-                reasons.append("path: " + ", ".join(t for t in terms if t in path_hits[i]))
-            if s_def:
-                found = sorted({d.name for d in entries[i].defs if set(terms) & set(tokens(d.name))})
-                reasons.append("defines: " + ", ".join(found[:4]))
-            if s_body:
-                reasons.append("text: " + ", ".join(t for t in terms if t in body_hits[i]))
-            scores[p] = (names[i] + s_body) * _kind_weight(entries[i])
-            why[p] = reasons
-        _add_neighbours(index, scores, why)
-        if read is not None:
-            _add_translations(index, read, text, scores, why)
-    pins = _expand_pins(paths, pinned)
-    ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
-    rest = sorted((p for p in scores if p not in set(pins)), key=lambda p: (-scores[p], p))
-    ordered += [Ranked(p, round(scores[p], 4), why[p]) for p in rest]
-    return Ranking(ordered, terms, informative)
-
-
-def _kind_weight(entry) -> float:
-    """Code first: tests and data or prose files are context, rarely the place a change goes."""
-    if is_test(entry.path):
-        return 0.6
-    return 1.0 if entry.lang in CODE_LANGS else 0.5
-
-
-def _add_neighbours(index, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """Files importing, or imported by, one of the strongest matches get a share of its score."""
-    top = sorted(scores, key=lambda p: (-scores[p], p))[:10]
-    bonus: dict[str, tuple[float, str]] = {}
-    for p in top:
-        entry = index.files.get(p)
-        near = set(index.importers(p)) | set(entry.resolved if entry else [])
-        for n in sorted(near):
-            gain = NEIGHBOUR * scores[p]
-            if gain > bonus.get(n, (0.0, ""))[0]:
-                bonus[n] = (gain, p)
-    for n, (gain, src) in sorted(bonus.items()):
-        if n in index.files:
-            scores[n] = scores.get(n, 0.0) + gain
-            why.setdefault(n, []).append(f"import neighbour of {src}")
-
-
-_QUOTED = re.compile(r"[\"'`\u201c\u2018]([^\"'`\u201d\u2019\n]{3,120})[\"'`\u201d\u2019]")
-
-
-def _add_translations(index, read, text: str, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """A quoted phrase a locale file translates: the code using its key goes first, the locale file next."""
-    from rt import i18n
-    from rt.langs import words
-    top = max(scores.values(), default=1.0)
-    for phrase in sorted({m.group(1).strip() for m in _QUOTED.finditer(text)}):
-        wanted = " ".join(phrase.lower().split())
-        found = [set(index.with_word(w)) for w in words(phrase)]
-        for path in sorted(set.intersection(*found) if found else set()):
-            if not i18n.is_locale(path):
-                continue
-            for key, value, _ in i18n.entries(path, read(path)):
-                if wanted not in " ".join(value.lower().split()):
-                    continue
-                for user in sorted(set(index.key_users(key)) | set(index.key_users(i18n.base_key(key)))):
-                    scores[user] = scores.get(user, 0.0) + top
-                    why.setdefault(user, []).append(f"uses key {key} of \"{_short(phrase, 40)}\"")
-                scores[path] = scores.get(path, 0.0) + top / 2
-                why.setdefault(path, []).append(f"translates \"{_short(phrase, 40)}\" as {key}")
-
-
-def _expand_pins(paths: list[str], pinned) -> list[str]:
-    out: list[str] = []
-    for pin in pinned:
-        if pin in ("", "."):
-            continue
-        hits = [pin] if pin in paths else [p for p in paths if p.startswith(pin.rstrip("/") + "/")]
-        out += [h for h in hits if h not in out]
-    return out
-
 
 # ---------------------------------------------------------------- the repository at a glance
 
@@ -366,7 +163,7 @@ def section_entry_points(view: View) -> list[str]:
         scripts = data.get("scripts") if isinstance(data.get("scripts"), dict) else {}
         for name in ("dev", "start", "build", "serve", "test"):
             if isinstance(scripts.get(name), str):
-                lines.append(f"{p} `npm run {name}`: {_short(scripts[name], 80)}")
+                lines.append(f"{p} `npm run {name}`: {short(scripts[name], 80)}")
     for p in view.top_level(("pyproject.toml",)):
         data = _toml(view, p)
         scripts = dict((data.get("project") or {}).get("scripts") or {})
@@ -379,9 +176,6 @@ def section_entry_points(view: View) -> list[str]:
     return ["## Entry points"] + (lines or ["none found by name (no package scripts, no main/index/app files)"])
 
 
-def _short(text: str, n: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= n else text[:n - 3] + "..."
 
 
 def folder_summary(view: View, folder: str) -> str:
@@ -392,13 +186,13 @@ def folder_summary(view: View, folder: str) -> str:
             line = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())   # a Markdown link: its text
             fenced ^= line.startswith(("```", "~~~"))
             if not fenced and line[:1].isalpha() and not line.startswith("http") and len(line.split()) >= 4:
-                return _short(re.split(r"(?<=[.!?])\s", line)[0], 100)
+                return short(re.split(r"(?<=[.!?])\s", line)[0], 100)
     desc = _json(view, posixpath.join(folder, "package.json")).get("description")
     if isinstance(desc, str) and desc.strip():
-        return _short(desc, 100)
+        return short(desc, 100)
     m = re.match(r'\s*(?:#[^\n]*\n\s*)*[rbuRBU]?("""|\'\'\')\s*([^\n]+)', view.read(posixpath.join(folder, "__init__.py")))
     if m:
-        return _short(m.group(2).strip().rstrip('"\''), 100)
+        return short(m.group(2).strip().rstrip('"\''), 100)
     return ""
 
 
@@ -471,7 +265,7 @@ def vague_notice(r: Ranking) -> str:
 
 def manifest_for(view: View) -> str:
     """The manifest within MANIFEST_CHARS: the folder map gets the room the other sections leave."""
-    head = ["# Repository manifest"] + ([f"task: {_short(view.text, 300)}"] if view.text else [])
+    head = ["# Repository manifest"] + ([f"task: {short(view.text, 300)}"] if view.text else [])
     i = SECTIONS.index(section_folders)
     sections = [fn(view) if fn is not section_folders else [] for fn in SECTIONS]
     others = len(_join(head, sections[:i] + sections[i + 1:]))
@@ -488,114 +282,6 @@ def _join(head: list[str], sections: list[list[str]]) -> str:
 
 PACK_FILES = 6
 """At most this many files get code in the pack; the ranked list names more."""
-WHOLE_FILE = 60
-"""A file this short is shown whole; a longer one as its imports and its matching definitions."""
-DEF_LINES = 80
-"""A matching definition longer than this is shown from its start, cut here."""
-IMPORT_LINES = 30
-MATCH_WINDOWS = 2
-MATCH_CONTEXT = 5
-"""Outside the chosen definitions, this many windows of this many lines either side of the lines
-holding the most task words (markup templates, long functions, files without definitions)."""
-
-
-@dataclass
-class Fragment:
-    path: str
-    start: int
-    end: int
-    total: int
-    what: str
-    lines: list[str]
-    names: list[str] = field(default_factory=list)   # the definitions it shows
-
-    def render(self) -> str:
-        span = f"lines {self.start}-{self.end} of {self.total}"
-        label = self.what if self.what == "whole file" else f"partial: {span}; {self.what}"
-        body = "".join(line if line.endswith("\n") else line + "\n" for line in self.lines)
-        return f"### {self.path} ({label})\n```\n{body}```\n"
-
-
-def _ranges(numbers: list[int], gap: int = 2) -> list[tuple[int, int]]:
-    out: list[list[int]] = []
-    for n in sorted(numbers):
-        if out and n - out[-1][1] <= gap:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return [(a, b) for a, b in out]
-
-
-def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
-    """The parts of one file worth showing for the task: whole when short, else imports and matching definitions."""
-    lines = text.splitlines(keepends=True)
-    total = len(lines)
-    if total <= WHOLE_FILE:
-        return [Fragment(path, 1, total, total, "whole file", lines)] if total else []
-    imports = [i + 1 for i, line in enumerate(lines) if _IMPORT.match(line)][:IMPORT_LINES]
-    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b]) for a, b in _ranges(imports)]
-    scored = []
-    for d in entry.defs if entry else []:
-        name_hits = len(terms & set(tokens(d.name)))
-        body_hits = len(terms & set(tokens("".join(lines[d.start - 1:d.end]))))
-        if name_hits or body_hits:
-            scored.append((-(3 * name_hits + body_hits), d.end - d.start, d.start, d))
-    chosen: list = []
-    for *_, d in sorted(scored, key=lambda x: x[:3]):
-        if any(c.start <= d.start and d.end <= c.end or d.start <= c.start and c.end <= d.end for c in chosen):
-            continue   # a method inside a chosen class, or the class around a chosen method
-        chosen.append(d)
-        if len(chosen) == 3:
-            break
-    for d in sorted(chosen, key=lambda d: d.start):
-        end = min(d.end, d.start + DEF_LINES - 1, total)
-        out.append(Fragment(path, d.start, end, total, f"{d.kind} {d.name}", lines[d.start - 1:end], [d.name]))
-    shown = {i for d in chosen for i in range(d.start, d.end + 1)}
-    windows = _matching_lines(lines, terms, shown)
-    for a, b, found in windows:
-        out.append(Fragment(path, a, b, total, "lines with " + ", ".join(found), lines[a - 1:b]))
-    if not chosen and not windows:
-        end = min(total, 40)
-        out.append(Fragment(path, 1, end, total, "start of file; nothing in it matches the task's words", lines[:end]))
-    return _merge(out)
-
-
-def _matching_lines(lines: list[str], terms: set[str], skip: set[int]) -> list[tuple[int, int, list[str]]]:
-    """Up to MATCH_WINDOWS windows around the lines (outside `skip`) holding the most task words, two at least."""
-    best = []
-    for i, line in enumerate(lines, 1):
-        low = line.lower()
-        if i in skip or sum(t in low for t in terms) < min(2, len(terms)):
-            continue
-        found = sorted(terms & set(tokens(line)))
-        if len(found) >= min(2, len(terms)):
-            best.append((-len(found), i, found))
-    out: list[tuple[int, int, list[str]]] = []
-    for _, i, found in sorted(best):
-        if any(a <= i <= b for a, b, _ in out):
-            continue
-        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), found))
-        if len(out) == MATCH_WINDOWS:
-            break
-    return sorted(out)
-
-
-def _merge(frags: list[Fragment]) -> list[Fragment]:
-    """Overlapping or touching fragments of one file become one, so no line is shown twice."""
-    out: list[Fragment] = []
-    for f in sorted(frags, key=lambda f: f.start):
-        if out and f.start <= out[-1].end + 1:
-            last = out[-1]
-            if f.end > last.end:
-                last.lines = last.lines + f.lines[last.end + 1 - f.start:]
-                last.end = f.end
-                last.what = last.what if f.what in last.what else f"{last.what}, {f.what}"
-                last.names = last.names + f.names
-            continue
-        out.append(f)
-    return out
-
-
 def dependents(view: View, path: str, names: list[str], skip: set[str]) -> list[str]:
     """`file:line: code` for where the files importing `path` use its chosen names (or import it)."""
     out = []
@@ -606,7 +292,7 @@ def dependents(view: View, path: str, names: list[str], skip: set[str]) -> list[
         stem = posixpath.splitext(posixpath.basename(path))[0]
         wanted = re.compile(r"\b(" + "|".join(re.escape(n) for n in names + [stem]) + r")\b")
         hits = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if wanted.search(line)][:3]
-        out += [f"{user}:{i}: {_short(line, 160)}" for i, line in hits]
+        out += [f"{user}:{i}: {short(line, 160)}" for i, line in hits]
     return out
 
 
@@ -633,7 +319,7 @@ class Pack:
 def build_pack(view: View, task: dict | None = None, window: int | None = None) -> Pack:
     """The pack in PACK_CHARS characters (and, with a window, in what `budget.can_fit` leaves for code)."""
     r = view.ranking
-    head = ["# Task pack", f"task: {_short(view.text, 300)}" if view.text else "task: (none given; pinned paths only)"]
+    head = ["# Task pack", f"task: {short(view.text, 300)}" if view.text else "task: (none given; pinned paths only)"]
     if r.terms:
         head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
@@ -660,7 +346,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     folder_block = ("\n## Folder context\n" + "\n".join(folder_ctx) + "\n") if folder_ctx else ""
     uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:15]) + "\n") if uses else ""
     room_chars = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - len(uses_block) - 200
-    code_frags = _fill(frags, room_chars, None)
+    code_frags = fill(frags, room_chars, None)
     dropped: list[str] = []
     asked: dict = {}
     if window:
@@ -676,7 +362,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         mem_block = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
         if fit.code < code_tokens:
             uses_block = ""
-            code_frags = _fill(frags, room_chars, fit.code)
+            code_frags = fill(frags, room_chars, fit.code)
         head.append(f"budget: {window} tokens (system {budget.split(window).system}, answer {budget.split(window).output}, "
                     f"code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped else "; nothing dropped"))
         fixed = "\n".join(head + [""] + ranked) + "\n"
@@ -696,34 +382,10 @@ def _pack_files(r: Ranking) -> list[str]:
     return pinned + [f.path for f in rest[:PACK_FILES] if f.score >= best / 5]
 
 
-def _fill(frags: list[Fragment], chars: int, tokens_left: int | None) -> list[Fragment]:
-    """Fragments in order while they fit; the first that does not fit whole is cut after a whole line."""
-    out, used, spent = [], 0, 0
-    for f in frags:
-        rendered = f.render()
-        cost = budget.estimate(rendered)
-        if used + len(rendered) <= chars and (tokens_left is None or spent + cost <= tokens_left):
-            out.append(f)
-            used += len(rendered)
-            spent += cost
-            continue
-        keep = []
-        for line in f.lines:
-            trial = Fragment(f.path, f.start, f.start + len(keep), f.total, f.what, keep + [line])
-            r2 = trial.render()
-            if used + len(r2) > chars or (tokens_left is not None and spent + budget.estimate(r2) > tokens_left):
-                break
-            keep.append(line)
-        if keep:
-            out.append(Fragment(f.path, f.start, f.start + len(keep) - 1, f.total, f.what + ", cut to fit", keep, f.names))
-        break
-    return out
-
-
 # ---------------------------------------------------------------- commands and the functions hooks call
 
 def _view(ctx, text: str, paths: list[str]) -> View:
-    from rt import index
+    from rt.index import index
     pinned = []
     idx = index.load(ctx)
     for p in paths:

@@ -52,6 +52,20 @@ def task_file(task_id: str) -> str:
     return f"tasks/{task_id}/task.json"
 
 
+SNAPSHOT = "snapshot.json"
+"""The task's snapshot at `rt start`: what delta, review, verify and the stop check compare with."""
+
+
+def snapshot_file(task_id: str) -> str:
+    return f"tasks/{task_id}/{SNAPSHOT}"
+
+
+def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
+    data = store.read_json(snapshot_file(task["id"]),
+                          missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
+    return {p: tuple(v) for p, v in data["files"].items()}
+
+
 def load_state(store: Store) -> dict:
     return store.read_json(STATE_FILE) or {"active": None, "next": 1}
 

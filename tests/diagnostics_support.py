@@ -10,8 +10,8 @@ import sys
 from pathlib import Path
 
 from rt.core import run
-from rt.diagnostics import Run, classify
-from rt.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.diagnostics.diff import Run, classify
+from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 
 TOOL_ARGV = {
     "ruff": ["ruff", *RECOMMENDED_ARGS["ruff"], "."],

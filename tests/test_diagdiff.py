@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from rt.diagnostics import Diagnostic, Run, diff, format_entry, new_entries, normalise, verdict
+from rt.diagnostics.diff import Run, diff, format_entry, new_entries, verdict
+from rt.diagnostics.model import Diagnostic, normalise
 
 
 def d(file="a.py", line=1, code="F401", message="`os` imported but unused", check="ruff", column=1):

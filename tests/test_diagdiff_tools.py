@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from rt.diagnostics import diff, verdict
+from rt.diagnostics.diff import diff, verdict
 from tests.diagnostics_support import check_run, have, write_tree
 
 RUFF_TOML = '[lint]\nselect = ["E", "F"]\n'

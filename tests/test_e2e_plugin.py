@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rt.hooks import HOOKS
+from rt.claude.hooks import HOOKS
 from tests.e2e.fakeapi import text, tool
 from tests.e2e.harness import claude_binary, run_claude, seen, tool_results
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt.i18n import code_keys, entries, is_locale
+from rt.index.i18n import code_keys, entries, is_locale
 
 
 def _rows(out: str) -> list[str]:
@@ -114,7 +114,7 @@ def test_code_keys_and_locale_detection():
 
 
 def test_lines_with_matches_line_by_line_normalisation():
-    from rt.find import _lines_with, _norm
+    from rt.lookup.find import _lines_with, _norm
     q = _norm("Proceed  to Checkout")
     for text in ["a\nproceed to checkout\n\tPROCEED\t to   checkout!\nproceed to\ncheckout\nxproceed to checkoutx",
                  "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt.gitguard import check
+from rt.claude.gitguard import check
 
 BLOCKED = [
     "git commit -m wip",

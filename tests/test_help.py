@@ -76,9 +76,9 @@ def test_search_answers_an_agents_own_wording(project):
 
 def test_search_finds_commands_added_to_the_table_later(project, monkeypatch):
     from rt.cli import Command
-    monkeypatch.setitem(COMMANDS, "frobnicate", Command("rt.task", "task", "polish the widgets until they shine"))
-    monkeypatch.setattr("rt.task.args_frobnicate", lambda p: None, raising=False)
-    monkeypatch.setattr("rt.task.cmd_frobnicate", lambda ctx, args: None, raising=False)
+    monkeypatch.setitem(COMMANDS, "frobnicate", Command("rt.task.commands", "task", "polish the widgets until they shine"))
+    monkeypatch.setattr("rt.task.commands.args_frobnicate", lambda p: None, raising=False)
+    monkeypatch.setattr("rt.task.commands.cmd_frobnicate", lambda ctx, args: None, raising=False)
     data = project.rt_json("help", "--search", "shine the widgets")
     assert data["results"][0]["command"] == "frobnicate"
 

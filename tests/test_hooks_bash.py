@@ -8,7 +8,7 @@ import pytest
 from hooks_support import bash, hook, permission, planned
 from test_gitguard import ALLOWED, BLOCKED
 
-from rt.hooks import respond
+from rt.claude.hooks import respond
 
 
 @pytest.fixture

@@ -179,5 +179,5 @@ def test_gate_process_stays_lean(project):
     for data in (edit(project, "a.py"), edit(project, "b.py"), bash(project, "git status")):
         proc = project.rt_proc("hook", "pre-tool-use", input=json.dumps(data), env={"PYTHONPROFILEIMPORTTIME": "1"})
         imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
-        assert "rt.hooks" in imported
-        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.verify", "rt.context", "rt.changes", "rt.snapshot"}
+        assert "rt.claude.hooks" in imported
+        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.task.verify", "rt.context", "rt.task.changes", "rt.snapshot"}

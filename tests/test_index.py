@@ -6,8 +6,8 @@ import json
 import pytest
 
 from rt.cli import Ctx
-from rt.index import Index, load
-from rt.langs import language, parse
+from rt.index.index import Index, load
+from rt.index.langs import language, parse
 
 
 def _parse(path: str, text: str):

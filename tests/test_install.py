@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from rt.hooks import HOOKS
-from rt.install import ALLOW, DENY, is_ours
+from rt.claude.hooks import HOOKS
+from rt.claude.install import ALLOW, DENY, is_ours
 
 ROOT = Path(__file__).resolve().parent.parent
 

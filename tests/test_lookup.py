@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-import rt.index
+import rt.index.index
 import rt.snapshot
 
 
@@ -135,7 +135,7 @@ def test_warm_lookup_answers_from_the_quick_check_without_a_scan(project, monkey
     _settled_tree(project)
     with monkeypatch.context() as m:   # nothing changed: neither a scan nor a refresh
         _no_scan(m)
-        m.setattr(rt.index, "_refresh", lambda *a, **k: pytest.fail("nothing changed, nothing to refresh"))
+        m.setattr(rt.index.index, "_refresh", lambda *a, **k: pytest.fail("nothing changed, nothing to refresh"))
         assert "src/a.py:1-1" in project.rt("symbol", "one")
         assert "src/new.py:1-1" in project.rt("symbol", "two")
         assert "src/a.py" in project.rt("refs", "one")
@@ -246,7 +246,7 @@ def test_lookups_work_outside_git(project):
 
 
 def test_refs_line_numbers_count_lines_as_slice_does():
-    from rt.lookup import lines_using
+    from rt.lookup.symbols import lines_using
     word = re.compile(r"(?<![\w$])run(?![\w$])")
     text = "run()\r\nx = 1\rrun(); run()\n s = 'a\u2028b'; run\n\nrunner()\n$run _run run_ érun run"
     want = [i for i, line in enumerate(text.splitlines(), 1) if word.search(line)]
@@ -311,7 +311,7 @@ def test_git_rewriting_its_index_is_followed_without_a_scan(project, monkeypatch
 def test_changed_targets_finds_each_changed_stat_among_many():
     from array import array
 
-    from rt.freshness import Signature
+    from rt.index.freshness import Signature
     old = Signature(b"", array("q", range(3 * 1001)), array("q"))
     for moved in ([], [0], [999], [3, 4, 500, 999], list(range(1000))):
         known = array("q", old.known)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from rt.diagnostics import ToolFailure, classify
-from rt.parsers import PARSERS, RECOMMENDED_ARGS, rel_path
+from rt.diagnostics.diff import classify
+from rt.diagnostics.model import ToolFailure
+from rt.diagnostics.parsers import PARSERS, RECOMMENDED_ARGS, rel_path
 from tests.diagnostics_support import check_run, have, write_tree
 
 

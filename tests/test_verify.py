@@ -88,7 +88,7 @@ def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
 
 def test_check_file_api_for_hooks(project):
     from rt.cli import Ctx
-    from rt.verify import check_file, format_file_check
+    from rt.task.verify import check_file, format_file_check
     python_project(project, tools="ruff")
     project.rt("start", "hook api")
     project.write("calc.py", "import json\n" + CALC)

@@ -9,8 +9,7 @@ import ast
 import re
 import warnings
 
-from rt.index import Definition
-from rt.langs import Parsed, identifiers
+from rt.index.model import Definition, Parsed, identifiers
 
 _DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+([\w, \t]+)|import[ \t]+([\w., \t]+))", re.MULTILINE)

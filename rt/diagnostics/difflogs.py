@@ -7,9 +7,10 @@ import argparse
 import os
 
 from rt.core import Result, UsageError, decode
-from rt.diagnostics import (KNOWN_LIMIT, VERDICT_EXIT, Run, ToolFailure, classify, diff, format_entry, format_run, head,
-                            new_entries, verdict)
-from rt.parsers import PARSERS
+from rt.diagnostics.diff import (KNOWN_LIMIT, VERDICT_EXIT, Run, classify, diff, format_entry, format_run, head,
+                                 new_entries, verdict)
+from rt.diagnostics.model import ToolFailure
+from rt.diagnostics.parsers import PARSERS
 
 MAX_LOG_BYTES = 64_000_000
 """Saved logs may be far larger than source files; past this they are refused rather than read."""

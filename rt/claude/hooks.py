@@ -228,7 +228,7 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
 def _bash_gate(payload: dict, command: str) -> Reply:
     """Read the command first: a harmless one (most) is answered without looking for the repository."""
     from rt.core import git
-    from rt.gitguard import check
+    from rt.claude.gitguard import check
     cwd = _cwd(payload)
 
     def alias_of(name: str) -> str | None:
@@ -293,7 +293,7 @@ def _after_edit(ctx, rel: str) -> str:
     formatted = _format(ctx, rel)
     if formatted:
         lines.append(formatted)
-    from rt.verify import check_file, format_file_check
+    from rt.task.verify import check_file, format_file_check
     report = format_file_check(check_file(ctx, task, rel))
     if report:
         lines.append(report)
@@ -325,7 +325,7 @@ def _format(ctx, rel: str) -> str:
 
 def _outside_scope(ctx, task: dict) -> str:
     """Files a shell command changed outside the approved scope, each reported once until it changes again."""
-    from rt.changes import format_change, task_changes
+    from rt.task.changes import format_change, task_changes
     outside = [c for c in task_changes(ctx, task) if c.in_scope is not True]
     seen_file = f"tasks/{task['id']}/hook-outside.json"
     key = {c.path: f"{c.status} {c.added} {c.removed}" for c in outside}
@@ -355,7 +355,7 @@ def session_start(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
-    from rt.task import describe
+    from rt.task.commands import describe
     task = state.active_task(_store(where[0]), required=False)
     if task is None:
         return Reply()
@@ -373,7 +373,7 @@ def user_prompt_submit(payload: dict) -> Reply:
     from types import SimpleNamespace
 
     from rt import state
-    from rt.task import cmd_start, describe
+    from rt.task.commands import cmd_start, describe
     ctx = _ctx(repo)
     current = state.active_task(ctx.store, required=False)
     if current is not None:
@@ -401,7 +401,6 @@ def stop(payload: dict) -> Reply:
         return Reply()
     from rt import state
     from rt.snapshot import fingerprint, scan
-    from rt.task import load_snapshot
     repo = where[0]
     store = _store(repo)
     task = state.active_task(store, required=False)
@@ -414,7 +413,7 @@ def stop(payload: dict) -> Reply:
             return Reply()
         why = "changed files since its last `rt verify`"
     else:
-        if fingerprint(load_snapshot(store, task)) == now:
+        if fingerprint(state.load_snapshot(store, task)) == now:
             return Reply()
         why = "changed files and was never verified"
     if task["state"] in state.EDITABLE:

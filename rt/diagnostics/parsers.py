@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Callable
 
-from rt.diagnostics import ANSI, Diagnostic, ToolFailure
+from rt.diagnostics.model import ANSI, Diagnostic, ToolFailure
 
 RECOMMENDED_ARGS: dict[str, list[str]] = {
     "ruff": ["check", "--output-format=concise", "--no-cache"],

@@ -3,7 +3,7 @@
 The snapshot's stat cache says which files changed (`scan()` gives each file's blob id); only those are
 parsed again. The index is stored under `.rt/index/` in hash shards, each holding every look-up kind
 (identifier -> files, name -> definitions, file -> importers, ...) for its keys, so a look-up reads one
-small shard, not the index. `rt/freshness.py` tells cheaply whether anything changed since the last
+small shard, not the index. `freshness.py` tells cheaply whether anything changed since the last
 look-up, so a warm look-up neither lists nor hashes the tree.
 
 A warm look-up is a whole process start for one answer, so this module imports little: the snapshot,
@@ -19,8 +19,9 @@ import zlib
 from collections import Counter
 from functools import cached_property
 
-from rt import freshness
+from rt.index import freshness
 from rt.core import Result, StoreError, read_text
+from rt.index.model import Definition
 
 VERSION = 9
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
@@ -38,26 +39,6 @@ QUICK = "quick"
 """The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
 
 
-class Definition:
-    """One definition: `kind` is function, method, class, interface, type, enum, constant, component,
-    struct, trait ...; lines are 1-based and inclusive; `parent` is the enclosing class or type, dotted,
-    or "". A plain class, not a dataclass: look-ups import this module, and extractors set `end` late."""
-
-    __slots__ = ("name", "kind", "start", "end", "signature", "parent")
-
-    def __init__(self, name: str, kind: str, start: int, end: int, signature: str, parent: str):
-        self.name, self.kind, self.start, self.end, self.signature, self.parent = name, kind, start, end, signature, parent
-
-    def row(self) -> list:
-        return [self.name, self.kind, self.start, self.end, self.signature, self.parent]
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, Definition) and self.row() == other.row()
-
-    __hash__ = None   # mutable
-
-    def __repr__(self) -> str:
-        return f"Definition({', '.join(map(repr, self.row()))})"
 
 
 class FileEntry:
@@ -310,7 +291,7 @@ def load(ctx, *, rebuild: bool = False) -> Index:
                 except StoreError:
                     old = {}
             entries, parsed = _entries(ctx.repo, snap.files, old)
-            from rt.lang_resolve import resolve_all
+            from rt.index.resolve import resolve_all
             resolve_all(ctx.repo, entries, set(entries))
             idx = Index(store, _write(store, entries, fp, meta), parsed)
         freshness.save(store, quick_path, quick)
@@ -371,7 +352,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     if not came_or_went and new.keys() == delta.keys() == set(changed):   # the delta holds every file as it is
         return Index(store, meta if fp in (None, meta["fingerprint"]) else _write_meta(store, dict(meta, fingerprint=fp)))
     fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
-    from rt.lang_resolve import resolve_all
+    from rt.index.resolve import resolve_all
     current = (in_base.keys() - removed) | now.keys()
     resolve_all(repo, fresh, current)
     if came_or_went:   # an import of the delta's files may resolve elsewhere now
@@ -397,7 +378,7 @@ def _meta(store) -> dict | None:
 
 
 def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry]) -> tuple[dict[str, FileEntry], int]:
-    from rt import langs
+    from rt.index import langs
     entries: dict[str, FileEntry] = {}
     parsed = 0
     for path in sorted(files):

@@ -1,6 +1,6 @@
 """Precise look-ups instead of whole-file reads: `rt symbol`, `rt refs`, `rt slice`, `rt outline`.
 
-All four answer from the index (`rt/index.py`), reading at most the few files they print lines of.
+All four answer from the index (`rt/index/index.py`), reading at most the few files they print lines of.
 """
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from rt.core import (
     read_text,
     to_rel,
 )
-from rt.index import Definition, Index, load
+from rt.index.index import Index, load
+from rt.index.model import Definition
 
 MAX_REF_FILES = 20
 MAX_DEFINERS = 8

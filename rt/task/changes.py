@@ -9,7 +9,6 @@ import difflib
 from rt import state
 from rt.core import ExitCode, Result, to_rel
 from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
-from rt.task import load_snapshot
 
 MARK = {"modified": "M", "added": "A", "deleted": "D"}
 
@@ -19,7 +18,7 @@ def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None =
 
     A caller that already holds the snapshot (`before`) or a scan of the tree (`now`) passes it, so a
     20,000-file tree is not scanned twice in one command."""
-    before = load_snapshot(ctx.store, task) if before is None else before
+    before = state.load_snapshot(ctx.store, task) if before is None else before
     now = scan(ctx.repo, ctx.store).files if now is None else now
     scope = state.scope_paths(task)
     out = []
@@ -70,7 +69,7 @@ def args_review(p) -> None:
 
 def cmd_review(ctx, args) -> Result:
     task = state.active_task(ctx.store)
-    before = load_snapshot(ctx.store, task)
+    before = state.load_snapshot(ctx.store, task)
     found = task_changes(ctx, task, before)
     if args.files:
         wanted = {to_rel(ctx.repo, f) for f in args.files}

@@ -6,10 +6,10 @@ verify) comes first.
 """
 from __future__ import annotations
 
-from rt.changes import format_change, task_changes
+from rt.task.changes import format_change, task_changes
 from rt.checks import detect
 from rt.snapshot import fingerprint, scan
-from rt.verify import scope_mismatch, task_dir
+from rt.task.verify import scope_mismatch, task_dir
 
 REPORT_CHARS = 1500
 BUDGETS = ((8, 5, 160), (5, 3, 100), (3, 2, 60), (1, 1, 40))

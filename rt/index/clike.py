@@ -11,8 +11,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from rt.index import Definition
-from rt.langs import Parsed, identifiers
+from rt.index.model import Definition, Parsed, identifiers
 
 _SKIP = r"(?:\s+|//[^\n]*|/\*.*?(?:\*/|\Z))*"
 """Whitespace and comments before a token, consumed by the same match as the token."""

@@ -9,12 +9,12 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from rt import state
-from rt.changes import task_changes
+from rt.task.changes import task_changes
 from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, to_rel
-from rt.diagnostics import VERDICT_EXIT, Diagnostic, Run, diff, verdict
+from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
+from rt.diagnostics.model import Diagnostic
 from rt.snapshot import changes, fingerprint, scan
-from rt.task import load_snapshot
 
 SHOWN = 20
 """New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
@@ -65,7 +65,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     if task["state"] not in ("scanned", "ready"):
         raise StateError(f"task {task['id']} is {task['state']}; a baseline is taken before editing, "
                          f"in scanned or ready (start a new task to take a fresh one)")
-    moved = [] if just_snapshotted else changes(load_snapshot(store, task), scan(ctx.repo, store).files)
+    moved = [] if just_snapshotted else changes(state.load_snapshot(store, task), scan(ctx.repo, store).files)
     if moved:
         raise StateError(f"{len(moved)} file(s) changed since `rt start` (first: {moved[0][0]}); a baseline of "
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
@@ -285,7 +285,7 @@ def cmd_verify(ctx, args) -> Result:
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)
     ran = run_all(ctx.repo, checks, args.timeout)
-    before, now = load_snapshot(store, task), scan(ctx.repo, store).files  # one scan for the whole verify
+    before, now = state.load_snapshot(store, task), scan(ctx.repo, store).files  # one scan for the whole verify
     moves = renames(before, now)
     compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import rt
 from rt.core import ExitCode, Result, RtError, UsageError, run
-from rt.hooks import HOOKS
+from rt.claude.hooks import HOOKS
 
 DENY = tuple(f"Bash(git {op}:*)" for op in (
     "commit", "push", "reset --hard", "rebase", "clean -f", "clean -fd", "clean -fdx", "checkout --",

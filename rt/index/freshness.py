@@ -5,7 +5,7 @@ stat data of the untracked indexed files and of every folder shows files that ca
 stat every tracked file for that, the larger part of a warm look-up, so the command line starts it
 first (`Probe`): git stats the tree on one core while Python imports the handler on another, and
 `signature()` collects the answer. `watch()` makes the state to compare against (kept by `save()`),
-and when the signatures differ `changes()` says what changed, reading only that; `rt/index.py`
+and when the signatures differ `changes()` says what changed, reading only that; `index.py`
 applies it.
 """
 from __future__ import annotations

@@ -11,19 +11,6 @@ from rt import state
 from rt.core import ExitCode, PathError, Result, StateError, UsageError, closest_paths, list_files, to_rel
 from rt.snapshot import blob_id, current_bytes, scan
 
-SNAPSHOT = "snapshot.json"
-
-
-def snapshot_file(task_id: str) -> str:
-    return f"tasks/{task_id}/{SNAPSHOT}"
-
-
-def load_snapshot(store, task: dict) -> dict[str, tuple[str, str]]:
-    data = store.read_json(snapshot_file(task["id"]),
-                          missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
-    return {p: tuple(v) for p, v in data["files"].items()}
-
-
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
     lines = [f"task {task['id']}: {task['text']}", f"state: {task['state']}"]
@@ -84,13 +71,13 @@ def cmd_start(ctx, args) -> Result:
             state.save_task(store, current)
         snap = scan(ctx.repo, store, save_originals=True)
         task = state.new_task(store, text, sorted(set(pinned)))
-        store.write_json(snapshot_file(task["id"]), {"files": snap.files})
+        store.write_json(state.snapshot_file(task["id"]), {"files": snap.files})
         state.save_task(store, task)
     text_out = f"started {task['id']}: {len(snap.files)} files snapshotted"
     data = {"task": public(task), "files": len(snap.files), "files_read": snap.read}
     if args.no_baseline:
         return Result(f"{text_out}\nnext: {state.NEXT_STEP[task['state']]}", data)
-    from rt.verify import take_baseline  # rt.verify builds on this module
+    from rt.task.verify import take_baseline  # rt.task.verify builds on this module
     baseline = take_baseline(ctx, just_snapshotted=True)
     return Result(f"{text_out}\n{baseline.text}", data | {"task": public(state.active_task(store)),
                                                           "baseline": baseline.data["checks"]})
@@ -266,7 +253,7 @@ def cmd_finish(ctx, args) -> Result:
         task["incomplete"] = task["history"][-1]["from"] != "verified"
         state.save_task(store, task)
         state.close_active(store)
-    from rt.report import write_report  # rt.report builds on this module
+    from rt.task.report import write_report  # rt.task.report builds on this module
     report = write_report(ctx, task)
     return Result(report, {"task": public(task), "report": report})
 
@@ -284,7 +271,7 @@ def cmd_repair(ctx, args) -> Result:
         tasks_dir = store.path("tasks")
         if tasks_dir.is_dir():
             for d in sorted(tasks_dir.iterdir()):
-                candidates += [f"tasks/{d.name}/{name}" for name in ("task.json", SNAPSHOT, "baseline.json", "verify.json")]
+                candidates += [f"tasks/{d.name}/{name}" for name in ("task.json", state.SNAPSHOT, "baseline.json", "verify.json")]
         for rel in candidates:
             if not store.path(*rel.split("/")).exists():
                 continue
@@ -297,7 +284,7 @@ def cmd_repair(ctx, args) -> Result:
                 moved.append(rel)
         st = state.load_state(store)
         active = st.get("active")
-        if active and not (store.path("tasks", active, "task.json").is_file() and store.path("tasks", active, SNAPSHOT).is_file()):
+        if active and not (store.path("tasks", active, "task.json").is_file() and store.path("tasks", active, state.SNAPSHOT).is_file()):
             st["active"] = None
             store.write_json(state.STATE_FILE, st)
             moved.append(f"active task {active} cleared")

@@ -9,10 +9,10 @@ import re
 from bisect import bisect_right
 from collections import namedtuple
 
-from rt import i18n
+from rt.index import i18n
 from rt.core import ExitCode, Result, UsageError, line_ends, read_text
-from rt.index import load
-from rt.langs import words
+from rt.index.index import load
+from rt.index.langs import words
 
 MAX_HITS = 40
 SNIPPET = 160
