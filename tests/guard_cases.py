@@ -261,6 +261,22 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ('echo "# not a comment" && git push', "published"),
         ("echo a#b; git push", "published"),
     ],
+    # a shell script file: written by the same command, or already on disk (FILES)
+    "script file": [
+        ("echo 'git push' > s.sh && bash s.sh", "published"),
+        ("printf 'git push\\n' > s.sh; sh s.sh", "published"),
+        ("cat > s.sh <<'EOF'\ngit reset --hard\nEOF\nbash s.sh", "lost"),
+        ("tee s.sh <<'EOF' >/dev/null\ngit push\nEOF\nsource s.sh", "published"),
+        ("echo 'git push' > s.sh && chmod +x s.sh && ./s.sh", "published"),
+        ("cp push.sh s.sh && bash s.sh", "published"),
+        ("bash push.sh", "published"),
+        ("./push.sh", "published"),
+        ("sh -e push.sh", "published"),
+        (". ./push.sh", "published"),
+        ("echo 'git status' >> push.sh && bash push.sh", "published"),
+        ("sed -i 's/status/push/' st.sh && bash st.sh", "published"),
+        ("bash ./sub/../push.sh", "published"),
+    ],
     # issue 12: a nested repository (run with the shell inside vendored/, a repository of its own)
     "nested repository": [
         ("git -C .. push", "published"),
@@ -276,6 +292,9 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ("git --git-dir=../.git update-ref -d refs/heads/feature", "history"),
     ],
 }
+
+FILES = {"push.sh": "#!/bin/sh\ngit push\n", "st.sh": "git status\n", "sub/keep.txt": "a folder\n"}
+"""Files the repository under test holds (the guard reads a shell script a command runs)."""
 
 NESTED = "nested repository"
 """The class whose commands run with the shell's folder in the nested repository `vendored/`."""
@@ -328,5 +347,6 @@ HARMLESS = [
     "find . -name __pycache__ -prune -exec rm -rf {} +", "find . -name '*.py' | xargs grep -l foo",
     'for f in *.py; do python3 -m py_compile "$f"; done', "cd sub && ls", "export FOO=1 && git status",
     "ls | grep -v node_modules", "cp .rt/tasks/1-t/task.json /tmp/", "cat .rt/tasks/1-t/task.json | head",
-    "git ls-files -z | xargs -0 git log --oneline --",
+    "git ls-files -z | xargs -0 git log --oneline --", "bash st.sh", "./st.sh", "sh st.sh && git status",
+    "echo 'git status' > s2.sh && bash s2.sh",
 ]

@@ -11,6 +11,8 @@ import subprocess
 import time
 from pathlib import Path
 
+from guard_cases import FILES
+
 ALIAS = "[alias]\n\ts = push\n"
 CONFIG_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
               "GIT_COMMITTER_EMAIL": "t@t"}
@@ -59,6 +61,7 @@ class HarmRepo:
         (work / "a.py").write_text("x = 1\nlocal = 'uncommitted work'\n")
         (work / "new.py").write_text("untracked = 'work'\n")
         (work / "args.txt").write_text("push\n")
+        write_files(work)
         (work / "evil.cfg").write_text(ALIAS)
         (work / ".gitconfig").write_text(ALIAS)
         (work / "cfg" / "git").mkdir(parents=True)
@@ -169,3 +172,13 @@ def _store(git_dir: Path) -> dict[str, str]:
     out[str(git_dir / "worktrees")] = str(sorted(p.name for p in (git_dir / "worktrees").iterdir())
                                           if (git_dir / "worktrees").is_dir() else [])
     return out
+
+
+def write_files(root: Path) -> None:
+    """The files of guard_cases.FILES, shell scripts executable."""
+    for rel, text in FILES.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+        if rel.endswith(".sh"):
+            path.chmod(0o755)

@@ -8,28 +8,34 @@ import subprocess
 
 import pytest
 from guard_cases import BYPASSES, HARMLESS, NESTED
+from guard_harm import write_files
 
 from rt.claude import gitrules
 from rt.claude.gitguard import check, sole_operation
 
-ROOT = "/home/dev/work"
+ROOT = "/home/dev/repo"
 CASES = [(cls, cmd) for cls, cases in BYPASSES.items() for cmd, _ in cases]
 
 
-def _where(cls: str) -> tuple[str, str]:
-    return (f"{ROOT}/vendored" if cls == NESTED else ROOT), ROOT
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory) -> str:
+    """A folder holding the table's files (the guard reads the shell scripts a command runs)."""
+    root = tmp_path_factory.mktemp("tree") / "repo"
+    write_files(root)
+    (root / "vendored").mkdir()
+    return str(root)
 
 
 @pytest.mark.parametrize("cls,command", CASES, ids=[f"{c}:{i}" for i, (c, _) in enumerate(CASES)])
-def test_bypass_is_refused(cls, command):
-    verdict = check(command, *_where(cls))
+def test_bypass_is_refused(tree, cls, command):
+    verdict = check(command, f"{tree}/vendored" if cls == NESTED else tree, tree)
     assert verdict is not None and verdict.decision in ("deny", "ask"), command
     assert verdict.reason.startswith("rt"), verdict.reason
 
 
 @pytest.mark.parametrize("command", HARMLESS)
-def test_harmless_command_passes(command):
-    assert check(command, ROOT, ROOT) is None
+def test_harmless_command_passes(tree, command):
+    assert check(command, tree, tree) is None
 
 
 def test_every_class_has_ten_new_attempts():
@@ -107,10 +113,10 @@ def test_quoting_decides_what_runs():
 
 
 def test_repository_or_a_folder_above_it_cannot_be_removed():
-    assert check("rm -rf /home/dev/work", ROOT, ROOT).decision == "deny"
+    assert check("rm -rf /home/dev/repo", ROOT, ROOT).decision == "deny"
     assert check("rm -rf /home/dev", ROOT, ROOT).decision == "deny"
     assert check("rm -rf /home/*", ROOT, ROOT).decision == "deny"
-    assert check("cd .. && rm -rf work", ROOT, ROOT).decision == "deny"
+    assert check("cd .. && rm -rf repo", ROOT, ROOT).decision == "deny"
     assert check("rm -rf ../other", ROOT, ROOT) is None
     assert check("rm -rf build", ROOT, ROOT) is None
 

@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from guard_cases import BYPASSES, HARMLESS, NESTED
+from guard_harm import write_files
 from conftest import ROOT
 from hooks_support import bash, edit, hook, payload, permission, planned
 
@@ -19,6 +20,7 @@ from hooks_support import bash, edit, hook, payload, permission, planned
 @pytest.fixture
 def repo(project):
     planned(project)
+    write_files(project.root)
     vendored = project.root / "vendored"
     vendored.mkdir()
     project.git("-C", "vendored", "init", "-q")

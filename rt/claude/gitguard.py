@@ -95,11 +95,11 @@ INTERPRETERS = {"python": "c", "pypy": "c", "perl": "eE", "ruby": "e", "node": "
                 "nawk": ""}
 """Interpreters and the short options that take code (awk's program is its first argument)."""
 
-DATA = frozenset("""echo printf cat tac head tail less more most wc sort uniq cut tr nl fold fmt column paste join
-comm diff cmp grep egrep fgrep rg ag ack ls tree stat file du df which whereis type man info apropos whatis help
+DATA = frozenset("""echo printf cat tac head tail less more most wc uniq cut tr nl fold fmt column paste join
+comm diff cmp grep egrep fgrep rg ag ack ls tree stat file du df which whereis type info apropos whatis help
 realpath readlink basename dirname pwd date true false test [ [[ expr seq yes jq yq od hexdump strings md5sum
 sha1sum sha224sum sha256sum sha384sum sha512sum b2sum cksum base64 base32 sleep printenv id whoami uname hostname
-tput clear wait cd pushd popd dirs shopt set unset read mapfile readarray let getopts rt ps kill""".split())
+tput clear wait cd pushd popd dirs shopt set unset read let getopts rt ps kill""".split())
 """Programs whose arguments are never run as commands."""
 
 READS = frozenset("""cat tac head tail less more most wc nl cut grep egrep fgrep rg ag ack ls tree stat file du df
@@ -168,7 +168,7 @@ verify-pack verify-tag version web--browse whatchanged worktree write-tree filte
 WHY_NOT = {"send-pack": PUBLISH, "http-push": PUBLISH, "send-email": PUBLISH, "request-pull": PUBLISH,
            "merge": HISTORY, "rebase": HISTORY, "cherry-pick": HISTORY, "revert": HISTORY, "am": HISTORY,
            "pull": HISTORY, "update-ref": HISTORY, "filter-branch": HISTORY, "filter-repo": HISTORY,
-           "replace": HISTORY, "commit-tree": HISTORY, "symbolic-ref": HISTORY, "fast-import": HISTORY,
+           "replace": HISTORY, "commit-tree": HISTORY, "fast-import": HISTORY,
            "replay": HISTORY, "read-tree": DESTROY, "checkout-index": DESTROY, "update-index": DESTROY,
            "prune": DESTROY, "gc": DESTROY, "repack": DESTROY, "prune-packed": DESTROY, "pack-refs": DESTROY,
            "maintenance": DESTROY, "difftool": RUNS, "mergetool": RUNS, "daemon": RUNS, "instaweb": RUNS,
@@ -185,6 +185,9 @@ STORE_NAMES = (".git", ".rt", "HEAD", "config", "index", "description", "packed-
 _SIGHT = re.compile(r"git|\.rt\b", re.I)
 _ESCAPES = re.compile(r"\\(x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})")
 _MENTIONS = re.compile(r"(?<![\w-])git(?![\w-])|\.git\b|(?<![\w.])\.rt\b", re.I)
+_SETS = re.compile(r"(^|[\s;&|(])[A-Za-z_]\w*(\[[^]]*\])?\+?=|\b(read|mapfile|readarray|for|select|declare|typeset|local|getopts|set\s+--|"
+                   r"printf\s+-v)\b")
+_RT_WORD = re.compile(r"\b(git|rt)\b", re.I)
 _ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[[^]]*\])?\+?=")
 
 
@@ -277,6 +280,9 @@ class _Reader:
     def __init__(self, command: str, cwd: str | None, root: str | None, alias_of):
         self.found: list[Verdict] = []
         self.sight = _in_sight(command)
+        self.command_text = command
+        self.assigns = bool(_SETS.search(command))  # the command sets variables it may run as a program
+        self.scripts: dict[str, str | None] = {}  # files this command writes: their text when known
         self.dotglob = "dotglob" in command or "GLOBIGNORE" in command or "globstar" in command
         self.cwd = cwd
         self.root = os.path.normpath(root) if root else None
@@ -329,10 +335,12 @@ class _Reader:
         for w in cmd.words:
             self.substitutions(w, depth, repeat)
         stdin: Word | str | None = "pipe" if cmd.piped else None
+        outputs = []
         for op, target in cmd.redirects:
             self.substitutions(target, depth, repeat)
             if op in (">", ">>", ">|", "&>", "&>>", "<>"):
                 self.written(target, "a redirection")
+                outputs.append((op, target))
             elif op in ("<<", "<<-", "<<<"):
                 stdin = target
             elif op == "<":
@@ -342,16 +350,35 @@ class _Reader:
         while i < len(words) and _ASSIGNMENT.match(words[i].text):
             self.assign(words[i])
             i += 1
+        for op, target in outputs:
+            self.remember(target, op == ">>", _printed(words[i:], stdin))
+        name = words[i].text.rsplit("/", 1)[-1] if i < len(words) else ""
+        if name in COPIERS or name == "sed":
+            append = any(w.text in ("-a", "--append") for w in words[i + 1:])
+            text = _printed(words[i:i + 1], stdin) if name == "tee" else None
+            for w in words[i + 1:]:
+                if not w.text.startswith("-"):
+                    self.remember(w, append, text)
         self.run(words[i:], stdin, depth, repeat)
+
+    def remember(self, w: Word, append: bool, text: str | None) -> None:
+        """A file this command writes, with its text when that is known (`echo ... > f`, `cat <<EOF > f`),
+        so that running it later in the same command reads what it will hold."""
+        if not w.static:
+            return
+        key = os.path.normpath(w.text)
+        before = (self.scripts[key] if key in self.scripts else _script_text(key, self.cwd)) if append else ""
+        self.scripts[key] = None if text is None or before is None else before + text
 
     # ------------------------------------------------------------ one program and its arguments
     def run(self, argv: list[Word], stdin, depth: int, repeat: bool) -> None:
         while argv:
             prog = argv[0]
             if not prog.static:
-                if self.sight or _could_be_git(prog) or argv[1:2] and argv[1].text in BUILTINS:
-                    self.refuse(f"rt: the program {_shown(prog)} is only known when the command runs, and git, "
-                                f".git or .rt is in sight; name the program plainly")
+                if (self.sight or self.assigns or prog.subs or _could_be_git(prog)
+                        or argv[1:2] and argv[1].text in BUILTINS):
+                    self.refuse(f"rt: the program {_shown(prog)} is only known when the command runs; name the "
+                                f"program plainly")
                 return
             name = prog.text.rsplit("/", 1)[-1]
             if name in KEYWORDS:
@@ -371,7 +398,10 @@ class _Reader:
         if not argv:
             return
         name = argv[0].text.rsplit("/", 1)[-1]
-        if name in ("git", "git.exe"):
+        if name in ("git", "git.exe") and "/" in argv[0].text and not _names_git_program(argv[0]):
+            self.refuse(f"rt: {_shown(argv[0])} is not the installed git (a file named git, run by its path); run "
+                        f"`git` itself")
+        elif name in ("git", "git.exe"):
             self.git(argv[1:], depth, repeat)
         elif name.startswith("git-") and name[4:] in BUILTINS:
             self.git([_word(name[4:]), *argv[1:]], depth, repeat)
@@ -392,7 +422,10 @@ class _Reader:
                     self.assign(w)
         elif name in ("source", "."):
             if argv[1:]:
-                self.script_file(name, argv[1], stdin)
+                self.script_file(name, argv[1], stdin, depth, repeat)
+        elif "/" in argv[0].text and (os.path.normpath(argv[0].text) in self.scripts
+                                      or _shell_script(argv[0].text, self.cwd)):
+            self.script_file(argv[0].text, argv[0], stdin, depth, repeat)
         elif name in ("cd", "pushd"):
             self.change_dir(argv[1:])
         elif name == "alias" and any(_MENTIONS.search(w.text) or not w.static for w in argv[1:]):
@@ -422,6 +455,10 @@ class _Reader:
             for w in args:
                 if not w.text.startswith("-"):
                     self.deleted(name, w)
+                if w.subs and _RT_WORD.search(self.command_text):
+                    self.refuse(f"rt: `{name}` is given names only known when it runs, from text that mentions git "
+                                f"or rt; name what to remove plainly")
+                    break
         if name in DATA or self.embedded:
             return
         self.embedded += 1
@@ -487,16 +524,26 @@ class _Reader:
                             f"in sight; run the commands themselves")
             return
         if rest and not reads_stdin:
-            self.script_file(argv[0].text, rest[0], stdin)
+            self.script_file(argv[0].text, rest[0], stdin, depth, repeat)
             return
         self.stdin(argv[0].text, stdin, depth, repeat, shell=True)
 
-    def script_file(self, name: str, w: Word, stdin) -> None:
-        """A shell running a file: not read, unless the file is text made by this command (`<(...)`, stdin)."""
+    def script_file(self, name: str, w: Word, stdin, depth: int, repeat: bool) -> None:
+        """A shell running a file: read as commands, from what this command writes into it or from disk."""
         if w.text in ("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0") and stdin == "pipe" or w.subs or (
                 not w.static and self.sight):
             self.refuse(f"rt: `{name}` runs text this command makes, which rt cannot read; run the commands "
                         f"themselves")
+            return
+        if not w.static:
+            return
+        key = os.path.normpath(w.text)
+        text = self.scripts[key] if key in self.scripts else _script_text(key, self.cwd)
+        if text is None:
+            self.refuse(f"rt: `{name} {w.text}` runs a file this command writes, which rt cannot read; write the "
+                        f"file first, then run it")
+        elif text:
+            self.text(text, depth + 1, repeat)
 
     def stdin(self, name: str, source, depth: int, repeat: bool, shell: bool) -> None:
         """What a shell or interpreter reads as its program from stdin."""
@@ -591,9 +638,9 @@ class _Reader:
         if target is None:
             self.cwd = None
             return
-        if _store_path(target, self.dotglob) in (".git", ".rt"):
-            self.refuse(f"rt: `cd {target.text}` enters git's or rt's own store, where the next commands would "
-                        f"change it; stay in the working tree")
+        if _store_path(target, self.dotglob) in (".git", ".rt") or not target.static and self.sight:
+            self.refuse(f"rt: `cd {_shown(target)[1:-1]}` may enter git's or rt's own store, where the next "
+                        f"commands would change it; stay in the working tree and name folders plainly")
         if target.static and self.cwd:
             self.cwd = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(target.text)))
         else:
@@ -676,9 +723,13 @@ class _Reader:
             if t in GLOBAL_FLAGS or t.startswith(("--git-dir=", "--work-tree=", "--namespace=", "--attr-source=",
                                                   "--list-cmds=")):
                 elsewhere = elsewhere or t.startswith(("--git-dir=", "--work-tree="))
+                if t.startswith("--work-tree="):
+                    self.written(w, "`git --work-tree`")
                 i += 1
             elif t in ("-C", "--git-dir", "--work-tree", "--namespace", "--attr-source"):
                 elsewhere = elsewhere or t != "--namespace"
+                if t == "--work-tree" and i + 1 < len(args):
+                    self.written(args[i + 1], "`git --work-tree`")
                 i += 2
             elif t == "-c" and i + 1 < len(args):
                 if not self.setting(args[i + 1]):
@@ -957,10 +1008,59 @@ def _last_part(w: Word) -> Word | None:
 
 
 def _names_git_program(w: Word) -> bool:
-    """A path to git's own program (`/usr/bin/git`), as an argument."""
+    """An absolute path to an installed git (`/usr/bin/git`, `.../libexec/git-core/git`)."""
     text = w.text
-    return w.static and "/" in text and text.rsplit("/", 1)[-1] in ("git", "git.exe") and (
-        "bin/" in text or "git-core/" in text or text.startswith("/"))
+    return w.static and text.startswith("/") and text.rsplit("/", 1)[-1] in ("git", "git.exe") and (
+        "/bin/" in text or "/git-core/" in text)
+
+
+MAX_SCRIPT = 256 * 1024
+"""A shell script file larger than this is not read (and so refused when run)."""
+
+
+def _script_text(path: str, cwd: str | None) -> str | None:
+    """The text of a shell script file on disk ("" when there is none to read), None when unreadable."""
+    full = os.path.join(cwd or "", os.path.expanduser(path))
+    if not os.path.isfile(full):
+        return ""
+    try:
+        if os.path.getsize(full) > MAX_SCRIPT:
+            return None
+        with open(full, "rb") as f:
+            return f.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _shell_script(path: str, cwd: str | None) -> bool:
+    """Whether running `path` directly runs a shell script: `#!` naming a shell, or no `#!` (bash runs it)."""
+    full = os.path.join(cwd or "", os.path.expanduser(path))
+    try:
+        with open(full, "rb") as f:
+            head = f.read(128)
+    except OSError:
+        return False
+    if not head.startswith(b"#!"):
+        return b"\0" not in head
+    words = head[2:].split(b"\n", 1)[0].decode("utf-8", "replace").split()
+    names = [w.rsplit("/", 1)[-1] for w in words[:2]]
+    return bool(names) and (names[0] in SHELLS or names[0] == "env" and len(names) > 1 and names[1] in SHELLS)
+
+
+def _printed(argv: list[Word], stdin) -> str | None:
+    """What `echo`, `printf`, `cat` or `tee` print, when it is static text; else None."""
+    if not argv:
+        return None
+    name = argv[0].text.rsplit("/", 1)[-1]
+    if any(not w.static for w in argv[1:]):
+        return None
+    if name == "echo":
+        return " ".join(w.text for w in argv[1:] if w.text not in ("-e", "-n")) + "\n"
+    if name == "printf":
+        return "".join(w.text for w in argv[1:]).replace("\\n", "\n")
+    if name in ("cat", "tee") and isinstance(stdin, Word) and len(argv) == 1 and stdin.static:
+        return stdin.heredoc if stdin.heredoc is not None else stdin.text + "\n"
+    return None
 
 
 def _could_be_git(w: Word) -> bool:
@@ -1005,8 +1105,8 @@ def _component_matches(pat: str, name: str, dotglob: bool) -> bool:
     if rx is None:
         rx = re.compile(_glob_regex(pat), re.S)
         _COMPONENT_CACHE[key] = rx
-    if name.startswith(".") and not dotglob and not unescape(pat[:2] if pat.startswith("\\") else pat[:1]) == ".":
-        return False
+    if name.startswith(".") and not dotglob and pat[:1] != DYN and unescape(pat[:2] if pat.startswith("\\") else pat[:1]) != ".":
+        return False  # a glob matches a leading dot only when it spells it (a variable may hold one)
     return rx.fullmatch(name) is not None
 
 

@@ -334,6 +334,16 @@ def _fetch(sub: str, p: Parsed) -> str | None:
     return None
 
 
+def _tag(sub: str, p: Parsed) -> str | None:
+    if p.has("annotate", "sign", "local-user") and not p.has("message", "file"):
+        return INTERACTIVE + "; give the message with -m"
+    return None
+
+
+def _symbolic_ref(sub: str, p: Parsed) -> str | None:
+    return None if len(p.positional) <= 1 and not p.has("m") else HISTORY
+
+
 def _config(sub: str, p: Parsed) -> str | None:
     if p.has("get", "get-all", "get-regexp", "get-urlmatch", "list", "get-color", "get-colorbool"):
         return None
@@ -400,7 +410,8 @@ COMMANDS: dict = {
                     "recurse-submodules format= omit-empty"), _any),
     "tag": (Spec("l,list n? !d,delete v,verify a,annotate m,message= F,file= !e,edit s,sign cleanup= u,local-user= "
                  "!f,force create-reflog column? contains= no-contains= merged= no-merged= sort= points-at= format= "
-                 "color? i,ignore-case omit-empty trailer="), _any),
+                 "color? i,ignore-case omit-empty trailer="), _tag),
+    "symbolic-ref": (Spec("q,quiet short no-recurse !d,delete m="), _symbolic_ref),
     "checkout": (Spec("b= !B= l guess overlay q,quiet recurse-submodules? progress !m,merge conflict= !d,detach "
                       "t,track? !f,force !orphan= overwrite-ignore ignore-other-worktrees !2,ours !3,theirs !p,patch "
                       "ignore-skip-worktree-bits pathspec-from-file= pathspec-file-nul"), _checkout),
@@ -527,7 +538,7 @@ STASH = {
 }
 """`git stash <verb>`: the verbs let through (drop, clear, branch, store and create are not)."""
 
-WRITES = frozenset({"output", "o", "build-fake-ancestor"})
+WRITES = frozenset({"output", "output-directory", "build-fake-ancestor"})
 """Options whose value is a file git writes: checked like any other written path."""
 
 
