@@ -291,7 +291,8 @@ class _Reader:
         self.embedded = 0  # > 0 while reading an argument of an unknown program as a command
 
     def refuse(self, reason: str, decision: str = "deny", op: str = "") -> None:
-        self.found.append(Verdict(decision, reason, op))
+        reason = reason.replace("\n", " ")  # one line, short: the model reads it
+        self.found.append(Verdict(decision, reason if len(reason) <= 1000 else reason[:997] + "...", op))
 
     # ------------------------------------------------------------ shell text
     def text(self, text: str, depth: int, repeat: bool) -> None:
@@ -519,9 +520,9 @@ class _Reader:
                 return
             if rest[0].static or DYN not in rest[0].pat:
                 self.text(rest[0].text, depth + 1, repeat)
-            elif self.sight:
-                self.refuse(f"rt: `{argv[0].text} -c` runs {_shown(rest[0])}, only known when it runs, and git is "
-                            f"in sight; run the commands themselves")
+            else:
+                self.refuse(f"rt: `{argv[0].text} -c` runs {_shown(rest[0])}, text only known when it runs; run the "
+                            f"commands themselves")
             return
         if rest and not reads_stdin:
             self.script_file(argv[0].text, rest[0], stdin, depth, repeat)
@@ -598,9 +599,8 @@ class _Reader:
 
     def joined(self, name: str, args: list[Word], depth: int, repeat: bool) -> None:
         """`eval`, `watch`, `trap`: their arguments are joined into one shell command."""
-        if any(not w.static for w in args) and self.sight:
-            self.refuse(f"rt: `{name}` runs text only known when it runs, and git is in sight; run the commands "
-                        f"themselves")
+        if any(DYN in w.pat for w in args):
+            self.refuse(f"rt: `{name}` runs text only known when it runs; run the commands themselves")
             return
         self.text(" ".join(w.text for w in args), depth + 1, repeat)
 
