@@ -422,7 +422,7 @@ class _Reader:
         elif name == "find":
             self.find(argv, depth, repeat)
         elif name in ("eval", "trap", "watch"):
-            self.joined(name, argv[1:2] if name == "trap" else _operands(argv[1:], "nqgp"), depth,
+            self.joined(name, argv[1:2] if name == "trap" else _operands(argv[1:], "nq"), depth,
                         repeat or name == "watch")
         elif name in ASSIGNERS:
             for w in argv[1:]:
