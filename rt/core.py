@@ -177,6 +177,18 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     return rel.as_posix() if rel.parts else "."
 
 
+_QUOTED = {i: f"\\{i:03o}" for i in range(32)} | {127: "\\177", ord("\\"): "\\\\", ord('"'): '\\"',
+                                                      ord("\n"): "\\n", ord("\t"): "\\t"}
+
+
+def shown(rel: str) -> str:
+    """A path as it may stand in a line of text: one holding a control character (a newline would break
+    the one-line-per-entry outputs) is quoted as git quotes it, `"notes\\nweird.py"`; others unchanged."""
+    if rel.startswith('"') or any(c < " " or c == "\x7f" for c in rel):
+        return '"' + rel.translate(_QUOTED) + '"'
+    return rel
+
+
 def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
     """Existing paths that look like `wanted`, best first, for 'did you mean' errors."""
     import difflib

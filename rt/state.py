@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from rt.core import StateError, StoreError
+from rt.core import StateError, StoreError, UsageError
 from rt.store import Store
 
 TRANSITIONS: dict[str, tuple[str, ...]] = {
@@ -37,6 +37,28 @@ NEXT_STEP = {
 }
 
 STATE_FILE = "state.json"
+
+TEXT_MAX = 32_000
+"""The longest task text, step note, block reason or claim rt takes, in characters; longer is a document,
+to keep in a file the task pins (`rt start "<task>" --path spec.md`)."""
+TEXT_SHOWN = 500
+"""How much of a task text `rt status`, the SessionStart hook and verify.md show; `rt status --json` has it whole."""
+
+
+def checked_text(what: str, text: str) -> str:
+    """Free text for a task record, stripped; refused over TEXT_MAX, so no record carries a megabyte."""
+    text = text.strip()
+    if len(text) > TEXT_MAX:
+        raise UsageError(f"the {what} is {len(text):,} characters, over rt's {TEXT_MAX:,}; say it in fewer words, "
+                         f"or keep the long version in a file and pin it: rt start \"<task>\" --path FILE")
+    return text
+
+
+def head(text: str, what: str = "task text", limit: int = TEXT_SHOWN) -> str:
+    """The first `limit` characters of a recorded text, saying how much more there is and where it is whole."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... (the {what} goes on for {len(text) - limit:,} more characters: `rt status --json`)"
 
 
 def now() -> float:

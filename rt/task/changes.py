@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 
 from rt import state
-from rt.core import ExitCode, Result, to_rel
+from rt.core import ExitCode, Result, shown, to_rel
 from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
 
 MARK = {"modified": "M", "added": "A", "deleted": "D"}
@@ -41,7 +41,7 @@ def original_lines(ctx, task: dict, path: str, before: dict, plan_first: bool = 
 def format_change(c: Change) -> str:
     counts = "binary or not saved" if c.added is None else f"+{c.added} -{c.removed}"
     flag = "  OUTSIDE SCOPE" if c.in_scope is False else ""
-    return f"{MARK[c.status]} {c.path}  {counts}{flag}"
+    return f"{MARK[c.status]} {shown(c.path)}  {counts}{flag}"
 
 
 def args_delta(p) -> None:

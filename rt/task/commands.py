@@ -13,7 +13,7 @@ from rt.snapshot import blob_id, current_bytes, scan
 
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
-    lines = [f"task {task['id']}: {task['text']}", f"state: {task['state']}"]
+    lines = [f"task {task['id']}: {state.head(task['text'])}", f"state: {task['state']}"]
     scope = task.get("scope")
     if scope:
         parts = [f"{k} {', '.join(v)}" for k, v in scope.items() if v]
@@ -21,12 +21,12 @@ def describe(task: dict) -> str:
     if task.get("paths"):
         lines.append("pinned: " + ", ".join(task["paths"]))
     if task["steps"]:
-        lines.append(f"steps: {len(task['steps'])} (last: {task['steps'][-1]['note']})")
+        lines.append(f"steps: {len(task['steps'])} (last: {state.head(task['steps'][-1]['note'], 'note', 200)})")
     if task.get("verify"):
         v = task["verify"]
         lines.append(f"last verify: {v['verdict']}" + (f" ({v['summary']})" if v.get("summary") else ""))
     if task.get("block_reason"):
-        lines.append(f"blocked: {task['block_reason']}")
+        lines.append(f"blocked: {state.head(task['block_reason'], 'reason', 200)}")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     return "\n".join(lines)
 
@@ -49,7 +49,7 @@ def args_start(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_start(ctx, args) -> Result:
-    text = args.text.strip()
+    text = state.checked_text("task text", args.text)
     if not text:
         raise UsageError("the task text is empty; say what the task is: rt start \"fix the login button\"")
     pinned = []
@@ -80,7 +80,7 @@ def cmd_start(ctx, args) -> Result:
     from rt.task.verify import take_baseline  # rt.task.verify builds on this module
     baseline = take_baseline(ctx, just_snapshotted=True)
     return Result(f"{text_out}\n{baseline.text}", data | {"task": public(state.active_task(store)),
-                                                          "baseline": baseline.data["checks"]})
+                                                          "baseline": baseline.data["checks"]}, baseline.code)
 
 
 # ---------------------------------------------------------------- status / tasks
@@ -107,7 +107,7 @@ def cmd_tasks(ctx, args) -> Result:
     rows = [f"{t['id']}  {t['state']}" for t in tasks]
     share = f"{done} of {len(tasks)} finished ({round(100 * done / len(tasks))}%)" if tasks else "no tasks yet"
     return Result("\n".join(rows + [share]),
-                  {"tasks": [{"id": t["id"], "state": t["state"], "text": t["text"]} for t in tasks],
+                  {"tasks": [{"id": t["id"], "state": t["state"], "text": state.head(t["text"])} for t in tasks],
                    "finished": done, "closed": closed, "total": len(tasks)})
 
 
@@ -149,6 +149,7 @@ def _save_original(ctx, task: dict, rel: str) -> None:
 def cmd_plan(ctx, args) -> Result:
     if not (args.edit or args.create or args.delete):
         raise UsageError("a plan names at least one file: rt plan --edit F ... --create F ... --delete F ...")
+    note = state.checked_text("plan note", args.note)
     scope = {
         "edit": _checked(ctx, args.edit, True, "--edit"),
         "create": _checked(ctx, args.create, False, "--create"),
@@ -157,9 +158,9 @@ def cmd_plan(ctx, args) -> Result:
     store = ctx.store
     with store.locked():
         task = state.active_task(store)
-        state.move(task, "planned", args.note)
+        state.move(task, "planned", note)
         task["scope"] = scope
-        task["plan_note"] = args.note
+        task["plan_note"] = note
         for rel in scope["edit"] + scope["delete"]:
             if rel not in task["originals"]:
                 _save_original(ctx, task, rel)
@@ -208,7 +209,7 @@ def args_step(p) -> None:
 
 
 def cmd_step(ctx, args) -> Result:
-    note = args.note.strip()
+    note = state.checked_text("step note", args.note)
     if not note:
         raise UsageError("the step note is empty; say what was done: rt step \"added the handler\"")
     store = ctx.store
@@ -225,7 +226,7 @@ def args_block(p) -> None:
 
 
 def cmd_block(ctx, args) -> Result:
-    reason = args.reason.strip()
+    reason = state.checked_text("reason", args.reason)
     if not reason:
         raise UsageError("the reason is empty; say what blocks the task: rt block \"needs an API key\"")
     store = ctx.store

@@ -11,7 +11,7 @@ from dataclasses import asdict, dataclass
 from rt import state
 from rt.task.changes import task_changes
 from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, seconds, select
-from rt.core import ExitCode, Result, StateError, UsageError, to_rel
+from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
 from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
 from rt.diagnostics.model import Diagnostic
 from rt.snapshot import changes, fingerprint, scan
@@ -87,12 +87,16 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     if not checks:
         lines.append(f"no checks found; `rt verify` will be INCOMPLETE until some are declared (see `rt checks`, {CONFIG})")
     failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
-    if failed:
+    if failed and len(failed) == len(checks):
+        lines.append(f"no check could run, so the baseline holds nothing: `rt verify` will be INCOMPLETE until "
+                     f"they run; fix them (see each reason above) and run `rt baseline` again before editing")
+    elif failed:
         lines.append(f"{', '.join(failed)} could not run: verify cannot tell new problems from old there; "
                      f"fix it and run `rt baseline` again before editing")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
-    return Result(without_root(ctx, "\n".join(lines)), data)
+    code = ExitCode.INCOMPLETE if failed and len(failed) == len(checks) else ExitCode.OK
+    return Result(without_root(ctx, "\n".join(lines)), data, code)
 
 
 def run_options(p) -> None:
@@ -332,7 +336,7 @@ def cmd_verify(ctx, args) -> Result:
 def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
                failures: int) -> str:
     base = f".rt/{task_dir(task)}"
-    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {task['text']}", "", "## checks"]
+    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {state.head(task['text'])}", "", "## checks"]
     lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
     lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
               for n in record["not_run"]]
@@ -348,8 +352,8 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
         lines.append("- no plan: scope not checked")
     elif not (record["outside"] or record["undone"]):
         lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
-    lines += [f"- changed outside the plan: {p} (approve it with `rt scope add {p}`, or undo it)" for p in record["outside"]]
-    lines += [f"- planned but not done: {p} (do it, or drop it with `rt scope remove {p}`)" for p in record["undone"]]
+    lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)" for p in record["outside"]]
+    lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)" for p in record["undone"]]
     if record["verdict"] == "FAIL":
         lines += ["", "## fix attempts"]
         if failures >= limit:
@@ -367,7 +371,7 @@ def args_claim(p) -> None:
 
 
 def cmd_claim(ctx, args) -> Result:
-    text = " ".join(args.text.split())
+    text = " ".join(state.checked_text("claim", args.text).split())
     if not text:
         raise UsageError("the claim is empty; say what you assert: rt claim \"the page renders in Safari\"")
     store = ctx.store
