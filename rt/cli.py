@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from rt import __version__
-from rt.core import ExitCode, Result, RtError, UsageError, find_repo
+from rt.core import ExitCode, IndexDamaged, Result, RtError, UsageError, find_repo
 
 
 Command = namedtuple("Command", "module group summary reads_index", defaults=(False,))
@@ -136,7 +136,12 @@ def main(argv: list[str] | None = None) -> int:
             ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)
         args = parser.parse_args(argv[1:])
-        result: Result = handler(ctx, args)
+        try:
+            result: Result = handler(ctx, args)
+        except IndexDamaged as e:   # only a cache: built again, then asked once more
+            from rt.index.index import recover
+            recover(ctx, e)
+            result = handler(ctx, args)
     except RtError as e:
         return _fail(json_out, str(e), e.code)
     except KeyboardInterrupt:

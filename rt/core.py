@@ -54,6 +54,10 @@ class StoreError(RtError):
     pass
 
 
+class IndexDamaged(StoreError):
+    """A file of the index (a cache) is missing or damaged: build the index again (`rt.index.index.recover`)."""
+
+
 class NotFoundError(RtError):
     code = ExitCode.FINDING
 

@@ -382,8 +382,17 @@ def user_prompt_submit(payload: dict) -> Reply:
                                            f"first, or tell the user.\n{describe(current)}")
     started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
     from rt.context import manifest_text, pack_text
-    parts = [f"rt: {started.text}", manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
-    return context("UserPromptSubmit", "\n\n".join(parts))
+    from rt.core import IndexDamaged
+
+    def view() -> list[str]:
+        return [manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
+    try:
+        parts = view()
+    except IndexDamaged as e:   # only a cache: built again, then asked once more
+        from rt.index.index import recover
+        recover(ctx, e)
+        parts = view()
+    return context("UserPromptSubmit", "\n\n".join([f"rt: {started.text}", *parts]))
 
 
 def _runtask_text(prompt: str) -> str | None:

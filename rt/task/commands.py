@@ -8,7 +8,7 @@ import argparse
 import os
 
 from rt import state
-from rt.core import ExitCode, PathError, Result, StateError, UsageError, closest_paths, list_files, to_rel
+from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, list_files, to_rel
 from rt.snapshot import blob_id, current_bytes, scan
 
 def describe(task: dict) -> str:
@@ -264,34 +264,73 @@ def args_repair(p) -> None:
 
 
 def cmd_repair(ctx, args) -> Result:
-    """Set damaged state files aside in `.rt/damaged/` so rt can go on; nothing is deleted."""
+    """Check every file under `.rt/`: set the damaged ones aside in `.rt/damaged/` so rt can go on (nothing is
+    deleted), restore the `.gitignore` that hides `.rt/` from git, and build a damaged index again."""
     store = ctx.store
-    moved = []
+    if not store.dir.is_dir():
+        return Result("nothing damaged in .rt/", {"moved": [], "done": []})
+    from rt.index.index import damaged as index_damaged, load as load_index   # the index is checked only here
+    moved, done = [], []
     with store.locked():
-        candidates = ["state.json", "statcache.json"]
-        tasks_dir = store.path("tasks")
-        if tasks_dir.is_dir():
-            for d in sorted(tasks_dir.iterdir()):
-                candidates += [f"tasks/{d.name}/{name}" for name in ("task.json", state.SNAPSHOT, "baseline.json", "verify.json")]
-        for rel in candidates:
-            if not store.path(*rel.split("/")).exists():
-                continue
-            try:
-                store.read_json(rel)
-            except Exception:
-                target = store.path("damaged", rel.replace("/", "__"))
-                target.parent.mkdir(exist_ok=True)
-                os.replace(store.path(*rel.split("/")), target)
+        for rel in _store_files(store):
+            if not _sound(store, rel):
+                _set_aside(store, rel)
                 moved.append(rel)
+        broken_index = index_damaged(store)
+        for name in broken_index:
+            _set_aside(store, f"index/{name}")
+            moved.append(f"index/{name}")
+        gitignore = store.path(".gitignore")
+        if gitignore.is_file() and gitignore.read_bytes() != b"*\n":
+            store.write_bytes(gitignore, b"*\n")
+            done.append(".gitignore: restored (`*`, so git does not list .rt/)")
         st = state.load_state(store)
         active = st.get("active")
         if active and not (store.path("tasks", active, "task.json").is_file() and store.path("tasks", active, state.SNAPSHOT).is_file()):
             st["active"] = None
             store.write_json(state.STATE_FILE, st)
-            moved.append(f"active task {active} cleared")
+            done.append(f"active task {active} cleared")
         elif not store.path(state.STATE_FILE).is_file():
             store.write_json(state.STATE_FILE, st)
-    if not moved:
-        return Result("nothing damaged in .rt/", {"moved": []})
-    return Result("set aside in .rt/damaged/:\n" + "\n".join(f"  {m}" for m in moved), {"moved": moved},
-                  ExitCode.OK)
+    if broken_index:   # after the lock: building the index takes it
+        load_index(ctx, rebuild=True)
+        done.append("the index was rebuilt from the tree")
+    if not (moved or done):
+        return Result("nothing damaged in .rt/", {"moved": [], "done": []})
+    lines = [f"  {rel}: damaged, set aside in .rt/damaged/" for rel in moved] + [f"  {d}" for d in done]
+    return Result("repaired .rt/:\n" + "\n".join(lines), {"moved": moved, "done": done})
+
+
+def _store_files(store) -> list[str]:
+    """Every file under `.rt/` that a reader could find damaged, sorted; the index is checked apart
+    (`rt.index.index.damaged`), the lock and what was set aside already are not checked."""
+    out = []
+    for folder, dirs, files in os.walk(store.dir):
+        rel_dir = os.path.relpath(folder, store.dir).replace(os.sep, "/")
+        if rel_dir == ".":
+            dirs[:] = [d for d in dirs if d not in ("damaged", "index")]
+            files = [f for f in files if f not in ("lock", ".gitignore")]
+        out += [f if rel_dir == "." else f"{rel_dir}/{f}" for f in files if not f.startswith(".tmp-")]
+    return sorted(out)
+
+
+def _sound(store, rel: str) -> bool:
+    """Whether a store file reads as its reader expects: JSON with rt's schema, a saved original whose
+    content still has its name's hash; logs and reports are plain text, sound as they are."""
+    if rel.endswith(".json"):
+        try:
+            store.read_json(rel)
+        except StoreError:
+            return False
+        return True
+    if rel.startswith("blobs/"):
+        digest = rel.replace("/", "")[len("blobs"):]
+        data = store.get_blob(digest)
+        return data is not None and blob_id(data) == digest
+    return True
+
+
+def _set_aside(store, rel: str) -> None:
+    target = store.path("damaged", rel.replace("/", "__"))
+    target.parent.mkdir(exist_ok=True)
+    os.replace(store.path(*rel.split("/")), target)
