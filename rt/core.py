@@ -96,7 +96,10 @@ def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
+            try:   # what the group printed; a child that left it (`setsid ... &`) may hold the pipes open
+                out, err = proc.communicate(timeout=1)
+            except subprocess.TimeoutExpired as e:   # it carries what was read meanwhile
+                out, err = e.output or b"", e.stderr or b""
             raise subprocess.TimeoutExpired(argv, timeout, out, err) from None
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 

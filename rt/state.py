@@ -88,6 +88,31 @@ def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
     return {p: tuple(v) for p, v in data["files"].items()}
 
 
+EFFECTS = "effects.json"
+"""The files the task's own check runs (baseline, verify) made, changed or deleted: they are the checks',
+not the task's (a test suite writing `./test`). Path -> the check and the (blob id, kind) it left, None
+for a file it deleted."""
+
+
+def load_effects(store: Store, task: dict) -> dict[str, tuple[str, tuple | None]]:
+    data = store.read_json(f"tasks/{task['id']}/{EFFECTS}") or {"files": {}}
+    return {p: (e["check"], tuple(e["after"]) if e["after"] else None) for p, e in data["files"].items()}
+
+
+def save_effects(store: Store, task: dict, effects: dict[str, tuple[str, tuple | None]]) -> None:
+    store.write_json(f"tasks/{task['id']}/{EFFECTS}", {"files": {
+        p: {"check": check, "after": list(after) if after else None} for p, (check, after) in sorted(effects.items())}})
+
+
+def made_by_checks(store: Store, task: dict, files: dict, effects: dict | None = None) -> dict[str, str]:
+    """Of the files a check run made or changed, those still as it left them and outside the task's scope
+    (a planned file is the task's), path -> the check. `files`: path -> (blob id, kind) now, for at least
+    every path a check touched; a path missing from it is gone."""
+    effects = load_effects(store, task) if effects is None else effects
+    scope = scope_paths(task) or set()
+    return {p: check for p, (check, after) in effects.items() if p not in scope and files.get(p) == after}
+
+
 def load_state(store: Store) -> dict:
     return store.read_json(STATE_FILE) or {"active": None, "next": 1}
 

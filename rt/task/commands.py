@@ -9,7 +9,7 @@ import os
 
 from rt import state
 from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, list_files, to_rel
-from rt.snapshot import blob_id, current_bytes, scan
+from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
@@ -120,7 +120,8 @@ def args_plan(p) -> None:
     p.add_argument("--note", default="", help="the approach, in a line")
 
 
-def _checked(ctx, paths: list[str], must_exist: bool, flag: str) -> list[str]:
+def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> list[str]:
+    """Repository paths for a plan; `made`: files the task's checks made, which may be planned for creation."""
     out = []
     for p in paths:
         rel = to_rel(ctx.repo, p)
@@ -132,7 +133,7 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str) -> list[str]:
             near = closest_paths(rel, list_files(ctx.repo))
             hint = f"closest existing: {', '.join(near)}" if near else "no similar path exists"
             raise PathError(f"{flag} {p}: no such file ({hint}); to add a new file use --create")
-        if not must_exist and exists:
+        if not must_exist and exists and rel not in made:
             raise PathError(f"{flag} {p}: already exists; to change it use --edit")
         out.append(rel)
     return sorted(set(out))
@@ -150,12 +151,19 @@ def cmd_plan(ctx, args) -> Result:
     if not (args.edit or args.create or args.delete):
         raise UsageError("a plan names at least one file: rt plan --edit F ... --create F ... --delete F ...")
     note = state.checked_text("plan note", args.note)
+    store = ctx.store
+    task = state.active_task(store)
+    effects = state.load_effects(store, task)
+    now = {p: h for p in effects if (h := hash_path(ctx.repo, p)) is not None}
+    made = state.made_by_checks(store, task, now, effects)
+    if made:   # those absent when the task started may be planned for creation
+        before = state.load_snapshot(store, task)
+        made = [p for p in made if p not in before]
     scope = {
         "edit": _checked(ctx, args.edit, True, "--edit"),
-        "create": _checked(ctx, args.create, False, "--create"),
+        "create": _checked(ctx, args.create, False, "--create", made),
         "delete": _checked(ctx, args.delete, True, "--delete"),
     }
-    store = ctx.store
     with store.locked():
         task = state.active_task(store)
         state.move(task, "planned", note)
