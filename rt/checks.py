@@ -449,8 +449,8 @@ def _declared_formatters(repo: Repo) -> set[str]:
 
 KEEP = 1 << 20
 """Of each output stream of a check, the first and the last KEEP bytes are kept in memory, parsed and
-reported; the whole output goes to its log under `.rt/` as it comes, so 200 MB of output costs no more
-memory than 3 MB, and the report says when a middle went unread."""
+reported; the whole output goes to its log under `.rt/` as it comes, so however long it is it holds at
+most 2 KEEP per stream in memory (3 while the tail is trimmed), and the report says when a middle went unread."""
 GRACE = 2.0
 """Seconds a check's output pipes may stay open after its program exited (children finishing their
 writes) before its process group is killed and the pipes closed."""
@@ -501,9 +501,9 @@ def _start_failure(program: str, e: OSError) -> str:
     return f"program failed to start: {program}: {e.strerror or e}"
 
 
-def _could_not_run(check: Check, reason: str, output: str, started: float, proc=None) -> Ran:
+def _could_not_run(check: Check, reason: str, output: str, started: float, session=None) -> Ran:
     return Ran(Run(check.name, check.required, "could_not_run", [], reason, head(output)), output,
-               time.monotonic() - started, proc.printed if proc else 0, proc.cut if proc else False)
+               time.monotonic() - started, session.printed if session else 0, bool(session and session.cut))
 
 
 class _Stream:
@@ -622,7 +622,10 @@ def _read(sel, streams: dict[int, _Stream], wait: float) -> bool:
 
 def _exited(pid: int) -> bool:
     """Whether the process has ended, without reaping it (its group id stays ours to kill)."""
-    return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:   # reaped already
+        return True
 
 
 def _kill_group(proc) -> None:

@@ -102,7 +102,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     if not just_snapshotted:
         files = scan(ctx.repo, store).files
         made = state.made_by_checks(store, task, files)
-        moved = [m for m in changes(state.load_snapshot(store, task), files) if m[0] not in made]
+        moved = [(p, s) for p, s in changes(state.load_snapshot(store, task), files) if p not in made]
     if moved:
         raise StateError(f"{len(moved)} file(s) changed since `rt start` (first: {moved[0][0]}); a baseline of "
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
@@ -124,7 +124,8 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     if not checks:
         lines.append(f"no checks found; `rt verify` will be INCOMPLETE until some are declared (see `rt checks`, {CONFIG})")
     failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
-    if failed and len(failed) == len(checks):
+    none_ran = bool(checks) and len(failed) == len(checks)
+    if none_ran:
         lines.append(f"no check could run, so the baseline holds nothing: `rt verify` will be INCOMPLETE until "
                      f"they run; fix them (see each reason above) and run `rt baseline` again before editing")
     elif failed:
@@ -132,8 +133,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                      f"fix it and run `rt baseline` again before editing")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
-    code = ExitCode.INCOMPLETE if failed and len(failed) == len(checks) else ExitCode.OK
-    return Result(without_root(ctx, "\n".join(lines)), data, code)
+    return Result(without_root(ctx, "\n".join(lines)), data, ExitCode.INCOMPLETE if none_ran else ExitCode.OK)
 
 
 def run_options(p) -> None:
