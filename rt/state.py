@@ -54,11 +54,11 @@ def checked_text(what: str, text: str) -> str:
     return text
 
 
-def head(text: str, what: str = "task text", limit: int = TEXT_SHOWN) -> str:
+def head(text: str, what: str = "task text", limit: int = TEXT_SHOWN, whole: str = "`rt status --json`") -> str:
     """The first `limit` characters of a recorded text, saying how much more there is and where it is whole."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}... (the {what} goes on for {len(text) - limit:,} more characters: `rt status --json`)"
+    return f"{text[:limit]}... (the {what} goes on for {len(text) - limit:,} more characters: {whole})"
 
 
 def now() -> float:

@@ -107,7 +107,8 @@ def cmd_tasks(ctx, args) -> Result:
     rows = [f"{t['id']}  {t['state']}" for t in tasks]
     share = f"{done} of {len(tasks)} finished ({round(100 * done / len(tasks))}%)" if tasks else "no tasks yet"
     return Result("\n".join(rows + [share]),
-                  {"tasks": [{"id": t["id"], "state": t["state"], "text": state.head(t["text"])} for t in tasks],
+                  {"tasks": [{"id": t["id"], "state": t["state"],
+                             "text": state.head(t["text"], whole=f".rt/{state.task_file(t['id'])}")} for t in tasks],
                    "finished": done, "closed": closed, "total": len(tasks)})
 
 
