@@ -409,8 +409,17 @@ def user_prompt_submit(payload: dict) -> Reply:
                                            f"first, or tell the user.\n{describe(current)}")
     started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
     from rt.context import manifest_text, pack_text
-    parts = [f"rt: {started.text}", manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
-    return context("UserPromptSubmit", "\n\n".join(parts))
+    from rt.core import IndexDamaged
+
+    def view() -> list[str]:
+        return [manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
+    try:
+        parts = view()
+    except IndexDamaged as e:   # only a cache: built again, then asked once more
+        from rt.index.index import recover
+        recover(ctx, e)
+        parts = view()
+    return context("UserPromptSubmit", "\n\n".join([f"rt: {started.text}", *parts]))
 
 
 def _runtask_text(prompt: str) -> str | None:
@@ -427,20 +436,21 @@ def stop(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
-    from rt.snapshot import fingerprint, scan
+    from rt.snapshot import changes, fingerprint, scan
     repo = where[0]
     store = _store(repo)
     task = state.active_task(store, required=False)
     if task is None:
         return Reply()
-    now = fingerprint(scan(repo, store).files)
+    files = scan(repo, store).files
     verified = task.get("verify")
     if verified:
-        if verified.get("fingerprint") == now:
+        if verified.get("fingerprint") == fingerprint(files):
             return Reply()
         why = "changed files since its last `rt verify`"
     else:
-        if fingerprint(state.load_snapshot(store, task)) == now:
+        made = state.made_by_checks(store, task, files)   # what the baseline's checks wrote is not the task's
+        if all(p in made for p, _ in changes(state.load_snapshot(store, task), files)):
             return Reply()
         why = "changed files and was never verified"
     if task["state"] in state.EDITABLE:
