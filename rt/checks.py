@@ -79,7 +79,7 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -115,6 +115,11 @@ def seconds(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
     return int(text)
+
+
+def intent_setting(repo: Repo) -> bool | None:
+    """rt.toml's `intent = true|false` (intent mode, `rt/claude/intent.py`), or None when it does not say."""
+    return load_config(repo).get("intent")
 
 
 def fix_attempt_limit(repo: Repo) -> int:
