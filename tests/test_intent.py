@@ -428,3 +428,11 @@ def test_uninstall_without_its_record_keeps_a_command_file_of_the_users(project)
 def project_file(rel: str) -> str:
     from pathlib import Path
     return (Path(__file__).resolve().parent.parent / rel).read_text(encoding="utf-8")
+
+
+def test_the_agent_cannot_switch_intent_mode_without_the_user(project):
+    intent_project(project)
+    for command in ("rt intent off", "rt intent on", "cd . && rt --json intent off"):
+        decision, reason = bash(project, command)
+        assert decision == "ask" and "switching intent mode is the user's decision" in reason, command
+    assert bash(project, "rt intent") == (None, "") and bash(project, "rt intent revoke") == (None, "")
