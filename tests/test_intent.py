@@ -316,7 +316,7 @@ def test_mem_facts_are_memory_entries_of_the_pack(project):
 def test_rt_intent_shows_the_mode_and_the_commands(project):
     intent_project(project)
     out = project.rt("intent")
-    assert out.startswith("intent mode: on (this project's switch (`rt intent on|off`))\n")
+    assert out.startswith("intent mode: on (set by `rt intent on|off`)\n")
     for name, meaning in COMMANDS.items():
         assert f"  /{name:<7} {meaning.summary}" in out
     assert project.rt_json("intent")["on"] is True

@@ -245,8 +245,8 @@ def _bash_gate(payload: dict, command: str) -> Reply:
         return Reply()
     repo = where[0]
     if verdict.decision == "deny":
-        from rt.claude.intent import git_decision  # a live /commit or /push lets exactly one through
-        answer = git_decision(repo, payload, command, verdict.reason)
+        from rt.claude.intent import git_decision, single_operation  # a live /commit or /push lets one through
+        answer = git_decision(repo, payload, single_operation(command), verdict.reason)
         if answer:
             return decision(*answer)
     if verdict.decision == "plan":

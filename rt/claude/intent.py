@@ -148,7 +148,12 @@ def transcript_intent(path: str, prompt_id: str, tail: int = 4 << 20) -> Intent 
 # ---------------------------------------------------------------- the mode and the turn record
 
 def configured(repo: Repo) -> bool | None:
-    from rt.checks import intent_setting  # rt.toml's reader, loaded only when the mode must be asked
+    """rt.toml's `intent` key (`checks.intent_setting`). Neither config file naming `intent` means no key:
+    then rt.toml's reader (a heavy import for a hook that runs on every prompt) is not loaded."""
+    from rt.core import read_text
+    if not any("intent" in (read_text(repo, name) or "") for name in ("rt.toml", "pyproject.toml")):
+        return None
+    from rt.checks import intent_setting
     return intent_setting(repo)
 
 
@@ -247,14 +252,14 @@ def edit_denial(repo: Repo, payload: dict) -> str | None:
 
 # ---------------------------------------------------------------- /commit and /push
 
-def git_decision(repo: Repo, payload: dict, command: str, refused: str) -> tuple[str, str] | None:
-    """The PreToolUse answer for a Bash command the git guard refused (`refused` is its reason): `allow`
-    when it is exactly one commit (or push) and the session holds a live permission of that kind, else
-    a `deny` saying why the permission did not apply; None when intent mode is not in play."""
+def git_decision(repo: Repo, payload: dict, kind: str | None, refused: str) -> tuple[str, str] | None:
+    """The PreToolUse answer for a Bash command the git guard refused (`refused` is its reason; `kind` is
+    `commit` or `push` when the command is exactly one such operation and nothing else, see
+    `single_operation`): `allow` when the session holds a live permission of that kind, else a `deny`
+    saying why the permission did not apply; None when intent mode is not in play."""
     store = _store(repo)
     if not store.path(journal.INTENT_FILE).is_file():
         return None
-    kind = single_operation(command)
     session, now = payload.get("session_id") or "", state.now()
     with store.locked():
         data = journal.load_intent(store)
@@ -392,7 +397,7 @@ def cmd_intent(ctx, args) -> Result:
             "no live permission to revoke"
         return Result(text, {"revoked": [g["kind"] for g in gone]})
     on = journal.mode_on(store, setting)
-    source = "rt.toml" if setting is not None else "this project's switch (`rt intent on|off`)"
+    source = "set in rt.toml" if setting is not None else "set by `rt intent on|off`"
     lines = [f"intent mode: {'on' if on else 'off'} ({source})"]
     now = state.now()
     grants = journal.live_grants(journal.load_intent(store), now) if store.dir.is_dir() else []
