@@ -14,7 +14,8 @@ payloads (a failed Bash command may still have written files).
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
-check is for the main agent only.
+check is for the main agent only. In intent mode (`rt/claude/intent.py`) UserPromptSubmit records each
+message's leading command and PreToolUse holds edits, commits and pushes to it.
 """
 from __future__ import annotations
 
