@@ -1,9 +1,10 @@
 """What intent mode adds to the hooks' cost: the same hook calls in two copies of one repository, intent
 mode off in one and on in the other, interleaved call by call (off, on, off, on ...) so machine load
 hits both alike. Each call is a fresh `python3 -S -m rt hook ...` process with its JSON on stdin, as
-Claude Code runs it, rt byte-compiled first.
+Claude Code runs it, rt byte-compiled first. With `--base DIR` the "off" copy runs the rt of another
+checkout (say main, before intent mode existed): then the ratio is the whole cost of the feature.
 
-    python3 bench/intent_latency.py [--runs 100] [--files 2000]
+    python3 bench/intent_latency.py [--runs 100] [--files 2000] [--base DIR]
 """
 from __future__ import annotations
 
@@ -34,12 +35,12 @@ def payload(repo: Path, event: str, session: str, **fields) -> str:
                        "cwd": str(repo), "hook_event_name": event, **fields})
 
 
-def once(arg: str, repo: Path, stdin: str) -> tuple[float, float, str]:
-    """Wall and CPU (user + system) milliseconds of one hook process, and its stdout."""
+def once(arg: str, repo: Path, stdin: str, root: Path) -> tuple[float, float, str]:
+    """Wall and CPU (user + system) milliseconds of one hook process of the rt in `root`, and its stdout."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-S", "-m", "rt", "hook", arg], cwd=repo, input=stdin,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=False)
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, check=False)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode != 0:
@@ -51,7 +52,10 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--files", type=int, default=2000, help="size of the synthetic repository")
+    ap.add_argument("--base", type=Path, default=ROOT, help="the rt checkout the off copy runs (default: this one)")
     args = ap.parse_args()
+    base = args.base.resolve()
+    compileall.compile_dir(str(base / "rt"), quiet=1)
     sys.path.insert(0, str(ROOT / "bench"))
     from genrepo import generate
     compileall.compile_dir(str(ROOT / "rt"), quiet=1)
@@ -77,6 +81,7 @@ def main() -> None:
              {"tool_name": "Bash", "tool_input": {"command": "git commit -m x"}}, "deny"),
             ("UserPromptSubmit, a plain prompt", "user-prompt-submit", "talk", {"prompt": "just asking"}, ""),
         ]
+        print(f"off: rt from {'this checkout' if base == ROOT else base}; on: this checkout")
         print(f"{args.runs} paired runs per case; repository of {args.files} files; Python "
               f"{sys.version.split()[0]}; load average before: {os.getloadavg()[0]:.2f}\n")
         print("| case | CPU p50 ms off | CPU p50 ms on | CPU p95 off | CPU p95 on | wall p50 off | wall p50 on "
@@ -86,10 +91,10 @@ def main() -> None:
             event = "UserPromptSubmit" if arg == "user-prompt-submit" else "PreToolUse"
             res = {"off": ([], []), "on": ([], [])}
             for _ in range(args.runs):
-                for label, repo in (("off", off), ("on", on)):
+                for label, repo, root in (("off", off, base), ("on", on, ROOT)):
                     if arg == "pre-tool-use" and fields["tool_name"] == "Edit":
                         fields = dict(fields, tool_input={"file_path": str(repo / inside)})
-                    wall, cpu, out = once(arg, repo, payload(repo, event, session, **fields))
+                    wall, cpu, out = once(arg, repo, payload(repo, event, session, **fields), root)
                     if label == "on" and want is not None and want != "":
                         got = json.loads(out)["hookSpecificOutput"]["permissionDecision"]
                         if got != want:
