@@ -167,6 +167,10 @@ MAX_SESSIONS = 20
 """Turn records kept per session (a background subagent may outlive its turn) and sessions kept."""
 
 
+_MODE_OFF = ("rt: intent mode is off in this project, so /{name} grants nothing and rt's git guard still blocks it; "
+             "tell the user (they turn the mode on with `rt intent on`, or do it themselves).")
+
+
 def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
     """UserPromptSubmit: record the turn's command, grant `/commit` or `/push`, journal `/fail /win /mem`.
     Returns a line for the model when something needs saying, else ''."""
@@ -206,10 +210,6 @@ def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
     if intent.name in journal.GRANT_KINDS and not on:
         notes.append(_MODE_OFF.format(name=intent.name))
     return "\n".join(notes)
-
-
-_MODE_OFF = ("rt: intent mode is off in this project, so /{name} grants nothing and rt's git guard still blocks it; "
-             "tell the user (they turn the mode on with `rt intent on`, or do it themselves).")
 
 
 def _turn(repo: Repo, payload: dict) -> dict | None:
