@@ -12,7 +12,6 @@ from intent_support import bash, intent_project, prompt
 
 from rt import journal, state
 from rt.claude import intent
-from rt.claude.intent import single_operation
 
 T0 = 1_000_000.0
 
@@ -45,13 +44,14 @@ CASES: dict[str, list[tuple]] = {
         ("bash", "git push origin main", "s1", None, 300, "allow", "this one push is let through")],
     "a destructive push under /push": [
         ("user", "/push", "s1", 0),
-        ("bash", "git push --force origin main", "s1", None, 10, "deny", "nothing destructive"),
-        ("bash", "git push origin +main", "s1", None, 10, "deny", "nothing destructive"),
+        ("bash", "git push --force origin main", "s1", None, 10, "deny", "no force"),
+        ("bash", "git push origin +main", "s1", None, 10, "deny", "no force"),
         ("bash", "git push origin main", "s1", None, 10, "allow", "")],
-    "a chain under /commit": [
+    "more than one commit, or an amend, under /commit": [
         ("user", "/commit", "s1", 0),
-        ("bash", "git add -A && git commit -m 'x'", "s1", None, 10, "deny", "run on its own"),
-        ("bash", "git commit --amend -m 'x'", "s1", None, 10, "deny", "run on its own")],
+        ("bash", "git commit -m 'a' && git commit -m 'b'", "s1", None, 10, "deny", "no second commit or push"),
+        ("bash", "git commit --amend -m 'x'", "s1", None, 10, "deny", "no amend"),
+        ("bash", "git add -A && git commit -m 'x'", "s1", None, 10, "allow", "")],  # staging first is fine
     "another session": [
         ("user", "/commit", "s1", 0),
         ("user", "what is left to do?", "s2", 5),
@@ -130,46 +130,33 @@ def test_mode_off_commit_stays_blocked_and_the_model_is_told(project):
     assert "/commit" not in reason
 
 
-# ---------------------------------------------------------------- which commands count as one operation
+# ---------------------------------------------------------------- which commands a permission lets through
 
-@pytest.mark.parametrize("command,kind", [
-    ("git commit -m 'fix the parser'", "commit"),
-    ('git commit -m "fix (parser); tidy"', "commit"),            # operators inside quotes are text
-    ("git commit -am 'x'", "commit"),
-    ("git commit -m 'first line\n\nbody'", "commit"),
-    ("  git commit -m x  ", "commit"),
-    ("git push", "push"),
-    ("git push -u origin feature/x", "push"),
-    ("git commit", "commit"),
-    ("git commit --amend -m x", None),
-    ("git commit --fixup=HEAD", None),
-    ('git commit -m "$(cat <<\'EOF\'\nmsg\nEOF\n)"', None),        # a substitution runs a command
-    ('git commit -m "see `date`"', None),
-    ("git commit -m $MSG", None),
-    ("git add -A && git commit -m x", None),
-    ("git commit -m x; git push", None),
-    ("git commit -m x | tee log", None),
-    ("git commit -m x > log", None),
-    ("git commit -m x\ngit push", None),
-    ("git -C /elsewhere commit -m x", None),
-    ("git -c core.hooksPath=/tmp/h commit -m x", None),
-    ("GIT_DIR=/x git commit -m x", None),
-    ("git ci -m x", None),                                          # an alias: the guard reads it
-    ("sudo git commit -m x", None),
-    ("git push --force", None),
-    ("git push -f origin main", None),
-    ("git push -uf origin main", None),
-    ("git push --force-with-lease", None),
-    ("git push origin +main", None),
-    ("git push origin :main", None),
-    ("git push --delete origin x", None),
-    ("git push --mirror", None),
-    ("git push --all", None),
-    ("git push --tags", None),
-    ("git push --receive-pack=/bin/sh origin", None),
-    ("git commit -m 'unclosed", None),
-    ("git status", None),
-    ("echo git commit", None),
+@pytest.mark.parametrize("command,kind,allowed", [
+    ("git commit -m 'fix the parser'", "commit", True),
+    ("git commit -am 'x'", "commit", True),
+    ("git add -A && git commit -m 'x'", "commit", True),
+    ('git commit -m "$(cat <<\'EOF\'\nthe message\nEOF\n)"', "commit", True),  # Claude Code's usual form
+    ("git push", "push", True),
+    ("git push -u origin feature/x", "push", True),
+    ("git commit --amend -m x", "commit", False),
+    ("git commit --no-verify -m x", "commit", False),   # hooks skipped
+    ("git commit -m a && git commit -m b", "commit", False),
+    ("git commit -m x && git push", "commit", False),
+    ("git commit -m x && git reset --hard", "commit", False),
+    ("git commit -m x; rm -rf .git", "commit", False),
+    ("for i in 1 2; do git commit -m x; done", "commit", False),
+    ("git -c core.hooksPath=/tmp/h commit -m x", "commit", False),
+    ("git push --force", "push", False),
+    ("git push -f origin main", "push", False),
+    ("git push origin +main", "push", False),
+    ("git push --delete origin x", "push", False),
+    ("git push --mirror", "push", False),
+    ("git push --all", "push", False),
 ])
-def test_single_operation(command, kind):
-    assert single_operation(command) == kind
+def test_what_one_permission_lets_through(repo, monkeypatch, command, kind, allowed):
+    """The git guard's reading (`gitguard.sole_operation`): one plain commit or push, nothing else blocked."""
+    monkeypatch.setattr(state, "now", lambda: T0)
+    prompt(repo, f"/{kind}")
+    decision, reason = bash(repo, command)
+    assert decision == ("allow" if allowed else "deny"), reason

@@ -168,10 +168,32 @@ def _cwd(payload: dict) -> Path:
 
 
 def _where(payload: dict) -> tuple[Repo, Path] | None:
-    """The repository and cwd of the session, or None when rt is not in use there (no `.rt/`)."""
-    start = _cwd(payload)
-    repo = find_repo(start)
-    return (repo, start) if repo.store_dir.is_dir() else None
+    """The task's repository and the session's folder, or None when rt is not in use there (no `.rt/`).
+
+    The repository is the nearest folder up from the session's folder that holds `.rt/`, not the nearest
+    `.git`: a submodule, a vendored repository or a test fixture with its own `.git` stays under the task.
+    Within the project Claude Code reports (CLAUDE_PROJECT_DIR) the walk stops at the project's git top
+    level; a shell that left the project is still under the project's task."""
+    cwd = _cwd(payload)
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    project_dir = Path(project).resolve() if project and os.path.isdir(project) else None
+    top = find_repo(project_dir).root if project_dir else None
+    for start in (cwd, project_dir):
+        root = _store_root(start, top) if start else None
+        if root is not None:
+            return Repo(root, os.path.lexists(root / ".git")), cwd
+    return None
+
+
+def _store_root(start: Path, top: Path | None) -> Path | None:
+    """The nearest folder from `start` up holding `.rt/`, not above `top` when `start` is under it."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".rt").is_dir():
+            return folder
+        if folder == top:
+            break
+    return None
 
 
 def _store(repo: Repo):
@@ -231,23 +253,27 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
 
 
 def _bash_gate(payload: dict, command: str) -> Reply:
-    """Read the command first: a harmless one (most) is answered without looking for the repository."""
-    from rt.core import git
+    """The git guard, judged against the task's repository wherever the shell is (a nested repository,
+    `-C`, `--git-dir` and `GIT_DIR` included)."""
+    where = _where(payload)
+    if where is None:
+        return Reply()
     from rt.claude.gitguard import check
-    cwd = _cwd(payload)
+    from rt.core import git
+    repo, cwd = where
 
     def alias_of(name: str) -> str | None:
         out = git(cwd, "config", "--get", f"alias.{name}")
         return out.decode("utf-8", "replace").strip() if out else None
 
-    verdict = check(command, alias_of)
-    where = None if verdict is None else _where(payload)
-    if verdict is None or where is None:
+    verdict = check(command, str(cwd.resolve()), str(repo.root), alias_of)
+    if verdict is None:
         return Reply()
-    repo = where[0]
     if verdict.decision == "deny":
-        from rt.claude.intent import git_decision, single_operation  # a live /commit or /push lets one through
-        answer = git_decision(repo, payload, single_operation(command), verdict.reason)
+        from rt.claude.gitguard import sole_operation
+        from rt.claude.intent import git_decision  # a live /commit or /push lets exactly one through
+        answer = git_decision(repo, payload, lambda: sole_operation(command, str(cwd.resolve()), str(repo.root)),
+                              verdict.reason)
         if answer:
             return decision(*answer)
     if verdict.decision == "plan":
@@ -394,7 +420,9 @@ def _runtask_prompt(payload: dict) -> Reply:
         return Reply()
     if not text:
         return context("UserPromptSubmit", "rt: /runtask needs the task: `/runtask <what to do>`. Ask the user for it.")
-    repo = find_repo(_cwd(payload))
+    where = _where(payload)
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    repo = where[0] if where else find_repo(Path(project) if project and os.path.isdir(project) else _cwd(payload))
     from types import SimpleNamespace
 
     from rt import state

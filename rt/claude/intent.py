@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 from collections import namedtuple
+from collections.abc import Callable
 
 from rt import journal, state
 from rt.core import Repo, Result, UsageError
@@ -252,14 +253,17 @@ def edit_denial(repo: Repo, payload: dict) -> str | None:
 
 # ---------------------------------------------------------------- /commit and /push
 
-def git_decision(repo: Repo, payload: dict, kind: str | None, refused: str) -> tuple[str, str] | None:
-    """The PreToolUse answer for a Bash command the git guard refused (`refused` is its reason; `kind` is
-    `commit` or `push` when the command is exactly one such operation and nothing else, see
-    `single_operation`): `allow` when the session holds a live permission of that kind, else a `deny`
-    saying why the permission did not apply; None when intent mode is not in play."""
+def git_decision(repo: Repo, payload: dict, operation: Callable[[], str | None],
+                 refused: str) -> tuple[str, str] | None:
+    """The PreToolUse answer for a Bash command the git guard refused (`refused` is its reason): `allow`
+    when the command is exactly one plain commit or push and the session holds a live permission of that
+    kind, else a `deny` saying why the permission did not apply; None when intent mode is not in play.
+    `operation()` is the git guard's reading of the command (`gitguard.sole_operation`): `commit`, `push`,
+    or None for anything else; it is asked only when intent mode is in play."""
     store = _store(repo)
     if not store.path(journal.INTENT_FILE).is_file():
         return None
+    kind = operation()
     session, now = payload.get("session_id") or "", state.now()
     with store.locked():
         data = journal.load_intent(store)
@@ -269,8 +273,9 @@ def git_decision(repo: Repo, payload: dict, kind: str | None, refused: str) -> t
         if not live and (kind is None or not turns[0].get("on")):
             return None  # no permission to explain, and no /commit to suggest with the mode off
         if kind is None:
-            return "deny", (f"{refused}. The /{live[0]['kind']} permission lets through exactly one plain "
-                            f"`git {live[0]['kind']}` run on its own (no chain, no substitution, nothing destructive)")
+            return "deny", (f"{refused}. The /{live[0]['kind']} permission lets through one plain "
+                            f"`git {live[0]['kind']}` with nothing else in the command that rt blocks (no amend, no "
+                            f"force, no second commit or push)")
         if _is_subagent(payload):
             return "deny", (f"rt: a subagent cannot use the user's /{kind} permission; only the main agent "
                             f"may {kind}. Report back and let the main agent do it.")
@@ -302,52 +307,6 @@ def _kind_fits(grant: dict, kind: str) -> bool:
 def _spend(data: dict, grant: dict) -> None:
     """A permission is spent by its first use."""
     data["grants"].remove(grant)
-
-
-_UNSAFE_OUTSIDE = frozenset(";&|<>()`$\n\r\\{}*?[")
-_UNSAFE_IN_DOUBLE = frozenset("`$\\")
-_PUSH_REFUSED = ("-f", "--force", "--force-with-lease", "--force-if-includes", "-d", "--delete", "--mirror",
-                 "--prune", "--all", "--tags", "--follow-tags", "--exec", "--receive-pack")
-_COMMIT_REFUSED = ("--amend", "--fixup", "--squash")
-
-
-def single_operation(command: str) -> str | None:
-    """`commit` or `push` when the command is exactly one plain `git commit|push ...` with nothing else in
-    it (no chain, redirection, substitution, variable, glob, alias, global option such as `-C` or `-c`),
-    not an amend, and not a push that forces, deletes, prunes, mirrors or pushes every branch; else None. Narrow on purpose: anything unusual is left
-    to the git guard, which denies it."""
-    quote = ""
-    for c in command.strip():
-        if quote == "'":
-            quote = "" if c == "'" else quote
-        elif quote == '"':
-            if c in _UNSAFE_IN_DOUBLE:
-                return None
-            quote = "" if c == '"' else quote
-        elif c in "'\"":
-            quote = c
-        elif c in _UNSAFE_OUTSIDE:
-            return None
-    if quote:
-        return None
-    import shlex
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return None
-    if words[:1] != ["git"]:
-        return None
-    if len(words) < 2 or words[1] not in journal.GRANT_KINDS:
-        return None
-    kind, args = words[1], words[2:]
-    refused = _COMMIT_REFUSED if kind == "commit" else _PUSH_REFUSED
-    for arg in args:
-        if arg.split("=", 1)[0] in refused:
-            return None
-        if kind == "push" and (arg.startswith(("+", ":")) or (arg.startswith("-") and not arg.startswith("--")
-                                                                and set(arg[1:]) & {"f", "d"})):
-            return None
-    return kind
 
 
 # ---------------------------------------------------------------- what the model is told once per session
