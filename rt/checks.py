@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from rt.core import Repo, Result, UsageError, read_text, run, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.sandbox import bounded
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
 """Every check has one of these kinds; checks run in this order (cheap and telling first)."""
@@ -468,7 +469,7 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        proc = run(argv, repo.root, timeout=limit, env=RUN_ENV)
+        proc = run(bounded(repo.root, argv), repo.root, timeout=limit, env=RUN_ENV)
     except FileNotFoundError:
         return _could_not_run(check, f"program not found: {argv[0]} (install it, or set its command in {CONFIG})",
                               "", started)

@@ -227,6 +227,11 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ("mv .rt rt-old", "store"),
         ("cp -r vendored/.git .", "store"),
         ("cd .. && rm -rf repo", "store"),
+        ("find . | xargs rm -rf", "store"),
+        ("find . -print0 | xargs -0 rm -f", "store"),
+        ("ls -a | xargs rm -rf", "store"),
+        ("git ls-files -o | xargs rm -f", "store"),
+        ('cd "$(git rev-parse --git-dir)" && rm -f HEAD', "store"),
     ],
     # issue 20: a redirection between git and its subcommand
     "redirection": [
@@ -348,5 +353,6 @@ HARMLESS = [
     'for f in *.py; do python3 -m py_compile "$f"; done', "cd sub && ls", "export FOO=1 && git status",
     "ls | grep -v node_modules", "cp .rt/tasks/1-t/task.json /tmp/", "cat .rt/tasks/1-t/task.json | head",
     "git ls-files -z | xargs -0 git log --oneline --", "bash st.sh", "./st.sh", "sh st.sh && git status",
-    "echo 'git status' > s2.sh && bash s2.sh",
+    "echo 'git status' > s2.sh && bash s2.sh", "git diff --name-only | xargs ruff check",
+    'cd "$(git rev-parse --show-toplevel)" && ls', "find . -name '*.pyc' | xargs rm -f", "ls | xargs echo",
 ]

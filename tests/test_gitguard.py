@@ -192,7 +192,8 @@ def test_sole_operation_names_one_plain_commit_or_push(command, op):
     "git commit -m x && git reset --hard HEAD~1", "git commit -m x && rm -rf .rt",
     "for i in 1 2; do git commit -m $i; done", "while true; do git push; done", "f() { git push; }; f",
     "echo x | xargs git commit -m", "find . -exec git commit -m x \\;", "watch git push", "git status",
-    "git commit -m x | git push", "git -c core.hooksPath=/tmp git commit -m x",
+    "git commit -m x | git push", "git -c core.hooksPath=/tmp git commit -m x", "GIT_DIR=/other/.git git commit -m x",
+    "git -C vendored commit -m x", "git --work-tree=/tmp commit -am x", "git commit --fixup HEAD --no-verify",
 ])
 def test_sole_operation_refuses_anything_more(command):
     assert sole_operation(command, ROOT, ROOT) is None

@@ -436,3 +436,10 @@ def test_the_agent_cannot_switch_intent_mode_without_the_user(project):
         decision, reason = bash(project, command)
         assert decision == "ask" and "switching intent mode is the user's decision" in reason, command
     assert bash(project, "rt intent") == (None, "") and bash(project, "rt intent revoke") == (None, "")
+
+
+def test_install_intent_with_the_sandbox_says_commit_cannot_be_used(project):
+    project.init_git()
+    out = project.rt("install", "--intent", "--sandbox")
+    assert "the sandbox keeps .git/ read-only for the agent's shell, so a /commit or /push permission cannot" in out
+    assert "cannot be used" not in project.rt("install", "--uninstall")

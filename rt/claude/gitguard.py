@@ -24,7 +24,7 @@ import re
 
 from rt.claude import gitrules
 from rt.claude.gitrules import DESTROY, HISTORY, PUBLISH, RUNS, Refused, Unknown
-from rt.claude.shell import DYN, OPERATORS, REDIRECTS, Script, Word, expand_braces, parse, unescape
+from rt.claude.shell import DYN, REDIRECTS, Script, Word, expand_braces, find_bare, parse, unescape
 
 MAX_DEPTH = 8
 """Nested shells and substitutions deeper than this are refused rather than followed."""
@@ -140,6 +140,10 @@ RISKY_ENV = frozenset({"PATH", "LD_PRELOAD", "LD_LIBRARY_PATH", "BASH_ENV", "ENV
                        "XDG_CONFIG_HOME", "PROMPT_COMMAND", "LESS", "LESSKEY", "MORE", "MANPAGER"})
 """Other variables that change which program git (or the shell) runs, or which configuration git reads."""
 
+RELOCATE = frozenset({"GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_NAMESPACE", "GIT_OBJECT_DIRECTORY",
+                      "GIT_COMMON_DIR"})
+"""Variables that point git at another repository, index or namespace."""
+
 SAFE_PAGERS = frozenset({"", "cat", "less", "more", "less -R", "less -FRX"})
 
 GLOBAL_FLAGS = frozenset({"-p", "--paginate", "-P", "--no-pager", "--no-replace-objects", "--no-lazy-fetch",
@@ -183,6 +187,7 @@ STORE_NAMES = (".git", ".rt", "HEAD", "config", "index", "description", "packed-
 """Names found inside `.git/` and `.rt/`: a `find -name` pattern matching none of them stays out of both."""
 
 _SIGHT = re.compile(r"git|\.rt\b", re.I)
+_STORE_SIGHT = re.compile(r"\.git\b|\.rt\b|git-dir|git-path|git-common-dir|GIT_DIR", re.I)
 _ESCAPES = re.compile(r"\\(x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})")
 _MENTIONS = re.compile(r"(?<![\w-])git(?![\w-])|\.git\b|(?<![\w.])\.rt\b", re.I)
 _SETS = re.compile(r"(^|[\s;&|(])[A-Za-z_]\w*(\[[^]]*\])?\+?=|\b(read|mapfile|readarray|for|select|declare|typeset|local|getopts|set\s+--|"
@@ -280,6 +285,7 @@ class _Reader:
     def __init__(self, command: str, cwd: str | None, root: str | None, alias_of):
         self.found: list[Verdict] = []
         self.sight = _in_sight(command)
+        self.store_sight = bool(_STORE_SIGHT.search(command))  # .git or .rt in sight, or git naming its folder
         self.command_text = command
         self.assigns = bool(_SETS.search(command))  # the command sets variables it may run as a program
         self.scripts: dict[str, str | None] = {}  # files this command writes: their text when known
@@ -288,17 +294,16 @@ class _Reader:
         self.root = os.path.normpath(root) if root else None
         self.alias_of = alias_of
         self.defines_functions = False
+        self.relocated = False  # GIT_DIR, GIT_WORK_TREE ... set: git works on another repository
         self.embedded = 0  # > 0 while reading an argument of an unknown program as a command
+        self.upstream: _Simple | None = None  # the command whose output the current one reads, in a pipeline
 
     def refuse(self, reason: str, decision: str = "deny", op: str = "") -> None:
-        self.found.append(Verdict(decision, reason, op))
+        reason = reason.replace("\n", " ")  # one line, short: the model reads it
+        self.found.append(Verdict(decision, reason if len(reason) <= 1000 else reason[:997] + "...", op))
 
     # ------------------------------------------------------------ shell text
     def text(self, text: str, depth: int, repeat: bool) -> None:
-        if depth > MAX_DEPTH:
-            self.refuse("rt: the command nests shells or substitutions too deeply to read; run the parts as plain "
-                        "commands")
-            return
         try:
             script = parse(text)
         except ValueError:
@@ -324,8 +329,11 @@ class _Reader:
         self.defines_functions |= functions
         for w in loose:
             self.substitutions(w, depth, repeat)
+        previous = None
         for cmd in commands:
+            self.upstream = previous if cmd.piped else None
             self.command(cmd, depth, repeat or cmd.repeat)
+            previous = cmd
 
     def substitutions(self, w: Word, depth: int, repeat: bool) -> None:
         for sub in w.subs:
@@ -414,7 +422,7 @@ class _Reader:
         elif name == "find":
             self.find(argv, depth, repeat)
         elif name in ("eval", "trap", "watch"):
-            self.joined(name, argv[1:2] if name == "trap" else _operands(argv[1:], "nqgp"), depth,
+            self.joined(name, argv[1:2] if name == "trap" else _operands(argv[1:], "nq"), depth,
                         repeat or name == "watch")
         elif name in ASSIGNERS:
             for w in argv[1:]:
@@ -519,9 +527,9 @@ class _Reader:
                 return
             if rest[0].static or DYN not in rest[0].pat:
                 self.text(rest[0].text, depth + 1, repeat)
-            elif self.sight:
-                self.refuse(f"rt: `{argv[0].text} -c` runs {_shown(rest[0])}, only known when it runs, and git is "
-                            f"in sight; run the commands themselves")
+            else:
+                self.refuse(f"rt: `{argv[0].text} -c` runs {_shown(rest[0])}, text only known when it runs; run the "
+                            f"commands themselves")
             return
         if rest and not reads_stdin:
             self.script_file(argv[0].text, rest[0], stdin, depth, repeat)
@@ -598,9 +606,8 @@ class _Reader:
 
     def joined(self, name: str, args: list[Word], depth: int, repeat: bool) -> None:
         """`eval`, `watch`, `trap`: their arguments are joined into one shell command."""
-        if any(not w.static for w in args) and self.sight:
-            self.refuse(f"rt: `{name}` runs text only known when it runs, and git is in sight; run the commands "
-                        f"themselves")
+        if any(DYN in w.pat for w in args):
+            self.refuse(f"rt: `{name}` runs text only known when it runs; run the commands themselves")
             return
         self.text(" ".join(w.text for w in args), depth + 1, repeat)
 
@@ -618,7 +625,7 @@ class _Reader:
             what = "git's own store" if store == ".git" else "rt's own store" if store == ".rt" else "git's configuration"
             self.refuse(f"rt: {by} would write to {store} ({what}) through {_shown(w)}; git and rt commands "
                         f"change it, nothing else does")
-        elif not w.static and DYN in w.pat and self.sight:
+        elif not w.static and DYN in w.pat and self.store_sight:
             self.refuse(f"rt: {by} writes to {_shown(w)}, only known when it runs, while .git or .rt is in sight; "
                         f"name the file plainly")
 
@@ -638,7 +645,7 @@ class _Reader:
         if target is None:
             self.cwd = None
             return
-        if _store_path(target, self.dotglob) in (".git", ".rt") or not target.static and self.sight:
+        if _store_path(target, self.dotglob) in (".git", ".rt") or not target.static and self.store_sight:
             self.refuse(f"rt: `cd {_shown(target)[1:-1]}` may enter git's or rt's own store, where the next "
                         f"commands would change it; stay in the working tree and name folders plainly")
         if target.static and self.cwd:
@@ -680,6 +687,24 @@ class _Reader:
                 j = end
             j += 1
 
+    def lists_stores(self, cmd: _Simple) -> bool:
+        """Whether a command's output (paths) may include `.git/` or `.rt/` ones: `find` over them, `ls -a`,
+        `git ls-files --others` with ignored files."""
+        words = cmd.words
+        name = words[0].text.rsplit("/", 1)[-1] if words else ""
+        flags = [w.text for w in words[1:] if w.text.startswith("-")]
+        if name == "find":
+            args = words[1:]
+            k = next((j for j, w in enumerate(args) if w.text.startswith(("-", "(", "!"))), len(args))
+            return self.find_reaches(args[:k] or [_word(".")], [w.text for w in args[k:]])
+        if name == "ls":
+            return any(f.startswith("-") and not f.startswith("--") and ("a" in f or "A" in f) for f in flags) or \
+                any(f in ("--all", "--almost-all") for f in flags)
+        if name == "git" and [w.text for w in words[1:2]] == ["ls-files"]:
+            return any(f in ("-o", "--others") for f in flags) and not any(
+                f.startswith(("--exclude", "-x", "-X")) for f in flags)
+        return False
+
     def find_reaches(self, starts: list[Word], expr: list[str]) -> bool:
         """Whether the files `find` visits may include `.git/` or `.rt/` ones."""
         if _find_excludes(expr):
@@ -696,6 +721,7 @@ class _Reader:
     def assign(self, w: Word) -> None:
         name, _, value = w.text.partition("=")
         name = name.rstrip("+").split("[", 1)[0]
+        self.relocated |= name in RELOCATE
         if not self.sight:
             return
         if name in ("PAGER", "GIT_PAGER") and w.static and value.strip() in SAFE_PAGERS:
@@ -759,7 +785,7 @@ class _Reader:
             reason = e.reason
             if any(why in reason for why in (PUBLISH, HISTORY, DESTROY)):
                 reason += TAIL
-            self.refuse(reason, op="" if repeat else e.op)
+            self.refuse(reason, op="" if repeat or elsewhere or self.relocated else e.op)
             return
         if parsed is not None:
             for name, value, negated in parsed.options:
@@ -906,23 +932,24 @@ def _w_time(reader: _Reader, argv, stdin, repeat):
 
 
 def _w_xargs(reader: _Reader, argv, stdin, repeat):
-    i, replace = 1, None
-    while i < len(argv):
-        t = argv[i].text
-        if t == "--":
-            i += 1
-            break
-        if not t.startswith("-") or t == "-":
-            break
-        if t in ("-I", "-a", "-d", "-E", "-L", "-n", "-P", "-s"):
-            if t == "-I" and i + 1 < len(argv):
-                replace = argv[i + 1].text
-            i += 2
-            continue
-        if t.startswith("-I") or t.startswith("--replace") or t.startswith("-i"):
-            replace = t.partition("=")[2] or t[2:] or "{}"
-        i += 1
-    inner = argv[i:] or [_word("echo")]
+    """xargs runs its command with words from stdin added (or put where `-I` says): words only known then."""
+    rest = _skip(argv, "IadELnPs", ("--arg-file", "--delimiter", "--eof", "--max-lines", "--max-args",
+                                    "--max-procs", "--max-chars", "--process-slot-var")) or []
+    options = argv[1:len(argv) - len(rest)]
+    replace = None
+    for k, w in enumerate(options):
+        t = w.text
+        if t == "-I" and k + 1 < len(options):
+            replace = options[k + 1].text
+        elif t.startswith("--replace"):
+            replace = t.partition("=")[2] or "{}"
+        elif t.startswith(("-i", "-I")) and not t.startswith("--"):
+            replace = t[2:] or "{}"
+    inner = rest or [_word("echo")]
+    program = inner[0].text.rsplit("/", 1)[-1]
+    if reader.upstream and program not in READS and program not in DATA and reader.lists_stores(reader.upstream):
+        reader.refuse(f"rt: `xargs {program}` is given paths that include .git/ or .rt/ ones; narrow what is "
+                      f"listed (`-name '<pattern>'`, `-not -path './.git/*'`)")
     if replace:
         inner = [_placeholder(w.text.startswith(replace)) if replace in w.text else w for w in inner]
     else:
@@ -1101,7 +1128,7 @@ _COMPONENT_CACHE: dict[tuple[str, bool], re.Pattern] = {}
 
 def _component_matches(pat: str, name: str, dotglob: bool) -> bool:
     """Whether one path component pattern (bash glob, escapes kept) can match `name`."""
-    if not has_meta(pat):
+    if find_bare(pat, "*?[(" + DYN) == -1:
         return unescape(pat) == name
     key = (pat, dotglob)
     rx = _COMPONENT_CACHE.get(key)
@@ -1111,19 +1138,6 @@ def _component_matches(pat: str, name: str, dotglob: bool) -> bool:
     if name.startswith(".") and not dotglob and pat[:1] != DYN and unescape(pat[:2] if pat.startswith("\\") else pat[:1]) != ".":
         return False  # a glob matches a leading dot only when it spells it (a variable may hold one)
     return rx.fullmatch(name) is not None
-
-
-def has_meta(pat: str) -> bool:
-    i = 0
-    while i < len(pat):
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in "*?[(" or c == DYN:
-            return True
-        i += 1
-    return False
 
 
 def _glob_regex(pat: str) -> str:
@@ -1179,20 +1193,8 @@ def _store_path(w: Word, dotglob: bool) -> str:
 
 
 def _after_equals(pat: str) -> str:
-    k = _bare_index(pat, "=")
+    k = find_bare(pat, "=")
     return pat[k + 1:] if k != -1 else ""
-
-
-def _bare_index(pat: str, char: str) -> int:
-    i = 0
-    while i < len(pat):
-        if pat[i] == "\\":
-            i += 2
-            continue
-        if pat[i] == char:
-            return i
-        i += 1
-    return -1
 
 
 def _absolute_parts(pat: str, cwd: str | None) -> list[str] | None:

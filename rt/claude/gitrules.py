@@ -61,36 +61,56 @@ FAMILY_SHORT_VALUE = "BCMXnSGOLUIl"
 class Spec:
     """One git subcommand's options: `forms` maps every accepted spelling (`dry-run`, `no-dry-run`) to
     (canonical name, negated); `short` maps a letter to its canonical name; `values` the canonical names
-    taking a value (`=`) or an optional attached one (`?`); `refused` the ones rt refuses."""
-    __slots__ = ("forms", "short", "values", "refused", "family", "abbrev")
+    taking a value (`=`) or an optional attached one (`?`); `refused` the ones rt refuses. The option text
+    is read on first use: a hook judges one or two subcommands, not all of them."""
+    __slots__ = ("text", "family", "abbrev", "_tables")
 
     def __init__(self, options: str, family: bool = False, abbrev: bool = True):
-        self.forms: dict[str, tuple[str, bool]] = {}
-        self.short: dict[str, str] = {}
-        self.values: dict[str, str] = {}
-        self.refused: set[str] = set()
-        self.family, self.abbrev = family, abbrev
-        for token in options.split():
-            refused = token.startswith("!")
-            token = token.lstrip("!")
-            kind = token[-1] if token[-1] in "=?" else ""
-            token = token.rstrip("=?")
-            short, _, long = token.rpartition(",") if "," in token else ("", "", token)
-            if len(long) == 1 and not short:
-                short, long = long, ""
-            name = long or short
-            if short:
-                self.short[short] = name
-            if long:
-                self.forms[long] = (name, False)
-                if long.startswith("no-"):
-                    self.forms.setdefault(long[3:], (name, True))
-                else:
-                    self.forms.setdefault("no-" + long, (name, True))
-            if kind:
-                self.values[name] = kind
-            if refused:
-                self.refused.add(name)
+        self.text, self.family, self.abbrev = options, family, abbrev
+        self._tables: tuple | None = None
+
+    @property
+    def forms(self) -> dict[str, tuple[str, bool]]:
+        return self._read()[0]
+
+    @property
+    def short(self) -> dict[str, str]:
+        return self._read()[1]
+
+    @property
+    def values(self) -> dict[str, str]:
+        return self._read()[2]
+
+    @property
+    def refused(self) -> set[str]:
+        return self._read()[3]
+
+    def _read(self) -> tuple:
+        if self._tables is None:
+            forms: dict[str, tuple[str, bool]] = {}
+            short: dict[str, str] = {}
+            values: dict[str, str] = {}
+            refused: set[str] = set()
+            for token in self.text.split():
+                refuse = token.startswith("!")
+                token = token.lstrip("!")
+                kind = token[-1] if token[-1] in "=?" else ""
+                token = token.rstrip("=?")
+                letter, _, long = token.rpartition(",") if "," in token else ("", "", token)
+                if len(long) == 1 and not letter:
+                    letter, long = long, ""
+                name = long or letter
+                if letter:
+                    short[letter] = name
+                if long:
+                    forms[long] = (name, False)
+                    forms.setdefault(long[3:] if long.startswith("no-") else "no-" + long, (name, True))
+                if kind:
+                    values[name] = kind
+                if refuse:
+                    refused.add(name)
+            self._tables = (forms, short, values, refused)
+        return self._tables
 
 
 class Parsed:
@@ -111,13 +131,6 @@ class Parsed:
             state[name] = not negated
         return any(state.get(n) for n in names)
 
-    def value(self, name: str) -> str | None:
-        found = None
-        for n, value, negated in self.options:
-            if n == name:
-                found = None if negated else value
-        return found
-
     def words(self) -> list[str]:
         return [w.text for w in self.positional]
 
@@ -131,22 +144,9 @@ class Refused(Exception):
         self.reason, self.op = reason, op
 
 
-def _family() -> Spec:
-    spec = Spec("")
-    for token in FAMILY_LONG:
-        name = token.rstrip("=")
-        spec.forms[name] = (name, False)
-        spec.forms.setdefault("no-" + name, (name, True))
-        if token.endswith("="):
-            spec.values[name] = "="
-    for letter in FAMILY_SHORT:
-        spec.short[letter] = "-" + letter
-    for letter in FAMILY_SHORT_VALUE:
-        spec.values["-" + letter] = "="
-    return spec
-
-
-FAMILY = _family()
+FAMILY = Spec(" ".join(FAMILY_LONG) + " " + " ".join(c + "=" * (c in FAMILY_SHORT_VALUE) for c in FAMILY_SHORT),
+              abbrev=False)
+"""The revision and diff options, as one Spec (read on first use)."""
 
 
 def parse(sub: str, spec: Spec, args: list[Word]) -> Parsed:
@@ -184,7 +184,7 @@ def parse(sub: str, spec: Spec, args: list[Word]) -> Parsed:
             while j < len(text):
                 letter = text[j]
                 if letter.isdigit() and spec.family:
-                    out.options.append(("-n", text[j:], False))
+                    out.options.append(("n", text[j:], False))
                     break
                 canon = spec.short.get(letter) or (FAMILY.short.get(letter) if spec.family else None)
                 if canon is None:
@@ -568,6 +568,7 @@ def judge(sub: str, args: list[Word], foreach=None) -> Parsed | None:
     why = rule(sub, parsed)
     if why:
         shown = " ".join([sub, *(w.text.replace(DYN, "$…") for w in args[:4])]) + (" ..." if len(args) > 4 else "")
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
         op = sub if sub == "commit" and _plain_commit(parsed) or sub == "push" and _plain_push(parsed) else ""
         raise Refused(f"rt blocks `git {shown}`: {why}", op)
     return parsed

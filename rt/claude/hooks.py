@@ -342,13 +342,14 @@ def _format(ctx, rel: str) -> str:
 
     from rt.checks import formatter_for
     from rt.core import run
+    from rt.sandbox import bounded
     from rt.snapshot import current_bytes
     argv = formatter_for(ctx.repo, rel)
     if not argv:
         return ""
     before = current_bytes(ctx.repo, rel)
     try:
-        proc = run(argv, ctx.repo.root, timeout=60)
+        proc = run(bounded(ctx.repo.root, argv), ctx.repo.root, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"rt could not run the formatter `{argv[0]}` on {rel}: {type(e).__name__}: {e}"
     if proc.returncode != 0:

@@ -87,16 +87,7 @@ def unescape(pat: str) -> str:
 
 
 def has_glob(pat: str) -> bool:
-    i, n = 0, len(pat)
-    while i < n:
-        c = pat[i]
-        if c == "\\":
-            i += 2
-            continue
-        if c in _GLOB:
-            return True
-        i += 1
-    return False
+    return find_bare(pat, "*?[") != -1
 
 
 def has_brace(pat: str) -> bool:
@@ -113,7 +104,7 @@ def expand_braces(pat: str) -> list[str]:
 
 
 def _braces(pat: str) -> list[str]:
-    start = _bare(pat, "{", 0)
+    start = find_bare(pat, "{")
     while start != -1:
         depth, i, commas = 0, start, []
         while i < len(pat):
@@ -147,7 +138,7 @@ def _braces(pat: str) -> list[str]:
                     if len(out) > MAX_BRACE_WORDS:
                         return out
             return out
-        start = _bare(pat, "{", start + 1)
+        start = find_bare(pat, "{", start + 1)
     return [pat]
 
 
@@ -171,15 +162,15 @@ def _sequence(body: str) -> list[str] | None:
     return None
 
 
-def _bare(pat: str, char: str, start: int) -> int:
-    """Index of the first unescaped `char` at or after `start`, or -1."""
+def find_bare(pat: str, chars: str, start: int = 0) -> int:
+    """Index of the first of `chars` at or after `start` that is not quoted or escaped in a word pattern, or -1."""
     i = start
     while i < len(pat):
         c = pat[i]
         if c == "\\":
             i += 2
             continue
-        if c == char:
+        if c in chars:
             return i
         i += 1
     return -1
@@ -417,19 +408,8 @@ class _Lexer:
         w.split = w.split or not quoted
 
     def _backtick(self, w: Word, pat: list[str], quoted: bool) -> None:
-        s, j = self.s, self.i + 1
-        inner = []
-        while j < len(s) and s[j] != "`":
-            if s[j] == "\\" and j + 1 < len(s) and s[j + 1] in "`$\\":
-                inner.append(s[j + 1])
-                j += 2
-                continue
-            inner.append(s[j])
-            j += 1
-        if j >= len(s):
-            raise ValueError("unclosed backtick")
-        w.subs.append(parse("".join(inner)))
-        self.i = j + 1
+        script, self.i = _backquoted(self.s, self.i + 1)
+        w.subs.append(script)
         pat.append(DYN)
         w.split = w.split or not quoted
 
@@ -442,6 +422,22 @@ class _Lexer:
             raise ValueError("heredoc without its body")
         self.i = inner.i
         return tokens
+
+
+def _backquoted(s: str, i: int) -> tuple[Script, int]:
+    """The script of a backquoted substitution whose text starts at `i` (`\\``, `\\$`, `\\\\` unescaped), and the
+    index after its closing backquote."""
+    inner = []
+    while i < len(s) and s[i] != "`":
+        if s[i] == "\\" and i + 1 < len(s) and s[i + 1] in "`$\\":
+            inner.append(s[i + 1])
+            i += 2
+            continue
+        inner.append(s[i])
+        i += 1
+    if i >= len(s):
+        raise ValueError("unclosed backtick")
+    return parse("".join(inner)), i + 1
 
 
 def _is_fd(token) -> bool:
@@ -576,18 +572,8 @@ def expansions(text: str) -> list[Script]:
             i = end + 1
             continue
         if c == "`":
-            j, inner = i + 1, []
-            while j < n and text[j] != "`":
-                if text[j] == "\\" and j + 1 < n and text[j + 1] in "`$\\":
-                    inner.append(text[j + 1])
-                    j += 2
-                    continue
-                inner.append(text[j])
-                j += 1
-            if j >= n:
-                raise ValueError("unclosed backtick")
-            out.append(parse("".join(inner)))
-            i = j + 1
+            script, i = _backquoted(text, i + 1)
+            out.append(script)
             continue
         i += 1
     return out
