@@ -82,7 +82,7 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -118,6 +118,11 @@ def seconds(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
     return int(text)
+
+
+def intent_setting(repo: Repo) -> bool | None:
+    """rt.toml's `intent = true|false` (intent mode, `rt/claude/intent.py`), or None when it does not say."""
+    return load_config(repo).get("intent")
 
 
 def fix_attempt_limit(repo: Repo) -> int:
@@ -481,6 +486,7 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
+        # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
         proc = _session(repo, bounded(repo.root, argv), limit, log)
     except OSError as e:
         reason = _start_failure(e.filename or argv[0], e)

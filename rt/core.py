@@ -184,16 +184,6 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     return rel.as_posix() if rel.parts else "."
 
 
-def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
-    """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
-    for part in parts:
-        if part == ".rt":
-            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
-        if part.lower() == ".git":
-            raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
-                            f"never plans or edits files in it")
-
-
 _QUOTED = {i: f"\\{i:03o}" for i in range(32)} | {127: "\\177", ord("\\"): "\\\\", ord('"'): '\\"',
                                                       ord("\n"): "\\n", ord("\t"): "\\t"}
 
@@ -204,6 +194,16 @@ def shown(rel: str) -> str:
     if rel.startswith('"') or any(c < " " or c == "\x7f" for c in rel):
         return '"' + rel.translate(_QUOTED) + '"'
     return rel
+
+
+def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
+    """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
+    for part in parts:
+        if part == ".rt":
+            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
+        if part.lower() == ".git":
+            raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
+                            f"never plans or edits files in it")
 
 
 def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:

@@ -848,6 +848,9 @@ class _Reader:
         if words[:2] == ["scope", "add"]:
             self.refuse("rt: extending the approved scope is the user's decision; approve "
                         f"`rt scope add {' '.join(words[2:])}` only if you agreed to it", "ask")
+        elif words[:2] in (["intent", "off"], ["intent", "on"]):
+            self.refuse("rt: switching intent mode is the user's decision (it decides when edits are allowed); "
+                        "approve it only if the user asked for it", "ask")
         elif words[:1] == ["plan"]:
             self.refuse("rt: `rt plan` on a task that already has a scope replaces the approved scope, which is the "
                         "user's decision; approve it only if you agreed", "plan")

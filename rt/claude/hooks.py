@@ -14,7 +14,8 @@ payloads (a failed Bash command may still have written files).
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
-check is for the main agent only.
+check is for the main agent only. In intent mode (`rt/claude/intent.py`) UserPromptSubmit records each
+message's leading command and PreToolUse holds edits, commits and pushes to it.
 """
 from __future__ import annotations
 
@@ -219,7 +220,11 @@ def pre_tool_use(payload: dict) -> Reply:
         return _bash_gate(payload, _text(tool_input, "command"))
     path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
     where = _where(payload)
-    return Reply() if where is None else _edit_gate(*where, path)
+    if where is None:
+        return Reply()
+    from rt.claude.intent import edit_denial  # intent mode: edits only in a /go or /runtask turn
+    why = edit_denial(where[0], payload)
+    return decision("deny", why) if why else _edit_gate(*where, path)
 
 
 def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
@@ -264,6 +269,13 @@ def _bash_gate(payload: dict, command: str) -> Reply:
     verdict = check(command, str(cwd.resolve()), str(repo.root), alias_of)
     if verdict is None:
         return Reply()
+    if verdict.decision == "deny":
+        from rt.claude.gitguard import sole_operation
+        from rt.claude.intent import git_decision  # a live /commit or /push lets exactly one through
+        answer = git_decision(repo, payload, lambda: sole_operation(command, str(cwd.resolve()), str(repo.root)),
+                              verdict.reason)
+        if answer:
+            return decision(*answer)
     if verdict.decision == "plan":
         from rt import state
         task = state.active_task(_store(repo), required=False)
@@ -380,15 +392,30 @@ def session_start(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
+    from rt.claude.intent import session_line
     from rt.task.commands import describe
     task = state.active_task(_store(where[0]), required=False)
-    if task is None:
-        return Reply()
-    return context("SessionStart", "rt: a task is active in this repository.\n" + describe(task))
+    lines = [session_line(where[0])]
+    if task is not None:
+        lines.append("rt: a task is active in this repository.\n" + describe(task))
+    text = "\n".join(line for line in lines if line)
+    return context("SessionStart", text) if text else Reply()
 
 
 def user_prompt_submit(payload: dict) -> Reply:
-    """`/runtask <task>` starts the task and hands the model its manifest; other prompts pass untouched."""
+    """`/runtask <task>` starts the task and hands the model its manifest; then, where rt is in use, the
+    turn's intent command is recorded (`rt/claude/intent.py`)."""
+    reply = _runtask_prompt(payload)
+    where = _where(payload)  # after /runtask, which creates .rt/
+    if where is not None:
+        from rt.claude.intent import on_prompt
+        note = on_prompt(where[0], payload, _text(payload, "prompt"))
+        if note:  # only for /fail /win /mem /commit /push, never with /runtask's context
+            return context("UserPromptSubmit", note)
+    return reply
+
+
+def _runtask_prompt(payload: dict) -> Reply:
     text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()

@@ -24,6 +24,14 @@ DENY = tuple(f"Bash(git {op}:*)" for op in (
     "restore", "branch -D", "stash drop", "stash clear"))
 """Permission deny rules for the git operations the Bash hook blocks: a second line of defence."""
 
+GRANTABLE = ("Bash(git commit:*)", "Bash(git push:*)")
+"""Deny rules left out in intent mode: Claude Code applies a deny rule even over a hook's `allow`, so
+with them `/commit` and `/push` could never let their one operation through (tested with the client)."""
+
+
+def deny_rules(intent: bool) -> tuple[str, ...]:
+    return tuple(r for r in DENY if r not in GRANTABLE) if intent else DENY
+
 ALLOW = ("Bash(rt:*)",)
 """rt's own commands run without a prompt; the hooks still gate what they must."""
 
@@ -40,12 +48,17 @@ def assets() -> Path:
     return packaged if (packaged / "SKILL.md").is_file() else here.parent / "skill"
 
 
-def shipped_files() -> dict[str, bytes]:
-    """Install-relative path -> content, for the skill and every agent."""
+def shipped_files(intent: bool = False) -> dict[str, bytes]:
+    """Install-relative path -> content, for the skill and every agent, and with `intent` the intent
+    commands, as project commands (`.claude/commands/go.md`: it overrides a built-in of the same name, and
+    unlike a skill its expansion carries no "Base directory" line)."""
     src = assets()
     files = {f"skills/{SKILL_NAME}/SKILL.md": (src / "SKILL.md").read_bytes()}
     for agent in sorted((src / "agents").glob("*.md")):
         files[f"agents/{agent.name}"] = agent.read_bytes()
+    if intent:
+        for command in sorted((src / "intent").glob("*/SKILL.md")):
+            files[f"commands/{command.parent.name}.md"] = command.read_bytes()
     return files
 
 
@@ -109,7 +122,7 @@ def dump(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def add_to_settings(settings: dict, record: dict) -> None:
+def add_to_settings(settings: dict, record: dict, deny: tuple[str, ...] = DENY) -> None:
     """Merge rt's hooks and permission rules in, noting in `record` only what was not there already."""
     hooks = settings.setdefault("hooks", {})
     for event, matcher, arg, timeout in HOOKS:
@@ -122,7 +135,7 @@ def add_to_settings(settings: dict, record: dict) -> None:
         group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         groups.append(group)
     perms = settings.setdefault("permissions", {})
-    for key, rules in (("allow", ALLOW), ("deny", DENY)):
+    for key, rules in (("allow", ALLOW), ("deny", deny)):
         have = perms.setdefault(key, [])
         for rule in rules:
             if rule not in have:
@@ -219,6 +232,9 @@ def remove_from_settings(settings: dict, record: dict) -> None:
 def args_install(p) -> None:
     p.add_argument("--user", action="store_true", help="install into ~/.claude (every project) instead of this project's .claude")
     p.add_argument("--uninstall", action="store_true", help="remove exactly what rt install added")
+    p.add_argument("--intent", action="store_true",
+                   help="also the intent commands /go /q /iq /redo /stop /commit /push /fail /win /mem, and intent "
+                        "mode on for this project (edits only in a /go turn; see `rt intent`)")
     p.add_argument("--sandbox", action="store_true",
                    help="also turn on Claude Code's sandbox: Bash with .git/ and .rt/ read-only and no network")
 
@@ -231,21 +247,46 @@ def cmd_install(ctx, args) -> Result:
     before = dump(settings) if settings_path.exists() else None
     rt_created = record.get("created_settings", False)
     done: list[str] = []
+    intent = args.intent or bool(record.get("intent"))  # once installed, kept until --uninstall
     if args.uninstall:
         remove_sandbox(settings, record)
         remove_from_settings(settings, record)
-        for rel in sorted(record.get("files") or shipped_files()):  # without a record: rt's own file names
+        listed, ours = record.get("files"), shipped_files(intent=True)
+        for rel in sorted(listed or ours):  # without a record: rt's file names (a command only if it is rt's)
             path = base / rel
-            if path.is_file():
+            if path.is_file() and (listed or not rel.startswith("commands/") or path.read_bytes() == ours[rel]):
                 path.unlink()
                 done.append(f"removed {shown}/{rel}")
             _prune(path.parent, base)
+        if record.get("intent") and not args.user and ctx.store.dir.is_dir():
+            from rt import journal
+            journal.set_mode(ctx.store, False)
+            done.append("intent mode switched off for this project")
         record = {}
     else:
-        add_to_settings(settings, record)
+        if intent:  # the commit and push deny rules rt added would block the one operation /commit allows
+            perms = settings.get("permissions", {})
+            dropped = [r for r in GRANTABLE if r in record.get("deny", []) and r in perms.get("deny", [])]
+            perms["deny"] = [r for r in perms.get("deny", []) if r not in dropped]
+            record["deny"] = [r for r in record.get("deny", []) if r not in dropped]
+            kept = [r for r in GRANTABLE if r in perms.get("deny", [])]
+            if kept:
+                done.append(f"note: your own deny rule(s) {', '.join(kept)} stay, so /commit or /push cannot let "
+                            f"their operation through")
+        add_to_settings(settings, record, deny_rules(intent))
         if args.sandbox:
             add_sandbox(settings, record)
-        for rel, data in shipped_files().items():
+        if intent and record.get("sandbox"):
+            done.append("note: the sandbox keeps .git/ read-only for the agent's shell, so a /commit or /push "
+                        "permission cannot be used; commit and push yourself")
+        if intent:
+            record["intent"] = True
+            if not args.user:
+                from rt import journal
+                if not journal.mode_on(ctx.store, None):
+                    journal.set_mode(ctx.store, True)
+                    done.append("intent mode switched on for this project (`rt intent off` switches it off)")
+        for rel, data in shipped_files(intent).items():
             path = base / rel
             if not (path.is_file() and path.read_bytes() == data):
                 ctx.store.write_bytes(path, data)
@@ -367,7 +408,11 @@ def _install_status(base: Path, shown: str) -> dict:
         return {"installed": False, "broken": True, "summary": str(e)}
     commands = {event: h["command"] for event, groups in settings.get("hooks", {}).items()
                 for g in groups if isinstance(g, dict) for h in g.get("hooks", []) if is_ours(h)}
-    shipped = shipped_files()
+    try:
+        intent = bool(_read_record(base, shown).get("intent"))
+    except RtError:
+        intent = False
+    shipped = shipped_files(intent)
     present = [rel for rel in shipped if (base / rel).is_file()]
     stale = [rel for rel in present if (base / rel).read_bytes() != shipped[rel]]
     deny = set(settings.get("permissions", {}).get("deny", []))
@@ -377,7 +422,7 @@ def _install_status(base: Path, shown: str) -> dict:
         summary = f"rt plugin enabled ({', '.join(plugins)})" if plugins else "not installed (`rt install` puts it here)"
         return {"installed": False, "broken": False, "summary": summary, "commands": {}, "plugins": plugins}
     parts = [f"{len(present)}/{len(shipped)} files", f"{len(commands)}/{len(HOOKS)} hooks",
-             f"{len(deny & set(DENY))}/{len(DENY)} git deny rules"]
+             f"{len(deny & set(deny_rules(intent)))}/{len(deny_rules(intent))} git deny rules"]
     box = settings.get("sandbox", {})
     if box.get("enabled") and set(sandbox.LISTS[("filesystem", "denyWrite")]) <= set(_at(box, ("filesystem", "denyWrite")) or []):
         parts.append("sandbox on (.git/ and .rt/ read-only)")
