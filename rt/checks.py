@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import configparser
 import contextlib
+import fcntl
 import fnmatch
 import json
 import os
@@ -486,8 +487,9 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
-        proc = _session(repo, bounded(repo.root, argv), limit, log)
+        with tool_cache(repo, check, argv) as (argv, writable):
+            # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
+            proc = _session(repo, bounded(repo.root, argv, writable), limit, log)
     except OSError as e:
         reason = _start_failure(e.filename or argv[0], e)
         if log:
@@ -498,6 +500,70 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
         return _could_not_run(check, f"timed out after {limit}s (raise `timeout` in {CONFIG})", output, started, proc)
     result = classify(check.name, check.parser, proc.returncode, output, str(repo.root), check.required)
     return Ran(result, output, time.monotonic() - started, proc.printed, proc.cut)
+
+
+CACHED = {"mypy": ["--cache-dir", "{cache}"]}
+"""Tools run with a cache of rt's own, `.rt/cache/<tool>/`, and the flags that point them there. mypy trusts
+a file whose size and second of modification match its cache: an edit keeping the size, in the second in
+which a run read the file, would go unseen. So when, after a run, a file the check reads has a timestamp at
+or after the run's start (the racy-timestamp rule of rt's own snapshot), rt drops the cache and the next
+run reads every file again. The other tools run without a cache (ruff `--no-cache`, pytest `-p
+no:cacheprovider`, eslint without `--cache`) or compare content (tsc's `.tsbuildinfo`). A command that is
+not the tool itself (`make typecheck`) keeps the tool's own cache rules."""
+
+
+def _tool(argv: list[str]) -> str | None:
+    """The name in CACHED that `argv` runs (`mypy ...`, `.venv/bin/mypy ...`, `python -m mypy ...`), or None."""
+    name = os.path.basename(argv[0])
+    if name.startswith("python") and argv[1:2] == ["-m"] and len(argv) > 2:
+        name = argv[2]
+    return name if name in CACHED else None
+
+
+@contextlib.contextmanager
+def tool_cache(repo: Repo, check: Check, argv: list[str]):
+    """`argv` pointed at rt's cache for its tool (see CACHED) and the folders the run must be able to write;
+    the run takes the cache's lock (mypy's cache is not safe for two runs at once), and the cache is dropped
+    afterwards if a file the check reads may have changed within a second the run read it in."""
+    tool = _tool(argv)
+    if tool is None:
+        yield argv, ()
+        return
+    store = Store(repo)
+    store.ensure()
+    cache = store.path("cache", tool)
+    cache.mkdir(parents=True, exist_ok=True)
+    flags = [os.path.relpath(cache, repo.root) if a == "{cache}" else a for a in CACHED[tool]]   # the run's cwd
+    fd = os.open(store.path("cache", f"{tool}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        start = store.path("cache", f"{tool}.start")
+        store.write_bytes(start, b"")   # its timestamp: the run's start, on the files' own clock
+        try:
+            yield [*argv, *flags], (cache,)
+        finally:
+            if _changed_since(repo, check, os.stat(start).st_mtime_ns // 10**9):
+                shutil.rmtree(cache, ignore_errors=True)
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _changed_since(repo: Repo, check: Check, second: int) -> bool:
+    """Whether a file the check applies to, in a folder mypy would look in (not hidden, not `__pycache__`,
+    `site-packages` or `node_modules`), has a modification time in `second` or later."""
+    top = str(repo.root) + os.sep
+    for folder, dirs, files in os.walk(repo.root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d not in ("__pycache__", "site-packages", "node_modules")]
+        for name in files:
+            path = os.path.join(folder, name)
+            if check.applies_to(path.removeprefix(top).replace(os.sep, "/")):
+                try:
+                    if os.stat(path).st_mtime_ns // 10**9 >= second:
+                        return True
+                except OSError:
+                    return True   # gone or changing while we look: as good as changed
+    return False
 
 
 def _start_failure(program: str, e: OSError) -> str:

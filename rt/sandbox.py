@@ -35,10 +35,11 @@ def is_on(root: Path) -> bool:
     return False
 
 
-def bounded(root: Path, argv: list[str]) -> list[str]:
+def bounded(root: Path, argv: list[str], writable: tuple[Path, ...] = ()) -> list[str]:
     """`argv` run as the agent's shell runs under the sandbox: the repository writable but its `.git/` and
-    `.rt/`, /tmp writable, the rest read-only, no network. FileNotFoundError (naming the program) when
-    bubblewrap or the program is missing: the check does not run, and is never run unbounded."""
+    `.rt/` (except the `writable` folders under them: a tool's cache rt keeps, `rt.checks.CACHED`), /tmp
+    writable, the rest read-only, no network. FileNotFoundError (naming the program) when bubblewrap or the
+    program is missing: the check does not run, and is never run unbounded."""
     if not is_on(root):
         return argv
     bwrap = shutil.which("bwrap")
@@ -53,4 +54,6 @@ def bounded(root: Path, argv: list[str]) -> list[str]:
         path = os.path.join(top, store)
         if os.path.lexists(path):
             box += ["--ro-bind", path, path]
+    for folder in writable:
+        box += ["--bind", str(folder), str(folder)]
     return [*box, "--", *argv]

@@ -36,9 +36,8 @@ def run_tool(tool: str, root: Path, path: str | None = None) -> tuple[int | None
     env = dict(RECOMMENDED_ENV)
     if path is not None:
         env["PATH"] = path
-    # speed only: the cases share mypy's cache of the standard library, and pytest skips this
-    # machine's unrelated plugins
-    env["MYPY_CACHE_DIR"] = str(root.parent / "mypy-cache")
+    # each case's mypy keeps its cache in its own folder (`.mypy_cache`): cases run three at a time, and
+    # mypy's cache is not safe for two runs at once; pytest skips this machine's unrelated plugins
     env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"
     try:
         proc = run(argv, root, timeout=300, env=env)

@@ -3,6 +3,7 @@ and the checks rt runs outside the agent's sandbox kept within the same bounds (
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import socket
 import subprocess
@@ -108,3 +109,21 @@ except OSError:
         server.close()
     assert boxed.split("\n")[:4] == [".git refused", ".rt refused", "src written", "network closed"]
     assert not (project.root / ".git" / "probe").exists()
+
+
+@pytest.mark.skipif(not _bwrap_works(), reason="bubblewrap is not installed or cannot make namespaces here")
+def test_a_sandboxed_check_writes_its_tool_cache_in_rt_and_nothing_else_there(project, tmp_path, monkeypatch):
+    """mypy's cache is rt's (`.rt/cache/mypy/`): the sandbox keeps `.rt/` read-only but that folder."""
+    from tests.checks_support import python_project
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    python_project(project, tools="mypy")
+    project.rt("install", "--sandbox")
+    project.write("calc.py", "def add(a: int, b: int) -> str:\n    return a + b\n")
+    for rel in ("calc.py", "legacy.py"):   # long before the run, so the run keeps its cache
+        os.utime(project.root / rel, ns=(10**18, 10**18))
+    out = project.rt("start", "typed")
+    assert "- mypy: 1 diagnostic(s)" in out
+    assert any(p.is_file() for p in (project.root / ".rt" / "cache" / "mypy").rglob("*"))
+    probe = [sys.executable, "-c", "open('.rt/state.json', 'a')"]
+    assert subprocess.run(bounded(project.root, probe, (project.root / ".rt" / "cache" / "mypy",)),
+                          cwd=project.root, capture_output=True).returncode != 0

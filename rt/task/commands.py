@@ -319,12 +319,13 @@ def cmd_repair(ctx, args) -> Result:
 
 def _store_files(store) -> list[str]:
     """Every file under `.rt/` that a reader could find damaged, sorted; the index is checked apart
-    (`rt.index.index.damaged`), the lock and what was set aside already are not checked."""
+    (`rt.index.index.damaged`), the lock, what was set aside already and the tools' caches (`rt.checks.CACHED`,
+    in the tools' own formats) are not checked."""
     out = []
     for folder, dirs, files in os.walk(store.dir):
         rel_dir = os.path.relpath(folder, store.dir).replace(os.sep, "/")
         if rel_dir == ".":
-            dirs[:] = [d for d in dirs if d not in ("damaged", "index")]
+            dirs[:] = [d for d in dirs if d not in ("damaged", "index", "cache")]
             files = [f for f in files if f not in ("lock", ".gitignore")]
         out += [f if rel_dir == "." else f"{rel_dir}/{f}" for f in files if not f.startswith(".tmp-")]
     return sorted(out)
