@@ -241,3 +241,28 @@ def test_manifest_lists_the_projects_checks_and_survives_a_broken_config(project
     text = project.rt("manifest", "fix login")
     assert "could not read the check configuration: rt.toml: not valid TOML" in text
     assert "## Files that look relevant to the task" in text
+
+
+PACK_CAP = 18_000
+"""The README's promise for `rt pack`: "at most 18,000 characters"."""
+
+
+def test_a_pack_with_more_relevant_code_than_room_stops_at_the_documented_cap(project):
+    """Six pinned files full of code the task names: far more than fits, so the pack fills up to its cap
+    and no further, and says which files it showed only in part."""
+    for i in range(6):
+        project.write(f"billing/invoice_totals_{i}.py", "".join(
+            f"def invoice_total_{i}_{k}(lines, rate):\n"
+            + "".join(f"    subtotal_{j} = round(lines[{j}].price * rate + {k}, 2)  # invoice total line\n"
+                      for j in range(12))
+            + "    return subtotal_0\n\n\n" for k in range(40)))
+    project.init_git()
+    relevant = sum(len(project.read(f"billing/invoice_totals_{i}.py")) for i in range(6))
+    assert relevant > 5 * PACK_CAP
+    data = project.rt_json("pack", "invoice total rounding", "--path", "billing")
+    text = data["pack"]
+    assert len(text) <= PACK_CAP and data["chars"] == len(text)
+    assert len(text) > 0.9 * PACK_CAP, "the pack reaches its cap"
+    assert "(partial: lines" in text
+    assert len(data["files"]) == 6
+    assert project.rt("pack", "invoice total rounding", "--path", "billing").rstrip("\n") == text.rstrip("\n")

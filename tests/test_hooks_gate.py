@@ -22,6 +22,14 @@ def test_out_of_scope_edit_is_denied_with_an_actionable_reason(project):
     assert "ask the user" in reason and "rt scope add b.py" in reason
 
 
+def test_scope_admits_a_file_by_its_whole_path_only(project):
+    """`a.py` in the scope opens a.py, not a file whose path starts or ends like it."""
+    planned(project)
+    for path in ("a.py.orig", "a.pyc", "a.p", "a", "xa.py", "sub/a.py", "A.py", "a.py/x"):
+        decision, reason = permission(hook(project, "pre-tool-use", edit(project, path, tool="Write"))[1])
+        assert decision == "deny" and f"rt: {path} is outside the approved scope of task 1-change-x" in reason, path
+
+
 def test_every_edit_tool_is_gated(project):
     planned(project, create=("new.py",))
     for tool in ("Write", "MultiEdit", "NotebookEdit"):
@@ -156,13 +164,18 @@ def test_unknown_event_is_a_usage_error(project):
     assert proc.returncode == 2 and "no event given" in proc.stderr
 
 
-def test_internal_error_is_never_exit_1(project):
+def test_internal_error_blocks_the_edit_in_one_line(project):
+    """Any exception, not only rt's own errors, fails the edit gate closed: exit 2 with one line on stderr.
+    (Claude Code ignores exit 1 and a traceback: the edit would go through.)"""
     planned(project)
-    # a payload whose cwd is a file: the hook must still answer with 0 or 2, never 1 or a traceback
-    data = edit(project, "a.py")
-    data["cwd"] = str(project.root / "a.py")
-    code, _, err = hook(project, "pre-tool-use", data)
-    assert code in (0, 2) and "Traceback" not in err
+    task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))
+    task = json.loads(task_file.read_text())
+    task["scope"] = 5   # damaged by hand: reading it raises a TypeError inside rt
+    task_file.write_text(json.dumps(task))
+    code, out, err = hook(project, "pre-tool-use", edit(project, "a.py"))
+    assert (code, out) == (2, None)
+    assert err == ("rt hook pre-tool-use: internal error: TypeError: 'int' object is not subscriptable. The tool "
+                   "call is blocked to be safe; fix the cause (`rt doctor`, `rt repair`) or ask the user.\n")
 
 
 def test_in_process_command_table_gives_the_same_answer(project, monkeypatch):

@@ -41,6 +41,23 @@ def test_state_moves_follow_the_table(repo):
     assert TRANSITIONS["finished"] == () and TRANSITIONS["blocked"] == ()
 
 
+def test_a_task_never_planned_can_neither_be_built_nor_finished(repo):
+    """`ready` (baseline taken, no scope) may only be planned or blocked: were `building` allowed,
+    `rt finish --incomplete` would close a task that never had an approved scope."""
+    out = repo.rt("start", "t")   # this repository declares no checks: the baseline is empty
+    assert "baseline for task 1-t: 0 check(s)" in out
+    assert repo.rt_json("status")["task"]["state"] == "ready"
+    repo.rt("step", "early", ret=2)
+    assert repo.last_err == ("rt: error: task 1-t is ready; it cannot move to building (allowed next: planned, "
+                             "blocked); next step: read the manifest and pack, then record the scope with "
+                             "`rt plan --edit F ... --create F ...`\n")
+    repo.rt("finish", "--incomplete", ret=2)
+    assert "task 1-t is ready; it cannot move to finished (allowed next: planned, blocked)" in repo.last_err
+    task = repo.rt_json("status")["task"]
+    assert (task["state"], [(h["from"], h["to"]) for h in task["history"]], task["steps"]) == \
+        ("ready", [("scanned", "ready")], [])
+
+
 def test_block_closes_and_start_needs_force_while_active(repo):
     repo.rt("start", "first")
     repo.rt("start", "second", ret=2)
