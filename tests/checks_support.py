@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import needs
+
 ROOT = Path(__file__).resolve().parent.parent
 CI_MODULES = ROOT / ".ci" / "node_modules"
 
@@ -12,6 +14,7 @@ CALC_TEST = "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 
 
 def python_project(project, *, tools: str = "ruff mypy pytest", old_problem: bool = True) -> None:
     """calc.py with a passing test; `old_problem` leaves one ruff finding (an unused import) from before the task."""
+    needs(*(t for t in tools.split() if t != "pytest"))   # pytest runs as `python3 -m pytest`: it is here
     sections = {"ruff": "[tool.ruff.lint]\nselect = [\"F\"]\n", "mypy": "[tool.mypy]\n", "pytest": "[tool.pytest.ini_options]\n"}
     project.write("pyproject.toml", "".join(sections[t] for t in tools.split()))
     project.write("calc.py", CALC)
@@ -23,6 +26,7 @@ def python_project(project, *, tools: str = "ruff mypy pytest", old_problem: boo
 
 def node_project(project) -> None:
     """TypeScript checked by tsc, JavaScript linted by eslint, tests run by vitest, all passing."""
+    needs("node", "tsc", "eslint", "vitest")
     (project.root / "node_modules").symlink_to(CI_MODULES, target_is_directory=True)
     project.write(".gitignore", "node_modules\n")
     project.write("package.json", '{"name": "fx", "private": true, "type": "module", "devDependencies": '

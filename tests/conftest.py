@@ -1,12 +1,20 @@
-"""Test base: every test gets a real temporary repository and a `rt(...)` helper that checks the exit code."""
+"""Test base: every test gets a real temporary repository and a `rt(...)` helper that checks the exit code.
+
+Which tests run: the contract is the README's test command after `bash .ci/run`, which installs every
+program the tests drive (the linters, type checkers and test runners, node and the Claude Code client,
+go, bubblewrap ...). On a machine without one of them, a test that drives it is skipped, never failed,
+with the reason `needs <program>: not installed here (`bash .ci/run` installs it)` (`needs()` below), and
+the run ends with one line per missing program saying how many tests it cost."""
 from __future__ import annotations
 
 import contextlib
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,6 +26,35 @@ from rt.cli import main  # noqa: E402
 
 GIT_ENV = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
            "GIT_COMMITTER_EMAIL": "t@t", "GIT_CONFIG_NOSYSTEM": "1"}
+
+
+def needs(*programs: str) -> None:
+    """Skip the calling test, naming what is missing, unless every program it drives is on PATH."""
+    missing = [p for p in programs if shutil.which(p) is None]
+    if missing:
+        pytest.skip(f"needs {', '.join(missing)}: not installed here (`bash .ci/run` installs it)")
+
+
+def pytest_terminal_summary(terminalreporter) -> None:
+    """One line per program the machine lacks, with the number of tests skipped for it."""
+    wanting: Counter = Counter()
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        if "bash .ci/run" in reason:
+            wanting[reason.removeprefix("Skipped: ")] += 1
+    if wanting:
+        terminalreporter.section("programs the tests drive that are missing here")
+        for reason, count in sorted(wanting.items()):
+            terminalreporter.write_line(f"{count} skipped: {reason}")
+
+
+def assert_error_line(stderr: str) -> None:
+    """The README's promise for a failed command (exit 2 USAGE, 4 INTERNAL): it ends with one line on stderr,
+    `rt: error: ...`, and nothing of a traceback (a check's progress lines may come before it)."""
+    assert stderr.endswith("\n") and "Traceback" not in stderr, stderr
+    last = stderr.rstrip("\n").rsplit("\n", 1)[-1]
+    assert last.startswith("rt: error: ") and len(last) > len("rt: error: ") + 10, stderr
+    assert stderr.count("rt: error: ") == 1, stderr
 
 
 class Project:
@@ -61,6 +98,8 @@ class Project:
             os.chdir(old)
         self.last_err = err.getvalue()
         assert code == ret, f"rt {' '.join(args)} exited {code}, wanted {ret}\nstdout:\n{out.getvalue()}\nstderr:\n{err.getvalue()}"
+        if code in (2, 4) and args:
+            assert_error_line(self.last_err)
         return out.getvalue()
 
     def rt_json(self, *args: str, ret: int = 0) -> dict:

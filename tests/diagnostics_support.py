@@ -5,9 +5,12 @@ as a check that could not start.
 """
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 from pathlib import Path
+
+from conftest import needs
 
 from rt.core import run
 from rt.diagnostics.diff import Run, classify
@@ -30,8 +33,19 @@ TOOL_ARGV = {
 PARSER_OF = {"cargo-test": "cargo", "go-test": "go"}
 
 
+def programs(tool: str) -> tuple[str, ...]:
+    """What must be installed to run `tool` as TOOL_ARGV runs it (node's tools need node too)."""
+    program = os.path.basename(TOOL_ARGV[tool][0])
+    if program == os.path.basename(sys.executable):
+        return ()
+    return ("node", program) if program in ("tsc", "eslint", "vitest") else (program,)
+
+
 def run_tool(tool: str, root: Path, path: str | None = None) -> tuple[int | None, str]:
-    """Exit code (None when the program cannot start) and stdout followed by stderr."""
+    """Exit code (None when the program cannot start) and stdout followed by stderr. Without a `path` of
+    its own (a run that is meant to miss its program), the calling test is skipped when the tool is missing."""
+    if path is None:
+        needs(*programs(tool))
     argv = TOOL_ARGV[tool]
     env = dict(RECOMMENDED_ENV)
     if path is not None:

@@ -3,6 +3,11 @@ from __future__ import annotations
 
 import json
 
+GIT_DENY = [f"Bash(git {op}:*)" for op in (
+    "commit", "push", "reset --hard", "rebase", "clean -f", "clean -fd", "clean -fdx", "checkout --", "restore",
+    "branch -D", "stash drop", "stash clear")]
+"""The deny rules `rt install` writes: every git operation that commits, publishes or throws work away."""
+
 
 def payload(project, event: str, **fields) -> dict:
     base = {"session_id": "s1", "transcript_path": "/tmp/t.jsonl", "cwd": str(project.root),

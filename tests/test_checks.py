@@ -5,6 +5,7 @@ import shutil
 
 import pytest
 
+from conftest import needs
 from tests.checks_support import CALC, ROOT, python_project
 from rt.checks import detect, formatter_for, run_check
 from rt.core import find_repo
@@ -149,6 +150,7 @@ def test_config_errors_are_one_line(project, config, message):
 
 
 def test_rt_checks_lists_why_and_is_byte_stable(project):
+    needs("ruff")
     project.write("pyproject.toml", "[tool.ruff]\n[tool.pytest.ini_options]\n")
     first = project.rt("checks")
     assert first == project.rt("checks")
@@ -186,6 +188,7 @@ def test_formatter_from_config_then_detected(project):
 def test_formatter_runs_and_changes_only_that_file(project):
     """The argv formatter_for gives really formats a file in place when handed to a program runner."""
     from rt.core import run
+    needs("ruff")
     project.write("pyproject.toml", "[tool.ruff.format]\n")
     project.write("a.py", "x = [1,2]\n")
     project.write("b.py", "y = [1,2]\n")
@@ -205,7 +208,7 @@ def test_run_check_per_file_form(project):
     assert [d.file for d in one.run.diagnostics] == ["calc.py"]
 
 
-@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed on this machine")
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="needs cargo: not installed here (`bash .ci/run` installs it)")
 def test_cargo_check_finds_a_new_error(project):
     project.write("Cargo.toml", '[package]\nname = "fx"\nversion = "0.1.0"\nedition = "2021"\n')
     project.write("src/main.rs", "fn main() {\n    println!(\"hi\");\n}\n")

@@ -21,7 +21,9 @@ def test_start_whose_every_check_could_not_run_says_so_and_exits_3(project):
     assert "- lint: could not run: program not found: no-such-linter-rt-test" in out
     assert "no check could run, so the baseline holds nothing" in out
     assert project.rt_json("status")["task"]["state"] == "ready"   # the task is started all the same
-    project.rt("baseline", ret=3)
+    again = project.rt("baseline", ret=3)
+    assert "- lint: could not run: program not found: no-such-linter-rt-test" in again
+    assert "no check could run, so the baseline holds nothing" in again
 
 
 def test_start_with_one_check_running_still_exits_0(project):
@@ -106,8 +108,10 @@ def test_a_task_text_over_the_cap_is_refused_whole(project):
     text = context_text(out, "UserPromptSubmit")
     assert code == 0 and "over rt's 32,000" in text and len(text) < 400
     project.rt("start", "ok", "--no-baseline")
-    for args in (("step", "n" * 40_000), ("block", "b" * 40_000), ("claim", "c" * 40_000)):
+    for args, what in ((("step", "n" * 40_000), "step note"), (("block", "b" * 40_000), "reason"),
+                       (("claim", "c" * 40_000), "claim")):
         project.rt(*args, ret=2)
+        assert f"the {what} is 40,000 characters, over rt's 32,000" in project.last_err, what
 
 
 def test_a_long_task_text_is_shown_by_its_head_everywhere_a_model_reads_it(project):

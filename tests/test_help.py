@@ -97,7 +97,9 @@ def test_unknown_command_names_the_closest(project):
 
 def test_bad_usage(project):
     project.rt("help", "plan", "--search", "x", ret=2)
+    assert "give a command name or --search, not both" in project.last_err
     project.rt("help", "--search", "  ...  ", ret=2)
+    assert "--search needs words" in project.last_err
 
 
 def test_overview_lists_every_command(project):

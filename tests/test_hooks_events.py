@@ -41,7 +41,7 @@ def test_edit_after_verify_moves_back_to_building(project):
     assert moved["history"][-1]["from"] == "verified"
 
 
-@pytest.mark.skipif(shutil.which("ruff") is None, reason="ruff is not installed")
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="needs ruff: not installed here (`bash .ci/run` installs it)")
 def test_formatter_then_only_new_diagnostics(project):
     project.write("pyproject.toml", "[tool.ruff]\nline-length = 100\n[tool.ruff.lint]\nselect = ['F']\n"
                                     "[tool.ruff.format]\n")

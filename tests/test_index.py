@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -106,10 +107,17 @@ def test_go_rust_java_definitions():
     assert java.imports == ["b.c.Helper"]
 
 
-def test_unbalanced_or_odd_input_never_raises():
+def test_unbalanced_or_odd_input_is_read_without_inventing_definitions():
+    """Broken text never stops the index: no definition is made up, only the text's own words are kept for
+    searching, and a Python file that does not parse is marked as such."""
     for text in ["function (", "}}}}", "`unterminated ${", "<div>", "a /* open comment", "x = '\n", "/[/", "<<<>>>"]:
+        words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", text))
         for path in ("a.ts", "a.tsx", "a.go", "a.rs", "A.java", "a.py"):
-            _parse(path, text)
+            parsed = _parse(path, text)
+            assert parsed.defs == [] and parsed.imports == [], (path, text)
+            assert set(parsed.idents) <= words, (path, text)
+        assert _parse("a.py", text).note == "syntax-error", text
+    assert _parse("a.py", "a /* open comment").idents == ["a", "comment", "open"]
 
 
 # ---------------------------------------------------------------- resolution and the persisted index

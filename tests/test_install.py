@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 
 from rt.claude.hooks import HOOKS
-from rt.claude.install import ALLOW, DENY, is_ours
+from rt.claude.install import is_ours
+from tests.hooks_support import GIT_DENY
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,9 +52,8 @@ def test_fresh_install_writes_skill_agents_hooks_and_rules(project):
         assert command.endswith(f"-m rt hook {arg}")
         [group] = data["hooks"][event]
         assert group.get("matcher") == matcher
-    assert data["permissions"]["deny"] == list(DENY)
-    assert data["permissions"]["allow"] == list(ALLOW)
-    assert "Bash(git push:*)" in DENY and "Bash(git commit:*)" in DENY
+    assert data["permissions"]["deny"] == GIT_DENY
+    assert data["permissions"]["allow"] == ["Bash(rt:*)"]
 
 
 def test_install_twice_changes_nothing(project):
@@ -130,6 +130,7 @@ def test_settings_with_comments_or_bad_json_are_refused_and_nothing_changes(proj
         assert why in project.last_err and "Nothing was changed" in project.last_err, project.last_err
         assert tree(project.root / ".claude") == before
         project.rt("install", "--uninstall", ret=2)
+        assert why in project.last_err and "Nothing was changed" in project.last_err, project.last_err
         assert tree(project.root / ".claude") == before
 
 
@@ -228,8 +229,7 @@ def test_doctor_after_install_finds_everything_answering(project, tmp_path, monk
     project.rt("install")
     proc = project.rt_proc("doctor")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    hooks, rules = len(HOOKS), len(DENY)
-    assert f".claude: installed: 4/4 files, {hooks}/{hooks} hooks, {rules}/{rules} git deny rules\n" in proc.stdout
+    assert ".claude: installed: 4/4 files, 5/5 hooks, 12/12 git deny rules\n" in proc.stdout
     for event, *_ in HOOKS:
         assert f"hook {event}: answers" in proc.stdout
 

@@ -373,6 +373,7 @@ def test_revoke(project):
     assert project.rt("intent", "revoke") == "no live permission to revoke\n"
     assert bash(project, "git commit -m 'x'")[0] == "deny"
     project.rt("intent", "on", "commit", ret=2)
+    assert "rt intent on takes no kind; only `rt intent revoke [commit|push]` does" in project.last_err
 
 
 # ---------------------------------------------------------------- rt install --intent
@@ -382,14 +383,14 @@ def _settings(project) -> dict:
 
 
 def test_install_intent_adds_the_commands_leaves_out_commit_and_push_denials_and_switches_the_mode_on(project):
-    from rt.claude.install import DENY, GRANTABLE
+    from tests.hooks_support import GIT_DENY
     project.init_git()
     out = project.rt("install", "--intent")
     assert "intent mode switched on for this project" in out
     for name in COMMANDS:
         assert project.read(f".claude/commands/{name}.md") == project_file(f"skill/intent/{name}/SKILL.md")
     deny = _settings(project)["permissions"]["deny"]
-    assert deny == [r for r in DENY if r not in GRANTABLE]
+    assert deny == GIT_DENY[2:] and "Bash(git reset --hard:*)" in deny   # all but commit and push
     assert project.rt_json("intent")["on"] is True
     assert ".claude: installed: 14/14 files, 5/5 hooks, 10/10 git deny rules\n" in project.rt("doctor")
     project.rt("install")  # a later plain install keeps intent mode and its files

@@ -67,6 +67,7 @@ def test_slice_lines_symbol_and_cut_long_lines(project):
     project.rt("slice", "a.py", "--lines", "50:60", ret=2)
     assert "beyond the end, the file has 8 lines" in project.last_err
     project.rt("slice", "a.py", "--lines", "5:2", ret=2)
+    assert "--lines 5:2: the range must start at 1 or later and not end before it starts" in project.last_err
     assert "not defined in a.py" in project.rt("slice", "a.py", "--symbol", "nope", ret=1)
     project.rt("slice", "../outside.py", "--lines", "1:2", ret=2)
     assert "outside the repository" in project.last_err
@@ -82,13 +83,14 @@ def test_outline_nests_members_and_hints_for_long_files(project):
                         "    5-6       method b  def b(self):", "  207-208   function z  def z():"]
     assert out[-1] == "read a part with `rt slice long.py --lines A:B` or `--symbol NAME`"
     project.rt("outline", "nope.py", ret=2)
+    assert "nope.py: not a file rt indexes" in project.last_err
 
 
 def test_lookups_see_edits_without_a_manual_reindex(project):
     _repo(project)
     project.rt("symbol", "page")
     project.write("app/views.py", "def page2():\n    pass\n")
-    project.rt("symbol", "page", ret=1)
+    assert project.rt("symbol", "page", ret=1).startswith("page: no definition in the ")
     assert "app/views.py:1-2" in project.rt("symbol", "page2")
 
 

@@ -18,7 +18,9 @@ def test_paths_outside_the_repo_are_refused(repo, bad):
     repo.rt("plan", "--edit", bad, ret=2)
     assert "outside the repository" in repo.last_err
     repo.rt("plan", "--create", bad, ret=2)
+    assert "outside the repository" in repo.last_err
     repo.rt("start", "x", "--path", bad, "--force", ret=2)
+    assert "outside the repository" in repo.last_err
 
 
 def test_store_paths_are_refused(repo):

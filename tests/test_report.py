@@ -45,6 +45,7 @@ def test_finish_incomplete_puts_the_missing_verification_first(project):
     project.rt("step", "started")
     project.rt("verify", ret=1)
     project.rt("finish", ret=2)  # building and not verified
+    assert "is building and not verified; run `rt verify`, or `rt finish --incomplete`" in project.last_err
     out = project.rt("finish", "--incomplete")
     lines = out.splitlines()
     assert lines[3] == "NOT VERIFIED: finished with --incomplete (last verify FAIL: 1 new diagnostic(s) (ruff 1))."

@@ -1,5 +1,11 @@
 """The task state machine through its commands."""
+import fcntl
 import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -78,13 +84,16 @@ def test_plan_names_closest_paths_and_checks_existence(repo):
     repo.rt("plan", "--create", "src/app.py", ret=2)
     assert "already exists; to change it use --edit" in repo.last_err
     repo.rt("plan", "--delete", "nope.py", ret=2)
+    assert "--delete nope.py: no such file" in repo.last_err
     repo.rt("plan", ret=2)
+    assert "a plan names at least one file" in repo.last_err
     assert repo.rt_json("status")["task"]["state"] == "scanned"  # nothing recorded by the failed plans
 
 
 def test_scope_add_remove(repo):
     repo.rt("start", "t")
     repo.rt("scope", "add", "README.md", ret=2)  # no plan yet
+    assert "with no plan; record one first with `rt plan --edit F ...`" in repo.last_err
     repo.rt("plan", "--edit", "src/app.py")
     repo.rt("scope", "add", "README.md", "src/new.py")
     repo.rt("scope", "add", "--delete", "src/util.py")
@@ -92,6 +101,7 @@ def test_scope_add_remove(repo):
     assert scope == {"create": ["src/new.py"], "delete": ["src/util.py"], "edit": ["README.md", "src/app.py"]}
     repo.rt("scope", "remove", "README.md")
     repo.rt("scope", "remove", "README.md", ret=2)
+    assert "README.md: not in the scope of task" in repo.last_err
     assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/app.py"]
 
 
@@ -120,20 +130,42 @@ def test_empty_task_text_and_unknown_command(repo):
     assert out["exit"] == 2
 
 
-def test_twenty_concurrent_steps_lose_nothing(repo):
-    import subprocess
-    import sys
+def _waiting_on(lock_fd: int) -> set[int]:
+    """The processes blocked on the flock held through `lock_fd`, from /proc/locks (`-> FLOCK ... pid dev:inode`)."""
+    inode = os.fstat(lock_fd).st_ino
+    waiting = set()
+    for line in Path("/proc/locks").read_text().splitlines():
+        fields = line.split()
+        if len(fields) > 6 and fields[1] == "->" and fields[2] == "FLOCK" and fields[6].endswith(f":{inode}"):
+            waiting.add(int(fields[5]))
+    return waiting
+
+
+@pytest.mark.skipif(not Path("/proc/locks").is_file(), reason="needs Linux's /proc/locks to see who waits on a lock")
+def test_twenty_concurrent_steps_wait_for_the_store_lock_and_lose_nothing(repo):
+    """Twenty `rt step`s started at once while the test holds `.rt/lock`: none may finish while it is held,
+    each is seen waiting on it, and once it is released all twenty are recorded, in a valid task.json."""
+    from conftest import ROOT
     repo.rt("start", "t")
     repo.rt("plan", "--edit", "src/app.py")
-    env_root = str(repo.root)
-    from conftest import ROOT
-    procs = [subprocess.Popen([sys.executable, "-m", "rt", "step", f"step {i}"], cwd=env_root,
-                              env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-                              stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(20)]
-    codes = [p.wait() for p in procs]
-    assert codes == [0] * 20
-    task_file = next((repo.root / ".rt" / "tasks").iterdir()) / "task.json"
-    task = json.loads(task_file.read_text())  # valid JSON
+    fd = os.open(repo.root / ".rt" / "lock", os.O_RDWR)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    try:
+        procs = [subprocess.Popen([sys.executable, "-m", "rt", "step", f"step {i}"], cwd=repo.root,
+                                  env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE) for i in range(20)]
+        pids = {p.pid for p in procs}
+        deadline = time.monotonic() + 600   # a safety net for a stuck machine, not a measure of speed
+        while not pids <= _waiting_on(fd) and not any(p.poll() is not None for p in procs):
+            assert time.monotonic() < deadline, "the steps neither waited on the lock nor finished"
+            time.sleep(0.05)
+        finished = [p.args[-1] for p in procs if p.poll() is not None]
+        assert finished == [], f"finished while the store's lock was held: {finished}"
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+    assert [p.wait() for p in procs] == [0] * 20, [p.stderr.read() for p in procs]
+    task = json.loads((repo.root / ".rt" / "tasks" / "1-t" / "task.json").read_text())   # valid JSON
     assert sorted(s["note"] for s in task["steps"]) == sorted(f"step {i}" for i in range(20))
     assert task["state"] == "building"
 
@@ -151,5 +183,7 @@ def test_plan_and_scope_refuse_paths_in_git_and_rt_stores(repo):
     assert ".git/ is git's own store" in repo.last_err
     repo.rt("plan", "--edit", "src/app.py")
     repo.rt("scope", "add", ".git/config", ret=2)
+    assert ".git/ is git's own store" in repo.last_err
     repo.rt("scope", "add", "hooks/post-checkout", ret=2)
+    assert ".git/ is git's own store" in repo.last_err
     assert repo.rt_json("status")["task"]["scope"] == {"create": [], "delete": [], "edit": ["src/app.py"]}

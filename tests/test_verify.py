@@ -4,7 +4,6 @@ from __future__ import annotations
 import json
 
 from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
-from rt.snapshot import fingerprint
 
 
 def new_lines(md: str) -> list[str]:
@@ -220,20 +219,23 @@ def test_baseline_rules(project):
     assert "taken before editing" in project.last_err
 
 
-def test_fingerprint_recorded_for_the_stop_hook(project):
-    from rt.core import find_repo
-    from rt.snapshot import scan
-    from rt.store import Store
+def test_verify_records_the_tree_it_saw_for_the_stop_hook(project):
+    """After a PASS the Stop hook lets the agent stop; an edit after it blocks the stop once, and undoing
+    the edit (the same content as verified) lets it stop again: the record is of content, not of times."""
+    from tests.hooks_support import hook, payload
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "fingerprint")
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", CALC + "\n")
-    project.rt("verify")
-    repo = find_repo(project.root)
-    now = fingerprint(scan(repo, Store(repo)).files)
-    assert project.rt_json("status")["task"]["verify"]["fingerprint"] == now
-    project.write("calc.py", CALC)
-    assert fingerprint(scan(repo, Store(repo)).files) != now
+    assert project.rt("verify").startswith("# verify: PASS")
+    stop = payload(project, "Stop", stop_hook_active=False)
+    assert hook(project, "stop", stop) == (0, None, "")
+    project.write("calc.py", CALC + "\n\n")
+    code, out, _ = hook(project, "stop", stop)
+    assert code == 0 and out["decision"] == "block"
+    assert out["reason"].startswith("rt: task 1-fingerprint changed files since its last `rt verify`.")
+    project.write("calc.py", CALC + "\n")
+    assert hook(project, "stop", stop) == (0, None, "")
 
 
 def test_node_tsc_eslint_vitest(project):
@@ -266,6 +268,7 @@ def test_claim_is_recorded(project):
     assert out == "claim 1 recorded as unverified: the page renders in Safari\n"
     assert project.rt_json("status")["task"]["claims"] == [{"text": "the page renders in Safari"}]
     project.rt("claim", "   ", ret=2)
+    assert "the claim is empty; say what you assert" in project.last_err
 
 
 def test_no_checks_at_all_is_incomplete(project):
