@@ -487,9 +487,9 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        with tool_cache(repo, check, argv) as (argv, writable):
+        with tool_cache(repo, check, argv) as (argv, env, writable):
             # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
-            proc = _session(repo, bounded(repo.root, argv, writable), limit, log)
+            proc = _session(repo, bounded(repo.root, argv, writable), limit, log, env)
     except OSError as e:
         reason = _start_failure(e.filename or argv[0], e)
         if log:
@@ -502,18 +502,23 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     return Ran(result, output, time.monotonic() - started, proc.printed, proc.cut)
 
 
-CACHED = {"mypy": ["--cache-dir", "{cache}"]}
-"""Tools run with a cache of rt's own, `.rt/cache/<tool>/`, and the flags that point them there. mypy trusts
-a file whose size and second of modification match its cache: an edit keeping the size, in the second in
-which a run read the file, would go unseen. So when, after a run, a file the check reads has a timestamp at
-or after the run's start (the racy-timestamp rule of rt's own snapshot), rt drops the cache and the next
-run reads every file again. The other tools run without a cache (ruff `--no-cache`, pytest `-p
-no:cacheprovider`, eslint without `--cache`) or compare content (tsc's `.tsbuildinfo`). A command that is
-not the tool itself (`make typecheck`) keeps the tool's own cache rules."""
+CACHED: dict[str, tuple[list[str], dict[str, str]]] = {
+    "mypy": (["--cache-dir", "{cache}"], {}),
+    "pytest": ([], {"PYTHONPYCACHEPREFIX": "{cache}", "PYTHONDONTWRITEBYTECODE": ""}),
+}
+"""Tools run with a cache of rt's own, `.rt/cache/<tool>/`, and the flags and environment that point them
+there. Each trusts a file whose size and second of modification match what it recorded: mypy its cache,
+Python (so pytest, and pytest's rewritten test files) a `.pyc` in `__pycache__`, which any earlier run may
+have left in the tree. An edit that keeps the size, in the second in which a run read the file, would go
+unseen. So rt's runs never read the tree's `__pycache__` or `.mypy_cache`, and when, after a run, a file
+the check reads has a timestamp at or after the run's start (the racy-timestamp rule of rt's own
+snapshot), rt drops its cache and the next run reads every file again. The other tools run without a
+cache (ruff `--no-cache`, pytest `-p no:cacheprovider`, eslint without `--cache`) or compare content (tsc's
+`.tsbuildinfo`). A command that is not the tool itself (`make typecheck`) keeps the tool's own rules."""
 
 
 def _tool(argv: list[str]) -> str | None:
-    """The name in CACHED that `argv` runs (`mypy ...`, `.venv/bin/mypy ...`, `python -m mypy ...`), or None."""
+    """The name in CACHED that `argv` runs (`mypy ...`, `.venv/bin/mypy ...`, `python -m pytest ...`), or None."""
     name = os.path.basename(argv[0])
     if name.startswith("python") and argv[1:2] == ["-m"] and len(argv) > 2:
         name = argv[2]
@@ -522,25 +527,28 @@ def _tool(argv: list[str]) -> str | None:
 
 @contextlib.contextmanager
 def tool_cache(repo: Repo, check: Check, argv: list[str]):
-    """`argv` pointed at rt's cache for its tool (see CACHED) and the folders the run must be able to write;
+    """`argv` and the environment pointing at rt's cache for its tool (see CACHED), and the folders the run
+    must be able to write;
     the run takes the cache's lock (mypy's cache is not safe for two runs at once), and the cache is dropped
     afterwards if a file the check reads may have changed within a second the run read it in."""
     tool = _tool(argv)
     if tool is None:
-        yield argv, ()
+        yield argv, {}, ()
         return
     store = Store(repo)
     store.ensure()
     cache = store.path("cache", tool)
     cache.mkdir(parents=True, exist_ok=True)
-    flags = [os.path.relpath(cache, repo.root) if a == "{cache}" else a for a in CACHED[tool]]   # the run's cwd
+    flags, env = CACHED[tool]
+    flags = [os.path.relpath(cache, repo.root) if a == "{cache}" else a for a in flags]   # the run's cwd
+    env = {k: str(cache) if v == "{cache}" else v for k, v in env.items()}
     fd = os.open(store.path("cache", f"{tool}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX)
         start = store.path("cache", f"{tool}.start")
         store.write_bytes(start, b"")   # its timestamp: the run's start, on the files' own clock
         try:
-            yield [*argv, *flags], (cache,)
+            yield [*argv, *flags], env, (cache,)
         finally:
             if _changed_since(repo, check, os.stat(start).st_mtime_ns // 10**9):
                 shutil.rmtree(cache, ignore_errors=True)
@@ -623,13 +631,13 @@ class _Session:
         self.cut = out.cut or err.cut
 
 
-def _session(repo: Repo, argv: list[str], limit: float, log: str | None) -> _Session:
+def _session(repo: Repo, argv: list[str], limit: float, log: str | None, env: dict | None = None) -> _Session:
     """Run a check's program to its end or its timeout, whichever comes first, in memory bounded by KEEP;
     with `log`, its whole output is written there as it comes (stderr through a temporary file)."""
     import tempfile
     store = Store(repo)
     with contextlib.ExitStack() as stack:
-        proc = stack.enter_context(spawn(argv, repo.root, env=RUN_ENV))
+        proc = stack.enter_context(spawn(argv, repo.root, env=RUN_ENV | (env or {})))
         stack.callback(_end, proc)   # whatever happens here, nothing of the check outlives it
         sink = stack.enter_context(store.writing(store.path(*log.split("/")))) if log else None
         spill = stack.enter_context(tempfile.TemporaryFile(dir=store.dir)) if log else None

@@ -11,6 +11,7 @@ import contextlib
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -41,11 +42,12 @@ def pytest_terminal_summary(terminalreporter) -> None:
     for report in terminalreporter.stats.get("skipped", []):
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         if "bash .ci/run" in reason:
-            wanting[reason.removeprefix("Skipped: ")] += 1
+            named = re.match(r"(?:Skipped: )?needs (.+?): not installed here", reason)
+            wanting.update(named.group(1).split(", ") if named else [reason.removeprefix("Skipped: ")])
     if wanting:
-        terminalreporter.section("programs the tests drive that are missing here")
-        for reason, count in sorted(wanting.items()):
-            terminalreporter.write_line(f"{count} skipped: {reason}")
+        terminalreporter.section("missing here, so tests were skipped (`bash .ci/run` installs them)")
+        for what, count in sorted(wanting.items()):
+            terminalreporter.write_line(f"{what}: {count} test(s) skipped")
 
 
 def assert_error_line(stderr: str) -> None:

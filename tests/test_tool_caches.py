@@ -10,6 +10,8 @@ within one second. Each case fails when rt runs its tool with a cache that trust
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 
 from tests.checks_support import CALC, node_project, python_project, verify_md
@@ -69,6 +71,25 @@ def test_mypy_cache_is_rt_own_and_kept_while_no_file_changed_in_a_run(project):
     project.rt("verify")
     assert not cache.exists() or not any(p.is_file() for p in cache.rglob("*")), \
         "a file stamped at or after the run's start drops the cache"
+
+
+def test_pytest_never_runs_bytecode_left_in_the_tree(project):
+    """A `__pycache__` another run left (the agent's own `pytest`, an editor) records calc.py's size and second;
+    Python trusts it over the source. rt's pytest reads only bytecode of its own, under `.rt/cache/pytest/`."""
+    python_project(project, tools="pytest", old_problem=False)
+    project.write(".gitignore", "__pycache__/\n")
+    project.git("add", ".gitignore")
+    project.git("commit", "-qm", "ignore bytecode")
+    stamp_ahead(project, "calc.py")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    subprocess.run([sys.executable, "-c", "import calc"], cwd=project.root, env=env, check=True)
+    assert list((project.root / "__pycache__").glob("calc.*.pyc")), "the other run left its bytecode"
+    assert "- pytest: 0 diagnostic(s)" in project.rt("start", "make add subtract")
+    project.rt("plan", "--edit", "calc.py")
+    rewrite_keeping_size_and_time(project, "calc.py", "a + b", "a - b")
+    project.rt("verify", ret=1)
+    assert "- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert -1 == 3" in verify_md(project)
+    assert not list(project.root.rglob("__pycache__/test_calc*.pyc")), "rt's runs leave no bytecode in the tree"
 
 
 def test_ruff_sees_an_edit_that_keeps_size_and_second(project):

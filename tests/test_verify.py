@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 
+from conftest import needs
 from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
 
 
@@ -74,6 +75,7 @@ def test_check_file_reports_only_that_file(project):
 def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
     """mypy on one file checks it past its .pyi stub, which the whole-project run never does: the
     per-file check must not call the baseline's silence 300 new errors."""
+    needs("mypy")
     project.write("pyproject.toml", "[tool.mypy]\n")
     project.write("pkg/__init__.py", "")
     project.write("pkg/mod.py", 'def f() -> int:\n    return "x"\n')
