@@ -49,7 +49,8 @@ class Target:
 
 
 MODULES: dict[str, Target] = {
-    "rt/state.py": Target(["tests/test_task.py", "tests/test_hooks_gate.py"], why="the state machine", sample=30),
+    "rt/state.py": Target(["tests/test_task.py", "tests/test_hooks_gate.py", "tests/test_effects.py"],
+                          why="the state machine", sample=30),
     "rt/claude/hooks.py": Target(
         ["tests/test_hooks_gate.py", "tests/test_hooks_events.py"],
         ("main", "respond", "_failed", "_payload", "_text", "_object", "_cwd", "_where", "_store_root",
@@ -59,7 +60,7 @@ MODULES: dict[str, Target] = {
                             why="the manifest's and the pack's caps", sample=20),
     "rt/index/freshness.py": Target(["tests/test_index.py", "tests/test_lookup.py"], why="is the index current",
                                     sample=15),
-    "rt/snapshot.py": Target(["tests/test_changes.py", "tests/test_store.py", "tests/test_paths.py"],
+    "rt/snapshot.py": Target(["tests/test_changes.py", "tests/test_store.py", "tests/test_paths.py", "tests/test_effects.py"],
                              why="content hashes, stat cache, racy timestamps", sample=20),
     "rt/claude/gitguard.py": Target(["tests/test_gitguard.py", "tests/test_shell.py"], why="the git guard", sample=40),
     "rt/claude/gitrules.py": Target(["tests/test_gitguard.py", "tests/test_shell.py"], why="the git allow-list",
@@ -198,10 +199,12 @@ def mutate_module(base: Path, module: str, target: Target, per_mutant: float | N
     excluded = re.compile("|".join(f"(?:{e})" for e in EXCLUDED))
     with use_db(str(session), WorkDB.Mode.open) as db:
         kept, skipped = [], []
+        hints = annotations(work / module)
         for item in db.pending_work_items:
             spec = item.mutations[0]
             outside = target.functions and spec.definition_name not in target.functions
-            (skipped if excluded.match(spec.operator_name) or outside else kept).append(item)
+            hint = any(start <= tuple(spec.start_pos) < end for start, end in hints)
+            (skipped if excluded.match(spec.operator_name) or outside or hint else kept).append(item)
         kept.sort(key=lambda i: (i.mutations[0].start_pos, i.mutations[0].operator_name, i.mutations[0].occurrence))
         population = len(kept)
         if target.sample and population > target.sample:
@@ -215,6 +218,48 @@ def mutate_module(base: Path, module: str, target: Target, per_mutant: float | N
     wall = time.monotonic() - started
     return {"module": module, "why": target.why, "tests": target.tests, "wall": round(wall), "population": population,
             "baseline_cpu": round(cpu, 1), **tally(session, work / module)}
+
+
+def recheck(base: Path, earlier: Path, module: str, target: Target, per_mutant: float | None) -> dict:
+    """The mutants that survived in `earlier` (a previous run's folder for `module`), run again against the
+    tests as they are now: which of them the tests added since kill."""
+    from cosmic_ray.work_db import WorkDB, use_db
+    from cosmic_ray.work_item import TestOutcome, WorkerOutcome, WorkItem
+    with use_db(str(earlier / "session.sqlite"), WorkDB.Mode.open) as db:
+        survivors = [WorkItem(mutations=item.mutations, job_id=item.job_id) for item, result in db.completed_work_items
+                     if result.worker_outcome == WorkerOutcome.NORMAL and result.test_outcome == TestOutcome.SURVIVED]
+    hints = annotations(ROOT / module)   # an earlier run may have mutated them: equivalent, not run again
+    in_hints = [w for w in survivors if any(a <= tuple(w.mutations[0].start_pos) < b for a, b in hints)]
+    survivors = [w for w in survivors if w not in in_hints]
+    work = base / ("recheck_" + module.replace("/", "_"))
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    copy_checkout(work)
+    config = work / "cosmic-ray.toml"
+    config.write_text(f"[cosmic-ray]\nmodule-path = {json.dumps(module)}\ntimeout = {per_mutant or 900}\n"
+                      f"excluded-modules = []\ntest-command = {json.dumps(shlex.join([*PYTEST, *target.tests]))}\n\n"
+                      f'[cosmic-ray.distributor]\nname = "local"\n')
+    session = work / "session.sqlite"
+    with use_db(str(session), WorkDB.Mode.create) as db:
+        db.clear()
+        db.add_work_items(survivors)
+    with (work / "cosmic-ray.log").open("w") as log:
+        subprocess.run(["cosmic-ray", "exec", str(config), str(session)], cwd=work, check=True, stdout=log, stderr=log)
+    return {"module": module, "why": target.why, "tests": target.tests, "population": len(survivors),
+            "in_annotations": len(in_hints), **tally(session, work / module)}
+
+
+def annotations(source: Path) -> list[tuple[tuple[int, int], tuple[int, int]]]:
+    """(start, end) of every type annotation: under `from __future__ import annotations` they are never
+    evaluated, so a mutant there (`int | None` -> `int & None`) is equivalent by construction."""
+    import ast
+    spans = []
+    for node in ast.walk(ast.parse(source.read_text())):
+        hint = getattr(node, "annotation", None) if isinstance(node, (ast.arg, ast.AnnAssign)) else \
+            getattr(node, "returns", None) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else None
+        if hint is not None:
+            spans.append(((hint.lineno, hint.col_offset), (hint.end_lineno, hint.end_col_offset)))
+    return spans
 
 
 def tally(session: Path, source: Path) -> dict:
@@ -273,6 +318,8 @@ def main() -> int:
     p.add_argument("--no-named", action="store_true", help="skip the named mutations")
     p.add_argument("--timeout", type=float, help="seconds per mutant (default: from the baseline run)")
     p.add_argument("--jobs", type=int, default=1, help="modules mutated at once (each in its own copy)")
+    p.add_argument("--recheck", type=Path, metavar="RUN",
+                   help="run only the survivors of an earlier run's --out folder again, against the tests as they are now")
     p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "rt-mutation",
                    help="where the copies, sessions and results.json go")
     args = p.parse_args()
@@ -281,9 +328,14 @@ def main() -> int:
     unknown = [m for m in modules if m not in MODULES]
     if unknown:
         p.error(f"not in MODULES: {', '.join(unknown)}")
+    if args.recheck:
+        modules = [m for m in modules if (args.recheck / m.replace("/", "_") / "session.sqlite").is_file()]
+        jobs = [(recheck, args.out, args.recheck / m.replace("/", "_"), m) for m in modules]
+    else:
+        jobs = [(mutate_module, args.out, m) for m in modules]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        results = list(pool.map(mutate_module, [args.out] * len(modules), modules, [MODULES[m] for m in modules],
-                                [args.timeout] * len(modules)))
+        futures = [pool.submit(*job, MODULES[job[-1]], args.timeout) for job in jobs]
+        results = [f.result() for f in futures]
     named_results = [] if args.no_named else named(args.out)
     (args.out / "results.json").write_text(json.dumps({"modules": results, "named": named_results}, indent=1))
     print(report(results, named_results))

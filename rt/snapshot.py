@@ -162,7 +162,7 @@ def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]
             out.append((p, "added"))
         elif a is None:
             out.append((p, "deleted"))
-        elif b[0] != a[0] or b[1] != a[1]:
+        else:
             out.append((p, "modified"))
     return out
 

@@ -85,3 +85,31 @@ def test_same_size_rewrite_right_after_a_scan_is_seen(repo):
     repo.write("a.py", "one\ntwo\nthree\n")  # back to the original
     os.utime(path, ns=(tick, tick))  # same size, inode and timestamp tick as the cached stat
     assert repo.rt("delta").startswith("0 file(s) changed")
+
+
+def test_an_untracked_file_read_through_the_stat_cache_is_still_saved_before_the_task(project):
+    """A file git cannot give back, unchanged since the last scan (so its hash comes from the stat cache),
+    is copied into `.rt/` at `rt start`: its later edit is counted line by line and shown."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.write("notes.txt", "first\nsecond\nthird\n")    # untracked
+    os.utime(project.root / "notes.txt", ns=(10**18, 10**18))   # long before any scan: its stat is trusted
+    project.rt("start", "before", "--no-baseline")
+    project.rt("block", "not this one")
+    project.rt("start", "edit the notes", "--no-baseline")       # reads notes.txt from the stat cache
+    project.write("notes.txt", "first\nSECOND\nthird\n")
+    assert project.rt_json("delta")["changes"] == [
+        {"path": "notes.txt", "status": "modified", "added": 1, "removed": 1, "in_scope": None}]
+    assert "-second\n+SECOND" in project.rt("review", "notes.txt")
+
+
+def test_line_counts_of_a_long_file_with_many_repeated_lines(repo):
+    """difflib's automatic junk heuristic (a line found in over 1% of a 200+ line file is junk) would count
+    one changed line in a golden output of 300 identical lines as 151 added and 151 removed; counts are exact."""
+    body = "ok\n" * 150 + "fail\n" + "ok\n" * 150
+    repo.write("golden.txt", body)
+    repo.git("add", "golden.txt")
+    repo.rt("start", "edit the golden output", "--no-baseline", "--force")
+    repo.write("golden.txt", body.replace("fail\n", "skip\n"))
+    [row] = repo.rt_json("delta")["changes"]
+    assert (row["path"], row["added"], row["removed"]) == ("golden.txt", 1, 1)

@@ -84,6 +84,32 @@ def test_a_folder_map_too_long_is_cut_and_says_so(project):
     assert re.search(r"^\.\.\. \d+ more folders", out, re.MULTILINE)
 
 
+def test_a_folder_map_cut_keeps_the_biggest_folders(project):
+    """Cut for room, the map keeps top-level folders first and, among them, those with the most files."""
+    for i in range(300):
+        project.write(f"small{i:03d}/m.py", "x = 1\n")
+    for name in ("zz_big_one", "zz_big_two"):
+        for k in range(30):
+            project.write(f"{name}/mod_{k}.py", "y = 2\n")
+    project.init_git()
+    out = project.rt("manifest")
+    assert len(out.rstrip("\n")) <= 6000 and re.search(r"^\.\.\. \d+ more folders", out, re.MULTILINE)
+    assert "- zz_big_one/ (30 files" in out and "- zz_big_two/ (30 files" in out
+    assert "- small299/" not in out
+
+
+def test_a_manifest_whose_other_sections_overflow_is_cut_after_a_whole_line(project):
+    """A project declaring hundreds of checks: the manifest still stops at 6,000 characters, at a line's end."""
+    project.write("src/app.py", "def run():\n    pass\n")
+    project.write("rt.toml", "".join(f'[checks.lint_{i:03d}]\ncommand = ["lint-tool-{i:03d}", "--strict", '
+                                     f'"--config", "config/lint-{i:03d}.toml", "src"]\n' for i in range(200)))
+    project.init_git()
+    out = project.rt("manifest")
+    assert 5000 < len(out.rstrip("\n")) <= 6000
+    assert out.startswith("# Repository manifest\n") and out.endswith(" src`\n")
+    assert out.rstrip("\n").splitlines()[-1].startswith("- lint_")
+
+
 def test_path_and_name_weigh_more_than_the_body(shop):
     # docs/notes.md says "invoice" six times; shop/billing/invoice.py only in its path and names
     top = ranked(shop, "invoice numbering")
@@ -101,6 +127,7 @@ def test_pack_shows_labelled_fragments_and_dependents(shop):
     total = len(SHOP["shop/billing/invoice.py"].splitlines())
     assert f"### shop/billing/invoice.py (partial: lines 4-6 of {total}; function render_invoice)" in text
     assert "### shop/money.py (whole file)" in text      # the short files come whole, and say so
+    assert "\n## Folder context\n- shop/: The shop: carts, orders and invoices.\n- shop/billing/: no summary\n" in text
     assert "shop/views/cart.py:1: from shop.money import round_cents" in text   # a user outside the pack
     assert "helper_30" not in text    # the unrelated rest of the file stays out
     for frag in data["fragments"]:
@@ -251,6 +278,9 @@ def test_a_pack_with_more_relevant_code_than_room_stops_at_the_documented_cap(pr
     """Six pinned files full of code the task names: far more than fits, so the pack fills up to its cap
     and no further, and says which files it showed only in part."""
     for i in range(6):
+        project.write(f"reports/uses_{i}.py", "".join(
+            f"from billing.invoice_totals_{i} import invoice_total_{i}_{k}  # the report's invoice total\n"
+            for k in range(3)))
         project.write(f"billing/invoice_totals_{i}.py", "".join(
             f"def invoice_total_{i}_{k}(lines, rate):\n"
             + "".join(f"    subtotal_{j} = round(lines[{j}].price * rate + {k}, 2)  # invoice total line\n"
@@ -264,5 +294,6 @@ def test_a_pack_with_more_relevant_code_than_room_stops_at_the_documented_cap(pr
     assert len(text) <= PACK_CAP and data["chars"] == len(text)
     assert len(text) > 0.9 * PACK_CAP, "the pack reaches its cap"
     assert "(partial: lines" in text
+    assert "## Where the files importing them use them\nreports/uses_0.py:1: from billing" in text
     assert len(data["files"]) == 6
     assert project.rt("pack", "invoice total rounding", "--path", "billing").rstrip("\n") == text.rstrip("\n")

@@ -109,6 +109,23 @@ def test_relative_path_taken_from_payload_cwd(project):
     assert hook(project, "pre-tool-use", data)[1] is None
 
 
+def test_a_session_in_a_subfolder_meets_the_gate(project):
+    """The hook finds the task's `.rt/` from a session started in a subfolder: an edit outside the scope is
+    still denied there, one inside it passes."""
+    project.write("pkg/sub/m.py", "m = 1\n")
+    project.write("pkg/other.py", "o = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "pkg/sub/m.py")
+    for path, allowed in (("m.py", True), ("../other.py", False)):
+        data = edit(project, path)
+        data["tool_input"]["file_path"] = path
+        data["cwd"] = str(project.root / "pkg" / "sub")
+        decision, reason = permission(hook(project, "pre-tool-use", data)[1])
+        assert decision == (None if allowed else "deny"), (path, reason)
+    assert "rt: pkg/other.py is outside the approved scope" in reason
+
+
 def test_repository_without_rt_is_left_alone(project):
     project.write("a.py", "x = 1\n")
     project.init_git()
@@ -162,6 +179,9 @@ def test_unknown_event_is_a_usage_error(project):
     assert proc.returncode == 2 and "unknown event 'bogus'" in proc.stderr and "pre-tool-use" in proc.stderr
     proc = project.rt_proc("hook", input="{}")
     assert proc.returncode == 2 and "no event given" in proc.stderr
+    proc = project.rt_proc("hook", "--help")
+    assert (proc.returncode, proc.stderr) == (0, "")
+    assert proc.stdout.startswith("usage: rt hook <event>  (reads the hook's JSON on stdin; events: session-start,")
 
 
 def test_internal_error_blocks_the_edit_in_one_line(project):

@@ -114,6 +114,28 @@ def test_status_is_byte_stable_and_has_no_times_or_absolute_paths(repo):
     assert "pinned: src" in a and "next: edit the planned files" in a
 
 
+def test_status_shows_a_long_task_text_cut_at_500_characters_and_says_where_it_is_whole(repo):
+    text = " ".join(f"w{i:03d}" for i in range(120))    # 599 characters
+    repo.rt("start", text, "--no-baseline")
+    first = repo.rt("status").splitlines()[0]
+    assert first == f"task 1-w000-w001-w002-w003-w004-w005-w006-w007: {text[:500]}... (the task text goes on for 99 " \
+                    "more characters: `rt status --json`)"
+    assert repo.rt_json("status")["task"]["text"] == text
+    repo.rt("start", "short one", "--no-baseline", "--force")
+    assert repo.rt("status").splitlines()[0] == "task 2-short-one: short one"
+
+
+def test_a_lost_task_counter_never_reuses_a_task_folder(repo):
+    """`.rt/state.json` gone (set aside by `rt repair`, or deleted): the next task with the same text gets the
+    next free number, and the old task's record stays as it was."""
+    repo.rt("start", "same words", "--no-baseline")
+    old = (repo.root / ".rt" / "tasks" / "1-same-words" / "task.json").read_bytes()
+    (repo.root / ".rt" / "state.json").unlink()
+    assert repo.rt("start", "same words", "--no-baseline").startswith("started 2-same-words:")
+    assert (repo.root / ".rt" / "tasks" / "1-same-words" / "task.json").read_bytes() == old
+    assert [t["id"] for t in repo.rt_json("tasks")["tasks"]] == ["1-same-words", "2-same-words"]
+
+
 def test_task_text_with_shell_metacharacters_is_stored_verbatim(repo):
     text = "fix `touch pwned1` $(touch pwned2); touch pwned3 && echo $HOME | tee x > y 'q\"'"
     repo.rt_proc("start", text)
