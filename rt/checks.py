@@ -502,9 +502,9 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     return Ran(result, output, time.monotonic() - started, proc.printed, proc.cut)
 
 
-CACHED: dict[str, tuple[list[str], dict[str, str]]] = {
-    "mypy": (["--cache-dir", "{cache}"], {}),
-    "pytest": ([], {"PYTHONPYCACHEPREFIX": "{cache}", "PYTHONDONTWRITEBYTECODE": ""}),
+CACHED: dict[str, tuple[list[str], dict[str, str], bool]] = {
+    "mypy": (["--cache-dir", "{cache}"], {}, False),
+    "pytest": ([], {"PYTHONPYCACHEPREFIX": "{cache}", "PYTHONDONTWRITEBYTECODE": ""}, True),
 }
 """Tools run with a cache of rt's own, `.rt/cache/<tool>/`, and the flags and environment that point them
 there. Each trusts a file whose size and second of modification match what it recorded: mypy its cache,
@@ -512,7 +512,8 @@ Python (so pytest, and pytest's rewritten test files) a `.pyc` in `__pycache__`,
 have left in the tree. An edit that keeps the size, in the second in which a run read the file, would go
 unseen. So rt's runs never read the tree's `__pycache__` or `.mypy_cache`, and when, after a run, a file
 the check reads has a timestamp at or after the run's start (the racy-timestamp rule of rt's own
-snapshot), rt drops its cache and the next run reads every file again. The other tools run without a
+snapshot), rt drops its cache and the next run reads every file again (of a cache that mirrors the file
+tree, the third field, only the repository's part: the standard library's bytecode stays). The other tools run without a
 cache (ruff `--no-cache`, pytest `-p no:cacheprovider`, eslint without `--cache`) or compare content (tsc's
 `.tsbuildinfo`). A command that is not the tool itself (`make typecheck`) keeps the tool's own rules."""
 
@@ -539,7 +540,7 @@ def tool_cache(repo: Repo, check: Check, argv: list[str]):
     store.ensure()
     cache = store.path("cache", tool)
     cache.mkdir(parents=True, exist_ok=True)
-    flags, env = CACHED[tool]
+    flags, env, mirror = CACHED[tool]
     flags = [os.path.relpath(cache, repo.root) if a == "{cache}" else a for a in flags]   # the run's cwd
     env = {k: str(cache) if v == "{cache}" else v for k, v in env.items()}
     fd = os.open(store.path("cache", f"{tool}.lock"), os.O_RDWR | os.O_CREAT, 0o644)
@@ -551,7 +552,7 @@ def tool_cache(repo: Repo, check: Check, argv: list[str]):
             yield [*argv, *flags], env, (cache,)
         finally:
             if _changed_since(repo, check, os.stat(start).st_mtime_ns // 10**9):
-                shutil.rmtree(cache, ignore_errors=True)
+                shutil.rmtree(cache.joinpath(*repo.root.parts[1:]) if mirror else cache, ignore_errors=True)
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
         os.close(fd)

@@ -90,6 +90,9 @@ def test_pytest_never_runs_bytecode_left_in_the_tree(project):
     project.rt("verify", ret=1)
     assert "- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert -1 == 3" in verify_md(project)
     assert not list(project.root.rglob("__pycache__/test_calc*.pyc")), "rt's runs leave no bytecode in the tree"
+    cache = project.root / ".rt" / "cache" / "pytest"
+    assert not cache.joinpath(*project.root.parts[1:]).exists(), "the racy run dropped the repository's bytecode"
+    assert any(cache.rglob("*.pyc")), "and kept the rest (the standard library's, pytest's)"
 
 
 def test_ruff_sees_an_edit_that_keeps_size_and_second(project):
