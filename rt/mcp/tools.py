@@ -27,27 +27,30 @@ TOOLS = (
                          "code. Follows a translation to its key and to the code using the key.", ("text",)),
     Tool("symbol", "symbol", "Where a name is declared: file, line range, kind and signature. Class.method "
                              "narrows.", ("name",)),
-    Tool("refs", "refs", "Every file using an identifier, with line numbers; the defining and importing files "
-                         "first, 20 files shown.", ("name",)),
+    Tool("refs", "refs", "Every file that uses an identifier (its callers), with line numbers; the defining and "
+                         "importing files first, 20 files shown.", ("name",)),
     Tool("slice", "slice", "Read part of a file: a line range (lines) or one definition (symbol), long lines cut. "
                            "Cheaper than reading the whole file.", ("file", "lines", "symbol", "budget")),
-    Tool("outline", "outline", "A file's definitions with their line ranges, to choose what to slice.", ("file",)),
+    Tool("outline", "outline", "A file's definitions (classes, functions, methods) with their line ranges, to "
+                               "choose what to slice.", ("file",)),
     Tool("manifest", "manifest", "The repository at a glance: stack, folders, entry points, and the files that "
                                  "matter for a task.", ("task",)),
     Tool("pack", "pack", "The code most relevant to a task in one capped, labelled pack; budget in tokens.",
          ("task", "path", "budget")),
     Tool("start", "start", "Start a task: snapshot the repository and take the baseline of its checks.",
          ("text", "path", "no_baseline")),
-    Tool("status", "status", "The active task: state, approved scope, steps, last verify, and the next step.", ()),
+    Tool("status", "status", "Where the current task stands: state, approved scope, steps, last verify, next "
+                             "step.", ()),
     Tool("plan", "plan", "Record the active task's approved scope: files to edit, create and delete. Edits "
                          "outside it are blocked.", ("edit", "create", "delete", "note")),
-    Tool("step", "step", "Record a step of progress on the active task, in a line.", ("note",)),
-    Tool("delta", "delta", "Files changed since the task started, with line counts; those outside the scope "
-                           "flagged.", ()),
+    Tool("step", "step", "Note progress on the active task: a step just done or finished, in a line.", ("note",)),
+    Tool("delta", "delta", "Files changed so far, since the task started: a line each with counts; those outside "
+                           "the scope flagged.", ()),
     Tool("review", "review", "Unified diff of the files the task changed, against their originals.",
          ("files", "stat")),
-    Tool("verify", "verify", "Run the project's checks, keep only diagnostics new since the baseline, compare "
-                             "the changes with the scope: PASS, FAIL or INCOMPLETE.", ("with_", "timeout")),
+    Tool("verify", "verify", "Run the project's checks (tests, linters, type checkers), keep only diagnostics new "
+                             "since the baseline, compare the changes with the scope: PASS, FAIL or INCOMPLETE.",
+         ("with_", "timeout")),
     Tool("finish", "finish", "Close the verified task and return its final report.", ("incomplete",)),
     Tool("block", "block", "Stop the active task with the reason it cannot go on.", ("reason",)),
     Tool("claim", "claim", "Record something you assert that rt did not measure; the report lists it.", ("text",)),
