@@ -69,3 +69,16 @@ def test_refusals_change_nothing(project):
     assert project.read(".mcp.json") == '{"mcpServers": []}' and not (project.root / ".claude").exists()
     project.rt("install", "--mcp", "--user", ret=2)
     assert "--mcp installs into this project's .mcp.json" in project.last_err
+
+
+
+def test_doctor_starts_the_installed_server_and_asks_for_its_tools(project):
+    project.init_git()
+    assert "mcp server" not in project.rt("doctor")
+    project.rt("install", "--mcp")
+    assert "mcp server rt (.mcp.json): answers: 20 tools" in project.rt("doctor")
+    data = mcp_json(project)
+    data["mcpServers"]["rt"]["command"] = "/nonexistent/python3"
+    project.write(".mcp.json", json.dumps(data))
+    out = project.rt("doctor", ret=1)
+    assert "mcp server rt (.mcp.json): does not answer: could not run it (FileNotFoundError)" in out

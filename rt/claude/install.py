@@ -493,7 +493,35 @@ def cmd_doctor(ctx, args) -> Result:
         data["hooks"][event] = {"answers": ok, "detail": why}
         lines.append(f"hook {event}: " + ("answers" if ok else f"does not answer: {why}"))
         broken |= not ok
+    mcp = _mcp_ping(ctx)
+    if mcp is not None:   # only when .mcp.json names an rt server
+        data["mcp"] = {"answers": mcp[0], "detail": mcp[1]}
+        lines.append(f"mcp server rt ({MCP_FILE}): " + ("answers" if mcp[0] else "does not answer") + f": {mcp[1]}")
+        broken |= not mcp[0]
     return Result("\n".join(lines), data, ExitCode.FINDING if broken else ExitCode.OK)
+
+
+def _mcp_ping(ctx) -> tuple[bool, str] | None:
+    """Start the `rt` server .mcp.json names, as Claude Code would, and ask it for its tools; None when
+    there is none."""
+    try:
+        entry = json.loads((ctx.repo.root / MCP_FILE).read_text(encoding="utf-8"))["mcpServers"][MCP_NAME]
+        argv = [entry["command"], *entry.get("args", [])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    asks = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "rt doctor", "version": rt.__version__}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    try:
+        proc = run(argv, ctx.repo.root, timeout=30, input="".join(json.dumps(a) + "\n" for a in asks).encode(),
+                   env={k: str(v) for k, v in (entry.get("env") or {}).items()})
+        replies = [json.loads(line) for line in proc.stdout.splitlines()]
+        return True, f"{len(replies[1]['result']['tools'])} tools"
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, f"could not run it ({type(e).__name__})"
+    except (ValueError, KeyError, IndexError, TypeError):
+        err = proc.stderr.decode(errors="replace").strip().splitlines()
+        return False, f"exit {proc.returncode}" + (f": {err[-1]}" if err else "")
 
 
 def _install_status(base: Path, shown: str) -> dict:
