@@ -273,3 +273,11 @@ def test_repo_option_and_bad_folder(project, tmp_path):
     bad = subprocess.run([sys.executable, "-m", "rt", "mcp", "--repo", str(tmp_path / "nope")], cwd=tmp_path,
                          env=server_env(), capture_output=True, text=True, check=False)
     assert bad.returncode == 2 and bad.stderr.startswith("rt: error: --repo ") and bad.stdout == ""
+
+
+def test_diff_logs_names_the_logs_by_repository_path(project):
+    shop(project)
+    project.write("logs/after.txt", "app.py:1:1: F401 `os` imported but unused\nFound 1 error.\n")
+    with Raw(project.root) as s:
+        missing = s.error("diff_logs", before="logs/none.txt", after="logs/after.txt", parser="ruff")
+    assert "logs/none.txt" in missing and str(project.root) not in missing

@@ -199,9 +199,10 @@ def _plan_gate(ctx, args) -> None:
 
 
 def _logs_inside(ctx, args) -> None:
-    """`rt diff-logs` reads any file its user names; through MCP only files inside the repository."""
-    args.before = str(ctx.repo.root / to_rel(ctx.repo, args.before))
-    args.after = str(ctx.repo.root / to_rel(ctx.repo, args.after))
+    """`rt diff-logs` reads any file its user names; through MCP only files inside the repository (named
+    as repository paths: the server works from the root)."""
+    args.before = to_rel(ctx.repo, args.before)
+    args.after = to_rel(ctx.repo, args.after)
 
 
 GATES = {"plan": _plan_gate, "diff_logs": _logs_inside}
