@@ -1,0 +1,249 @@
+"""Readers for the output of each tool, all yielding `Diagnostic` records (see `text.py` for the contract).
+
+`parse` is the one entry point: the named parser, then the forms every CI shares (SARIF, JUnit XML,
+annotation lines) when the tool's own forms found nothing, then the rule that a finding located in a
+configuration file means the tool did not really run. `sniff` says which parser and form a log is in
+(`--parser auto`).
+
+`RECOMMENDED_ARGS` names the flags to run each tool with so its output is the stable, concise form
+these parsers read; `RECOMMENDED_ENV` turns colour off (parsers strip ANSI codes anyway).
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from rt.diagnostics.model import Diagnostic, Interrupted, ToolFailure
+from rt.diagnostics.parsers.go import parse_go
+from rt.diagnostics.parsers.js import parse_eslint, parse_jest, parse_tsc
+from rt.diagnostics.parsers.junit import documents, parse_junit
+from rt.diagnostics.parsers.pytest import parse_pytest
+from rt.diagnostics.parsers.python import (PYLINT_CONFIG, parse_flake8, parse_mypy, parse_pylint, parse_pyright,
+                                           parse_ruff)
+from rt.diagnostics.parsers.rust import parse_cargo
+from rt.diagnostics.parsers.sarif import parse_annotations, parse_sarif
+from rt.diagnostics.parsers.text import LOCATED, clean, found, json_value, rel_path
+
+Parser = Callable[[str, str, str | None], list[Diagnostic] | None]
+
+
+def parse_generic(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
+    """Any `file:line[:col]: message` lines; a leading `error:`/`warning:` becomes the severity."""
+    diags = []
+    for ln in clean(output).split("\n"):
+        m = LOCATED.match(ln)
+        if not m:
+            continue
+        msg, severity = m["msg"], "error"
+        sev = re.match(r"(error|warning|note|info)\s*:\s*(.*)", msg, re.I)
+        if sev:
+            severity, msg = sev[1].lower(), sev[2]
+        diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"] or 0), "",
+                                severity, msg))
+    return found(diags, output)
+
+
+PARSERS: dict[str, Parser] = {
+    "tsc": parse_tsc,
+    "eslint": parse_eslint,
+    "vitest": parse_jest,
+    "jest": parse_jest,
+    "pytest": parse_pytest,
+    "mypy": parse_mypy,
+    "pyright": parse_pyright,
+    "ruff": parse_ruff,
+    "flake8": parse_flake8,
+    "pylint": parse_pylint,
+    "go": parse_go,
+    "cargo": parse_cargo,
+    "junit": parse_junit,
+    "sarif": parse_sarif,
+    "github": parse_annotations,
+    "generic": parse_generic,
+}
+
+FORMS: dict[str, str] = {
+    "tsc": "`--pretty false` (the default into a pipe), `--pretty` with code frames and summary table",
+    "eslint": "json (also with lines around it), json-with-metadata, stylish (the default), unix, compact",
+    "vitest": "json reporter, default reporter",
+    "jest": "--json, default reporter",
+    "pytest": "default (long tracebacks), --tb=short/line/no, -q, -v, -rA, -rfE summary",
+    "mypy": "default, --show-column-numbers, --show-error-end, --pretty, -O json",
+    "pyright": "text, --outputjson",
+    "ruff": "full (the default), concise, grouped, pylint, json, json-lines",
+    "flake8": "default, --show-source, --format=pylint",
+    "pylint": "text (with score lines), parseable, msvs, colorized, any --msg-template with path, line and "
+              "message id, json, json2",
+    "go": "go build and go vet, go test plain, -v and -json",
+    "cargo": "short, human (the default), --message-format=json, cargo test",
+    "junit": "JUnit XML: pytest --junitxml, jest/vitest junit reporters, go-junit-report, cargo nextest, "
+             "ruff/eslint/mypy junit",
+    "sarif": "SARIF 2.1 (eslint, ruff, semgrep, CodeQL ...)",
+    "github": "GitHub Actions annotations (::error file=...::msg, ##[error]msg), Azure ##vso[task.logissue]",
+    "generic": "file:line[:col]: message lines",
+}
+"""The forms each parser reads, for its help and for the line that says a log was not one of them."""
+
+SHARED = ("sarif", "junit", "github")
+"""Forms any tool may write: read when the tool's own forms found nothing in the log."""
+
+RECOMMENDED_ARGS: dict[str, list[str]] = {
+    "ruff": ["check", "--output-format=concise", "--no-cache"],
+    "flake8": [],
+    "mypy": ["--no-error-summary", "--show-column-numbers", "--no-color-output", "--no-pretty"],
+    "pyright": ["--outputjson"],
+    "pylint": ["--output-format=text", "--score=n", "--reports=n"],
+    "pytest": ["-q", "-rfE", "--tb=short", "--color=no", "-p", "no:cacheprovider", "--continue-on-collection-errors"],
+    "tsc": ["--noEmit", "--pretty", "false"],
+    "eslint": ["--format", "json"],
+    "vitest": ["run", "--reporter=json", "--outputFile=/dev/stdout"],
+    "jest": ["--json", "--ci"],
+    "go": [],
+    "cargo": ["--message-format=short"],
+    "junit": [],
+    "sarif": [],
+    "github": [],
+    "generic": [],
+}
+"""Flags per parser. `go vet`, `go build` and `go test` are read in their default form; `cargo` takes the
+flag on check and clippy (`cargo test` output is read in its default form)."""
+
+FATAL_EXIT: dict[str, frozenset[int]] = {
+    "ruff": frozenset({2}),
+    "eslint": frozenset({2}),
+    "pytest": frozenset({2, 3, 4, 5}),
+    "pylint": frozenset(n for n in range(64) if n & 33),   # bit 1 fatal, bit 32 usage error
+}
+"""Exit codes by which a tool says it failed itself (crash, configuration, usage, nothing collected),
+whatever it printed: such a run is never read, even when the output looks like diagnostics. (mypy's
+exit 2 is not here: it also means a blocking error such as a syntax error, which it reports as one.)"""
+
+RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
+
+CONFIG_FILES = re.compile(r"(?:^|/)(?:[jt]sconfig(?:\.[\w.-]+)?\.json|\.?mypy\.ini|setup\.cfg|pyproject\.toml|tox\.ini"
+                          r"|\.flake8|\.?pylintrc|\.?ruff\.toml|eslint\.config\.[cm]?[jt]s|\.eslintrc(?:\.\w+)?"
+                          rf"|go\.mod|go\.work|Cargo\.toml|{re.escape(PYLINT_CONFIG)})$")
+"""Configuration files of the tools: a finding located in one says the run did not happen as set up."""
+
+
+def parse(parser: str, output: str, check: str, root: str | None) -> list[Diagnostic] | None:
+    """Read a log with the named parser, falling back to the shared forms, and apply the rule that a
+    configuration error is a failure of the run, not a finding (raised as `ToolFailure`)."""
+    try:
+        diags = PARSERS[parser](output, check, root)
+        if not diags and parser not in SHARED:
+            for shared in SHARED:
+                more = PARSERS[shared](output, check, root)
+                if more:
+                    diags = more
+                    break
+    except Interrupted as e:
+        _config_failure(parser, e.diagnostics)
+        raise
+    _config_failure(parser, diags or [])
+    return diags
+
+
+def _config_failure(parser: str, diags: list[Diagnostic]) -> None:
+    bad = next((d for d in diags if CONFIG_FILES.search(d.file)), None)
+    if bad is not None:
+        where = bad.file + (f":{bad.line}" if bad.line else "")
+        code = f" {bad.code}" if bad.code else ""
+        raise ToolFailure(f"{parser} configuration error in {where}:{code} {bad.message}")
+
+
+# ---------------------------------------------------------------- which tool printed a log
+
+_SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p, f, rx in [
+    ("pytest", "default", r"^=+ (?:test session starts|short test summary info|FAILURES|ERRORS) =+$"),
+    ("pytest", "-q", r"^(?:FAILED|ERROR) \S+::\S+|^\d+ (?:failed|passed)(?:, \d+ \w+)* in [\d.]+s$"),
+    ("go", "go test -v", r"^=== RUN\s+Test"),
+    ("go", "go test", r"^--- FAIL: \S+ \(|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$"),
+    ("cargo", "human", r"^(?:error|warning)(?:\[\w+\])?: .*\n\s*--> \S+\.rs:\d+:\d+$|^test result: |^\s+Compiling \S+ v"),
+    ("cargo", "short", r"^\S+\.rs:\d+:\d+: (?:error|warning)"),
+    ("tsc", "--pretty false", r"^\S.*\(\d+,\d+\): error TS\d+: "),
+    ("tsc", "--pretty", r"^\S.*:\d+:\d+ - error TS\d+: "),
+    ("vitest", "default reporter", r"^\s*(?:FAIL\s+\S+ > |Test Files\s+\d)"),
+    ("jest", "default reporter", r"^Tests:\s+\d|^\s+● .+ › "),
+    ("eslint", "stylish", r"^\s+\d+:\d+\s+(?:error|warning)\s+\S.*$\n(?:.*\n)*?^✖ \d+ problems?"),
+    ("eslint", "unix", r":\d+:\d+: .* \[(?:Error|Warning)(?:/[^\]]+)?\]$"),
+    ("eslint", "compact", r": line \d+, col \d+, (?:Error|Warning) - "),
+    ("pylint", "text", r"^\*{13} Module |^Your code has been rated at|^\S+:\d+:\d+: [CRWEF]\d{4}: "),
+    ("pylint", "parseable", r"^\S+:\d+: \[[CRWEF]\d{4}\("),
+    ("mypy", "text", r"^\S+:\d+:(?:\d+:)? error: .*\[[a-z-]+\]$|^Success: no issues found|^Found \d+ errors? in \d+ files?"
+                     r" \((?:checked|errors prevented)"),
+    ("mypy", "--pretty", r"^\S+:\d+: error: .*\n\[[a-z-]+\]$"),
+    ("pyright", "text", r"^\s+\S+:\d+:\d+ - (?:error|warning): .*\(report\w+\)$"),
+    ("ruff", "full", r"^[A-Z]+\d+ (?:\[\*\] )?.*\n\s*--> \S+:\d+:\d+$|^invalid-syntax: .*\n\s*--> "),
+    ("ruff", "grouped", r"^\S+:\n\s+\d+:\d+ [A-Z]+\d+ "),
+    ("ruff", "concise", r"^\S+:\d+:\d+: [A-Z]+\d+ \[\*\] |^All checks passed!$|^Found \d+ errors?\.$"),
+    ("ruff", "pylint", r"^\S+:\d+: \[[A-Z]+\d+\] "),
+    ("flake8", "default", r"^\S+:\d+:\d+: [A-Z]\d{3} "),
+    ("generic", "file:line: message", r"^\S[^:\n]*:\d+(?::\d+)?: \S"),
+]]
+
+
+def sniff(output: str) -> tuple[str, str] | None:
+    """(parser, form) of a log judged from the log itself, or None when no known form is in it."""
+    if documents_safe(output):
+        return "junit", _junit_producer(output)
+    data = json_value(output, lambda v: isinstance(v, (dict, list)))
+    if data is not None:
+        got = _json_form(data, output)
+        if got:
+            return got
+    for name in ("go", "cargo", "mypy"):
+        if name == "go" and '"Action"' in output and re.search(r'"Action"\s*:\s*"(?:run|fail|pass|output)"', output):
+            return "go", "go test -json"
+        if name == "cargo" and '"reason":"compiler-message"' in output.replace(" ", ""):
+            return "cargo", "--message-format=json"
+        if name == "mypy" and re.search(r'^\{"file": .*"severity": "(?:error|note)"\}$', output, re.M):
+            return "mypy", "-O json"
+    if re.search(r"^\s*::(?:error|warning|notice)\b.*::|^##vso\[task\.logissue", output, re.M):
+        return "github", "annotations"
+    text = clean(output)
+    for parser, form, rx in _SIGNS:
+        if rx.search(text):
+            return parser, form
+    return None
+
+
+def documents_safe(output: str) -> bool:
+    try:
+        return bool(documents(output))
+    except ToolFailure:
+        return "<testsuite" in output
+
+
+def _junit_producer(output: str) -> str:
+    head = output[:2000]
+    for sign, who in (('name="pytest', "pytest"), ("org.ruff", "ruff"), ("org.eslint", "eslint"),
+                      ('name="mypy"', "mypy"), ("vitest", "vitest"), ("jest", "jest"), ("nextest", "cargo nextest")):
+        if sign in head:
+            return f"JUnit XML ({who})"
+    return "JUnit XML"
+
+
+def _json_form(data, output: str) -> tuple[str, str] | None:
+    if isinstance(data, dict):
+        if isinstance(data.get("runs"), list):
+            return "sarif", "SARIF 2.1"
+        if "testResults" in data:
+            return ("vitest" if "vitest" in output[:4000].lower() else "jest"), "json report"
+        if "generalDiagnostics" in data:
+            return "pyright", "--outputjson"
+        if isinstance(data.get("messages"), list):
+            return "pylint", "json2"
+        if isinstance(data.get("results"), list):
+            return "eslint", "json-with-metadata"
+        if "code" in data and "location" in data and "filename" in data:
+            return "ruff", "json-lines"
+        return None
+    first = data[0] if data and isinstance(data[0], dict) else {}
+    if "filePath" in first and "messages" in first:
+        return "eslint", "json"
+    if "code" in first and "location" in first:
+        return "ruff", "json"
+    if "message-id" in first:
+        return "pylint", "json"
+    return None
