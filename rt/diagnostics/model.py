@@ -94,5 +94,5 @@ def cap_detail(lines: list[str]) -> str:
     return "\n".join(kept)
 
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-"""Terminal colour and link codes, which some tools print even into a pipe."""
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+"""Terminal colour, link and character-set codes, which some tools print even into a pipe."""

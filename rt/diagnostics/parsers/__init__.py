@@ -155,6 +155,11 @@ def _config_failure(parser: str, diags: list[Diagnostic]) -> None:
 # ---------------------------------------------------------------- which tool printed a log
 
 _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p, f, rx in [
+    ("eslint", "its failure report", r"^Oops! Something went wrong! :\($"),
+    ("ruff", "its failure report", r"^ruff failed$"),
+    ("mypy", "its crash report", r": error: INTERNAL ERROR -- Please try using mypy master|^usage: mypy "),
+    ("pytest", "its failure report", r"^INTERNALERROR> |^ERROR: usage: .*pytest|^usage: .*pytest"),
+    ("pylint", "its failure report", r"^usage: pylint |^\*{13} Module Command line or configuration file$"),
     ("pytest", "default", r"^=+ (?:test session starts|short test summary info|FAILURES|ERRORS) =+$"),
     ("pytest", "-q", r"^(?:FAILED|ERROR) \S+::\S+|^\d+ (?:failed|passed)(?:, \d+ \w+)* in [\d.]+s$"),
     ("go", "go test -v", r"^=== RUN\s+Test"),

@@ -40,7 +40,7 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
     `stylish` text (messages on several lines, messages without a rule), `-f unix` and `-f compact`."""
     text = clean(output)
     if "Oops! Something went wrong" in text:
-        raise ToolFailure("eslint failed: " + first_match(text, r"^(?!Oops|ESLint: \d|\s*$).*"))
+        raise ToolFailure("eslint failed: " + first_match(text, r"^\w*Error\b.*|^(?!Oops|ESLint: \d|\s*$|> ).*"))
     data = json_value(output, _eslint_shape)
     if data is not None:
         return read_json(_eslint_report, data["results"] if isinstance(data, dict) else data, check, root)

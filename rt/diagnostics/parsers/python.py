@@ -16,7 +16,7 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
     """`file:line:col: CODE message` lines (ruff concise, flake8) and `file:line: [CODE] message`."""
     diags = []
     for ln in lines(output):
-        m = LOCATED.match(ln) or _BRACKETED.match(ln)
+        m = _BRACKETED.match(ln) or LOCATED.match(ln)
         c = _CODED.match(m["msg"]) if m and m.re is LOCATED else m
         if m and c:
             col = int(m["col"] or 0) if m.re is LOCATED else 0
@@ -44,7 +44,7 @@ def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | 
         return read_json(_ruff_report, records, check, root)
     diags = _coded(check, root, output) + _ruff_full(check, root, text) + _ruff_grouped(check, root, text)
     if not diags and re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M):
-        raise ToolFailure("ruff failed: " + first_match(text, r"^(?:ruff failed|error:).*"))
+        raise ToolFailure("ruff failed: " + first_match(text, r"(?<=Cause: ).*|^error:.*"))
     return found(diags, output, clean_run="All checks passed!" in text)
 
 
@@ -197,7 +197,7 @@ def _pyright_report(data: dict, check: str, root: str | None) -> list[Diagnostic
 
 _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R": "info", "I": "info"}
 _PYLINT_AT = re.compile(rf"^{FILE}(?::(?P<line>\d+)(?::(?P<col>\d+))?:|\((?P<line2>\d+)\):)\s*(?P<rest>.*)$")
-_MSG_ID = re.compile(r"\b(?P<id>[CRWEFI]\d{4})\b")
+_MSG_ID = re.compile(r"\b(?P<id>[CRWEFI]\d{4})(?!\d)")
 PYLINT_CONFIG = "Command line or configuration file"
 """The pseudo-module pylint names for errors in its options or configuration file."""
 
@@ -230,7 +230,7 @@ def _pylint_message(rest: str, ids: re.Match) -> str:
     rest = re.sub(r"^\[[^\]]*\]\s*", "", rest) if rest.startswith("[") else rest
     if rest.startswith(ids["id"]):
         rest = rest[len(ids["id"]):].lstrip(":").strip()
-    rest = re.sub(r"\s*\[[^\]]*\b" + ids["id"] + r"\b[^\]]*\]$", "", rest)
+    rest = re.sub(r"\s*\[[^\]]*\b" + ids["id"] + r"[^\]]*\]$", "", rest)
     return re.sub(r"\s*\([a-z][a-z0-9-]+\)$", "", rest).strip()
 
 
