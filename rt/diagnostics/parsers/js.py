@@ -105,16 +105,21 @@ _COMPACT = re.compile(rf"^{FILE}: line (?P<line>\d+), col (?P<col>\d+), (?P<sev>
 
 def _unix_compact(check: str, root: str | None, text: str) -> list[Diagnostic]:
     """`-f unix` (`file:line:col: message [Error/rule]`) and `-f compact` (`file: line N, col N, Error -
-    message (rule)`); a message with a line break goes on until the line with the bracket."""
+    message (rule)`); a message with a line break goes on over the next lines, up to the one that ends
+    in the bracket (unix) or until a blank line or the next record (compact, rule in parentheses)."""
     diags: list[Diagnostic] = []
-    pending: list | None = None
+    pending: list | None = None         # unix: [file, line, col, parts] until its `[Error/rule]`
+    last: list | None = None            # compact: [file, line, col, sev, parts] while it may go on
     for ln in text.split("\n"):
         m = _COMPACT.match(ln) or _UNIX.match(ln)
         if m and (m.re is _COMPACT or m["sev"] or pending is None):
-            pending = [m["file"], m["line"], m["col"], [m["msg"]]] if m.re is _UNIX and not m["sev"] else None
-            if pending is None:
-                diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]),
-                                        m["rule"] or "", m["sev"].lower(), m["msg"]))
+            pending = last = None
+            if m.re is _UNIX and not m["sev"]:
+                pending = [m["file"], m["line"], m["col"], [m["msg"]]]
+                continue
+            diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]),
+                                    m["rule"] or "", m["sev"].lower(), m["msg"]))
+            last = [m["file"], m["line"], m["col"], m["sev"], [m["msg"]]] if m.re is _COMPACT and not m["rule"] else None
             continue
         if pending is not None:
             tail = re.match(r"^(?P<msg>.*?) \[(?P<sev>Error|Warning)(?:/(?P<rule>[^\]]+))?\]$", ln)
@@ -123,6 +128,14 @@ def _unix_compact(check: str, root: str | None, text: str) -> list[Diagnostic]:
                 diags.append(Diagnostic(check, rel_path(pending[0], root), int(pending[1]), int(pending[2]),
                                         tail["rule"] or "", tail["sev"].lower(), " ".join(pending[3])))
                 pending = None
+        elif last is not None and ln.strip():
+            tail = re.match(r"^(?P<msg>.*?)(?: \((?P<rule>[@\w][\w/@.-]*)\))?$", ln)
+            last[4].append(tail["msg"])
+            diags[-1] = Diagnostic(check, rel_path(last[0], root), int(last[1]), int(last[2]), tail["rule"] or "",
+                                   last[3].lower(), " ".join(last[4]))
+            last = None if tail["rule"] else last
+        else:
+            last = None
     return diags
 
 
@@ -149,9 +162,9 @@ def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
             message = "\n".join(t.get("failureMessages") or [])
             at = re.search(re.escape(suite.get("name", "\x00")) + r":(\d+):(\d+)", message)
             title = " > ".join([*(t.get("ancestorTitles") or []), t.get("title") or t.get("fullName") or ""])
-            diags.append(Diagnostic(check, file, int(at[1]) if at else 0, int(at[2]) if at else 0,
-                                    f"{file} > {title}", "error", first_line(message), "failed",
-                                    _js_detail(message)))
+            line = int(at[1]) if at else 0
+            diags.append(Diagnostic(check, file, line, int(at[2]) if at else 0, f"{file} > {title}", "error",
+                                    first_line(message), "failed", _js_detail(message, file, line)))
         if suite.get("status") == "failed" and not failed:
             message = suite.get("message") or "test file failed"
             diags.append(Diagnostic(check, file, 0, 0, file, "error", first_line(message), "error",
@@ -159,19 +172,24 @@ def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
     return diags
 
 
-def _js_detail(message: str) -> str:
-    """The assertion's lines of a failure message: its first lines and the code frame's `>` line."""
-    kept = []
+def _js_detail(message: str, file: str = "", line: int = 0) -> str:
+    """The explaining lines of a failure: the failing source line from the code frame (jest's `> N |`,
+    vitest's `N|` at the reported line), then the message's own lines without stack frames."""
+    kept, source = [], ""
     for ln in clean(message).split("\n"):
         s = ln.strip()
-        if not s or s.startswith(("at ", "❯ ")) or re.match(r"^\d+\|", s) or re.match(r"^\|\s*\^", s):
+        frame = re.match(r"^(>)?\s*(\d+)\s*\|(.*)$", s)
+        if frame:
+            if not source and (frame[1] or int(frame[2]) == line):
+                source = f"{file}:{frame[2]}: {frame[3].strip()}"
             continue
-        kept.append(s)
-    return cap_detail(kept)
+        if s and not s.startswith(("at ", "❯ ", "File: ", "At file: ")) and not re.match(r"^\|\s*\^", s):
+            kept.append(s)
+    return cap_detail(([source] if source else []) + kept)
 
 
-_VITEST_FAIL = re.compile(r"^\s*FAIL\s+(?P<file>\S+?)\s+>\s+(?P<title>.+?)(?:\s+\[.*\])?$")
-_VITEST_FILE_FAIL = re.compile(r"^\s*FAIL\s+(?P<file>\S+\.\w+)\s*(?:\[.*\])?$")
+_VITEST_FAIL = re.compile(r"^\s+FAIL\s+(?P<file>\S+?)\s+>\s+(?P<title>.+?)(?:\s+\[.*\])?$")
+_VITEST_FILE_FAIL = re.compile(r"^\s+FAIL\s+(?P<file>\S+\.\w+)\s*(?:\[.*\])?$")
 _JEST_SUITE = re.compile(r"^FAIL\s+(?P<file>\S+)")
 _JEST_TEST = re.compile(r"^\s+● (?P<title>.+)$")
 
@@ -194,8 +212,9 @@ def _jest_text(check: str, root: str | None, text: str) -> list[Diagnostic] | No
         seen.add(code)
         at = next((m for ln in body if (m := re.search(re.escape(file) + r":(\d+):(\d+)", ln))), None)
         message = next((ln.strip() for ln in body if ln.strip() and not re.match(r"^\s*(?:❯|at) ", ln)), "")
-        diags.append(Diagnostic(check, file, int(at[1]) if at else 0, int(at[2]) if at else 0, code, "error",
-                                message, kind, _js_detail("\n".join(body))))
+        line = int(at[1]) if at else 0
+        diags.append(Diagnostic(check, file, line, int(at[2]) if at else 0, code, "error", message, kind,
+                                _js_detail("\n".join(body), file, line)))
 
     ended = False
     for ln in text.split("\n"):

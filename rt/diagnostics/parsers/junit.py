@@ -66,8 +66,9 @@ def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> 
     rule = re.match(r"^org\.\w+\.(?P<rule>.+)$", name)
     if suite.get("name") == "mypy" or classname == "mypy":
         return (parse_mypy(body, check, root) or []) if body else []
-    if rule:
-        return [_lint_case(check, root, suite, case, rule["rule"], message, body)]
+    if rule:       # eslint names a message without a rule `org.eslint.unknown`
+        return [_lint_case(check, root, suite, case, "" if name == "org.eslint.unknown" else rule["rule"], message,
+                           body)]
     code = f"{classname}::{name}" if classname else name
     file, line = _where(case, body + "\n" + message, root)
     text = next((ln.strip() for ln in message.splitlines() if ln.strip()), "") or next(
@@ -85,7 +86,7 @@ def _lint_case(check: str, root: str | None, suite: ET.Element, case: ET.Element
     line = int(case.get("line") or (at[1] if at else 0))
     col = int(case.get("column") or (at[2] if at else 0))
     text = message or (body[at.end():] if at else body)
-    text = re.sub(r"\s*\(" + re.escape(rule) + r"\)$", "", text.strip())
+    text = re.sub(r"\s*\(" + re.escape(rule) + r"\)$", "", text.strip()) if rule else text.strip()
     severity = "warning" if (at and at[3] == "Warning") or _prop(case, "severity") == "warning" else "error"
     return Diagnostic(check, rel_path(file, root), line, col, rule, severity, text)
 
