@@ -93,4 +93,5 @@ def test_cargo_short_human_and_json_forms_agree_and_tests_fail_by_name(tmp_path)
     assert code == 101 and tests == [("tests::adds", "failed", "src/lib.rs", 14)], out
     cut = out[:out.index("test result:")]
     assert judged("cargo", 1, cut, tmp_path).status == "could_not_run"
-    assert parse("cargo", out, "cargo", str(tmp_path))[0].detail
+    failed = next(d for d in parse("cargo", out, "cargo", str(tmp_path)) if d.kind)
+    assert failed.detail.splitlines()[:2] == ["src/lib.rs:14", "assertion `left == right` failed"], failed.detail
