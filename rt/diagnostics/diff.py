@@ -33,25 +33,29 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
     """Diagnostics in `after` that `before` does not account for, with their current lines.
 
     `renamed` maps old paths to new ones (the task's renames) and `moved` says where old lines went
-    (renames too), so a moved file's or line's old findings stay old. Within a group the new ones are
-    those left over by an order-keeping match that moves lines the least (measured from where the old
-    lines went), so the one inserted below an old twin is reported, not the twin.
+    (renames too), so a moved file's or line's old findings stay old. An old finding on a line the
+    change edited is not carried over: what is reported on an edited line is the change's (as review
+    tools count "new code"). Within a group the new ones are those left over by an order-keeping match
+    that moves lines the least (measured from where the old lines went), so the one inserted below an
+    old twin is reported, not the twin.
     """
     names = renamed or {}
     groups_before: dict[tuple, list[Diagnostic]] = {}
+    edited = 0
     for d in before:
-        if moved is not None:
-            path, line, _ = moved.place(d.file, d.line)
-            d = replace(d, file=path, line=line)
-        elif d.file in names:
-            d = replace(d, file=names[d.file])
+        path, line, changed = moved.place(d.file, d.line) if moved is not None else (names.get(d.file, d.file), d.line, False)
+        if changed and not d.kind and d.line:
+            edited += 1          # its line was edited: the change owns what is reported there now
+            continue
+        if path != d.file or line != d.line:
+            d = replace(d, file=path, line=line, code=_renamed_id(d, path))
         groups_before.setdefault(d.key(), []).append(d)
     groups_after: dict[tuple, list[Diagnostic]] = {}
     for d in after:
         groups_after.setdefault(d.key(), []).append(d)
     new: list[Diagnostic] = []
     changed: list[tuple[Diagnostic, Diagnostic]] = []
-    fixed = unchanged = 0
+    fixed, unchanged = edited, 0
     for key in groups_before.keys() | groups_after.keys():
         was = groups_before.get(key, [])
         old = sorted(d.line for d in was)
@@ -64,6 +68,14 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
         if was and now and was[0].kind and normalise(was[0].message) != normalise(now[0].message):
             changed.append((was[0], now[0]))
     return Diff(sorted(new, key=_position), fixed, unchanged, sorted(changed, key=lambda p: _position(p[1])))
+
+
+def _renamed_id(d: Diagnostic, path: str) -> str:
+    """A test's id after its file was renamed: ids start with the test file (`a.py::test_x`, `a.test.js >
+    adds`), so the renamed file's old failures keep their identity."""
+    if d.kind and d.file and path != d.file and d.code.startswith(d.file) and d.code[len(d.file):len(d.file) + 1] in ("", ":", " "):
+        return path + d.code[len(d.file):]
+    return d.code
 
 
 def _position(d: Diagnostic) -> tuple:

@@ -16,7 +16,7 @@ from rt.diagnostics.diff import (DETAILS_SHOWN, KNOWN_LIMIT, VERDICT_EXIT, Run, 
                                  format_entry, format_run, head, new_entries, verdict)
 from rt.diagnostics.linemap import LineMap, from_patch
 from rt.diagnostics.model import ToolFailure
-from rt.diagnostics.parsers import FORMS, PARSERS, parse, sniff
+from rt.diagnostics.parsers import FATAL_EXIT, FORMS, PARSERS, parse, sniff
 
 MAX_LOG_BYTES = 64_000_000
 """Saved logs may be far larger than source files; past this they are refused rather than read."""
@@ -55,13 +55,15 @@ def read_log(path: str, which: str) -> str:
 
 
 def implied_exit(parser: str, output: str, root: str) -> int | None:
-    """The exit code a log implies: 0 when it reads clean, 1 for findings or a tool that failed
-    (classify tells which), None when the parser understands none of it."""
+    """The exit code a log implies: 0 when it reads clean, else the tool's first code for findings (1,
+    or 2 for pylint, whose 1 means a fatal error), with which classify tells findings from a tool that
+    failed; None when the parser understands none of it."""
+    findings = next(n for n in range(1, 64) if n not in FATAL_EXIT.get(parser, ()))
     try:
         parsed = parse(parser, output, parser, root)
     except ToolFailure:
-        return 1
-    return None if parsed is None else int(bool(parsed))
+        return findings
+    return None if parsed is None else findings if parsed else 0
 
 
 def judge(parser: str, output: str, exit_code: int | None, root: str, check: str) -> Run:

@@ -154,6 +154,11 @@ def parse_jest(output: str, check: str, root: str | None) -> list[Diagnostic] | 
 
 
 def _jest_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
+    finished = sum(int(data.get(k) or 0) for k in ("numPassedTests", "numFailedTests", "numPendingTests",
+                                                    "numTodoTests"))
+    if int(data.get("numTotalTests") or 0) > finished:
+        raise Truncated(f"the report counts {data['numTotalTests']} tests but only {finished} finished: the run "
+                        "was cut short or a worker crashed")
     diags = []
     for suite in data["testResults"]:
         file = rel_path(suite.get("name", ""), root)
@@ -190,7 +195,7 @@ def _js_detail(message: str, file: str = "", line: int = 0) -> str:
 
 _VITEST_FAIL = re.compile(r"^\s+FAIL\s+(?P<file>\S+?)\s+>\s+(?P<title>.+?)(?:\s+\[.*\])?$")
 _VITEST_FILE_FAIL = re.compile(r"^\s+FAIL\s+(?P<file>\S+\.\w+)\s*(?:\[.*\])?$")
-_JEST_SUITE = re.compile(r"^FAIL\s+(?P<file>\S+)")
+_JEST_SUITE = re.compile(r"^\s*FAIL\s+(?P<file>\S+)$")
 _JEST_TEST = re.compile(r"^\s+● (?P<title>.+)$")
 
 
@@ -216,11 +221,15 @@ def _jest_text(check: str, root: str | None, text: str) -> list[Diagnostic] | No
         diags.append(Diagnostic(check, file, line, int(at[2]) if at else 0, code, "error", message, kind,
                                 _js_detail("\n".join(body), file, line)))
 
+    jest = bool(re.search(r"^\s+● |^Test Suites: ", text, re.M))
+    if re.search(r"^Vitest caught \d+ unhandled errors?", text, re.M):
+        raise ToolFailure("vitest caught unhandled errors during the run (a worker crashed or code threw outside "
+                          "a test): " + first_match(text, r"(?<=^Caused by: ).*|^\w*Error: \[vitest.*"))
     ended = False
     for ln in text.split("\n"):
-        v = _VITEST_FAIL.match(ln)
-        vf = _VITEST_FILE_FAIL.match(ln) if not v else None
-        j = _JEST_SUITE.match(ln)
+        j = _JEST_SUITE.match(ln) if jest else None
+        v = _VITEST_FAIL.match(ln) if not jest else None
+        vf = _VITEST_FILE_FAIL.match(ln) if not (v or jest) else None
         t = _JEST_TEST.match(ln) if suite else None
         if v or vf:
             close()

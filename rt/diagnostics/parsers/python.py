@@ -117,9 +117,10 @@ def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | 
     text = clean(output)
     if "INTERNAL ERROR" in text or "Traceback (most recent call last)" in text:
         raise ToolFailure("mypy crashed: " + first_match(text, r".*INTERNAL ERROR.*|^\w*Error:.*"))
-    # a config or usage error names no line; a type error such as `a.py:2: error: Invalid index type` does
-    fatal = re.search(r"^(?:mypy: error:|usage: mypy|[^:\n]+: error: (?:Cannot find config|Invalid|Unrecognized option)).*",
-                      text, re.M)
+    # a config or usage error names no line (an unknown or invalid option in a config file's section:
+    # `mypy.ini: [mypy]: Unrecognized option`); a type error such as `a.py:2: error: Invalid index type` does
+    fatal = re.search(r"^(?:mypy: error:|usage: mypy|[^:\n]+: error: (?:Cannot find config|Invalid|Unrecognized option)"
+                      r"|[^:\n]+\.(?:ini|cfg|toml): \[[^\]\n]+\]: ).*", text, re.M)
     if fatal:
         raise ToolFailure("mypy configuration or usage error: " + fatal[0])
     records = json_lines(output, lambda d: {"file", "line", "message", "severity"} <= d.keys())

@@ -27,7 +27,11 @@ def _sarif_report(data: dict, check: str, root: str | None) -> list[Diagnostic]:
     for run in data["runs"]:
         bases = {k: (v.get("uri") or "") for k, v in (run.get("originalUriBaseIds") or {}).items()}
         rules = (run.get("tool") or {}).get("driver", {}).get("rules") or []
-        for r in run.get("results") or []:
+        notes = [n | {"ruleId": ""}          # a notification's descriptor names no rule of the code
+                 for inv in run.get("invocations") or [] for key in ("toolConfigurationNotifications",
+                                                                     "toolExecutionNotifications")
+                 for n in inv.get(key) or [] if n.get("locations") and n.get("level") in ("error", "warning")]
+        for r in (run.get("results") or []) + notes:      # eslint reports parse errors as notifications
             if r.get("suppressions") or r.get("baselineState") == "absent" or r.get("kind") not in (None, "fail",
                                                                                                        "open", "review"):
                 continue
