@@ -59,6 +59,19 @@ def test_go_test_log_cut_before_the_package_result_is_never_complete(go_tests):
 
 
 @needs_go
+def test_go_benchmark_failures_with_and_without_v(tmp_path):
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",
+                          "b_test.go": ('package m\n\nimport "testing"\n\nfunc TestOk(t *testing.T) { t.Log("ok") }\n\n'
+                                        'func BenchmarkGood(b *testing.B) {\n\tb.Log("good bench logs")\n'
+                                        '\tfor i := 0; i < b.N; i++ {\n\t}\n}\n\n'
+                                        'func BenchmarkBad(b *testing.B) {\n\tb.Fatal("bench broke")\n}\n')})
+    for args in (["-bench", ".", "-benchtime", "10x"], ["-bench", ".", "-benchtime", "10x", "-v"]):
+        _, out = sh(["go", "test", *args, "."], tmp_path)
+        got = [(d.code, d.file, d.line, d.message) for d in read("go", out, tmp_path)]
+        assert got == [("example.com/m.BenchmarkBad", "b_test.go", 14, "bench broke")], f"{args}:\n{out}"
+
+
+@needs_go
 def test_go_build_and_vet(tmp_path):
     write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",
                           "a.go": 'package m\n\nimport "fmt"\n\nfunc F() {\n\tx := 1\n\tfmt.Printf("%d\\n", "s")\n}\n'})

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field
 from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
 from rt.diagnostics.parsers.text import LOCATED, found, lines, rel_path
 
-_RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>FAIL|PASS|SKIP): (?P<test>\S+)")
+_RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>FAIL|PASS|SKIP|BENCH): (?P<test>\S+)")
+_BENCH = re.compile(r"^(?P<test>Benchmark\S*)(?P<done>\s+\d+\s+.*)?$")    # `-bench -v`: its name, later its figures
 _EVENT = re.compile(r"^=== (?P<what>RUN|CONT|NAME|PAUSE)\s+(?P<test>\S+)")
 _PACKAGE = re.compile(r"^(?:(?P<ok>ok)|FAIL|\?)\s+(?P<pkg>\S+)(?:\s+(?P<rest>.*))?$")
 _OUTPUT = re.compile(r"^\s+(?P<file>(?:[A-Za-z]:[\\/])?[^\s:]+\.go):(?P<line>\d+): (?P<msg>.*)$")
@@ -45,8 +46,11 @@ def parse_go(output: str, check: str, root: str | None) -> list[Diagnostic] | No
         event = _EVENT.match(ln)
         result = _RESULT.match(ln)
         pkg = _PACKAGE.match(ln) if not ln.startswith(" ") else None
-        if event:
-            owner = None if event["what"] == "PAUSE" else tests.setdefault(event["test"], _Test(event["test"]))
+        bench = _BENCH.match(ln)
+        if event or bench:
+            name = (event or bench)["test"]
+            paused = event is not None and event["what"] == "PAUSE" or bench is not None and bench["done"]
+            owner = None if paused else tests.setdefault(name, _Test(name))
             last_failed, pending = None, True
         elif result:
             t = tests.setdefault(result["test"], _Test(result["test"]))
