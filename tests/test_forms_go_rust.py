@@ -108,3 +108,27 @@ def test_cargo_short_human_and_json_forms_agree_and_tests_fail_by_name(tmp_path)
     assert judged("cargo", 1, cut, tmp_path).status == "could_not_run"
     failed = next(d for d in parse("cargo", out, "cargo", str(tmp_path)) if d.kind)
     assert failed.detail.splitlines()[:2] == ["src/lib.rs:14", "assertion `left == right` failed"], failed.detail
+
+
+def windows(text: str, root) -> str:
+    """A faithful transcription of a log as a Windows runner prints it: its checkout folder `D:\\a\\m\\m`,
+    backslashes in relative paths (`.\\a.go`, `src\\lib.rs`), CRLF line ends."""
+    text = text.replace(str(root), "D:\\a\\m\\m")
+    text = __import__("re").sub(r"(?m)(^|\s|\./)([\w.]+(?:/[\w.]+)*\.(?:go|rs)):(\d+)",
+                                lambda m: m[1].replace("./", ".\\") + m[2].replace("/", "\\") + ":" + m[3], text)
+    return crlf(text)
+
+
+@needs_go
+@needs_cargo
+def test_go_and_cargo_logs_of_a_windows_runner(tmp_path):
+    write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",
+                          "pkg/a.go": "package pkg\n\nfunc F() {\n\tx := 1\n}\n"} | RUST)
+    _, out = sh(["go", "vet", "./..."], tmp_path)
+    win = windows(out, tmp_path)
+    assert "pkg\\a.go:4:2:" in win
+    assert [(d.file, d.line) for d in read("go", win, "D:\\a\\m\\m")] == [(d.file, d.line) for d in read("go", out, tmp_path)]
+    _, out = sh(["cargo", "check", "--offline", "--message-format=short"], tmp_path)
+    win = windows(out, tmp_path)
+    assert "src\\lib.rs:2:9:" in win
+    assert [(d.file, d.line) for d in read("cargo", win, "D:\\a\\m\\m")] == [("src/lib.rs", 2)]
