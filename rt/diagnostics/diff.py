@@ -244,9 +244,14 @@ def format_entry(e: dict, detail: bool = False) -> str:
         text += f"  (x{e['count']} new, lines {', '.join(map(str, e['lines']))})"
     if e["same_before"]:
         text += f"  [{e['same_before']} identical before]"
-    if detail and e.get("detail"):
-        text += "".join(f"\n    | {ln}" for ln in e["detail"].splitlines())
+    if detail:
+        text += "".join(f"\n    | {ln}" for ln in explaining(e["message"], e.get("detail", "")))
     return text
+
+
+def explaining(message: str, detail: str) -> list[str]:
+    """A failure's explaining lines as a report shows them, without the one that repeats its message."""
+    return [ln for ln in detail.splitlines() if ln not in (message, f"E {message}")]
 
 
 def format_changed(now: Diagnostic) -> str:

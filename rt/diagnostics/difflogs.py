@@ -33,9 +33,9 @@ def args_diff_logs(p: argparse.ArgumentParser) -> None:
     p.add_argument("--root", metavar="DIR",
                    help="absolute folder the logs' paths start with, to show them relative (default: the repository)")
     moved = p.add_mutually_exclusive_group()
-    moved.add_argument("--diff", metavar="PATCH", help="the change as a unified diff (`git diff -M` output): "
-                                                       "renamed files and moved lines keep their findings old")
-    moved.add_argument("--git", metavar="A..B", help="the change as two git revisions (rt runs `git diff -M A B`)")
+    moved.add_argument("--diff", metavar="PATCH", help="the change as a patch file (as git writes it, with -M): "
+                                                       "findings in renamed files and under inserted lines stay old")
+    moved.add_argument("--git", metavar="A..B", help="the change between two git revisions, instead of a patch file")
 
 
 def read_log(path: str, which: str) -> str:

@@ -12,7 +12,7 @@ from rt import state
 from rt.task.changes import original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, to_rel
-from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, format_changed, verdict
+from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import Diagnostic
 from rt.snapshot import changes, current_bytes, fingerprint, scan, text_lines
@@ -365,7 +365,7 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
         explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
         for d in new[:SHOWN]:
             lines.append(f"- {format_diagnostic(d)}")
-            lines += [f"    | {ln}" for ln in d.detail.splitlines()] if d in explained else []
+            lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
         if len(new) > SHOWN:
             logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
             lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
