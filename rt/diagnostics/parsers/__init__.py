@@ -184,6 +184,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("ruff", "concise", r"^\S+:\d+:\d+: [A-Z]+\d+ \[\*\] |^All checks passed!$|^Found \d+ errors?\.$"),
     ("ruff", "pylint", r"^\S+:\d+: \[[A-Z]+\d+\] "),
     ("flake8", "default", r"^\S+:\d+:\d+: [A-Z]\d{3} "),
+    ("go", "go build / go vet", r"^(?:vet: )?\S+\.go:\d+:\d+: |^# \S+\n\S+\.go:\d+"),
     ("generic", "file:line: message", r"^\S[^:\n]*:\d+(?::\d+)?: \S"),
 ]]
 
@@ -223,7 +224,8 @@ def documents_safe(output: str) -> bool:
 def _junit_producer(output: str) -> str:
     head = output[:2000]
     for sign, who in (('name="pytest', "pytest"), ("org.ruff", "ruff"), ("org.eslint", "eslint"),
-                      ('name="mypy"', "mypy"), ("vitest", "vitest"), ("jest", "jest"), ("nextest", "cargo nextest")):
+                      ('name="mypy"', "mypy"), ("vitest", "vitest"), ("jest", "jest"), ("nextest", "cargo nextest"),
+                      ('"go.version"', "go-junit-report")):
         if sign in head:
             return f"JUnit XML ({who})"
     return "JUnit XML"

@@ -93,7 +93,7 @@ def _package_done(check: str, root: str | None, pkg: str, tests: dict[str, _Test
             continue
         code = f"{pkg}.{t.name}" if pkg else t.name
         if t.output:
-            file, at, message = t.output[0]
+            file, at, message = t.output[-1]     # logs come first; the failing call prints last
             detail = [f"{f}:{n}: {msg}" for f, n, msg in t.output]
         elif t.extra:
             file, at = _stack_place(t.extra, t.name.split("/")[0], root)

@@ -50,9 +50,14 @@ def parse_junit(output: str, check: str, root: str | None) -> list[Diagnostic] |
             raise Truncated(f"the JUnit XML cannot be read ({e})") from None
         suites = [tree] if tree.tag == "testsuite" else tree.iter("testsuite")
         for suite in suites:
-            for case in suite.iter("testcase"):
-                diags += _case(check, root, suite, case)
+            cases = [d for case in suite.iter("testcase") for d in _case(check, root, suite, case)]
+            diags += [d for d in cases if not _parent_of_failed(d, cases)]
     return found(diags, output, clean_run=True)
+
+
+def _parent_of_failed(d: Diagnostic, cases: list[Diagnostic]) -> bool:
+    """A go test that failed only because a subtest did (`TestX` beside `TestX/sub`), with no place of its own."""
+    return bool(d.kind) and not d.file and any(o.kind and o.code.startswith(d.code + "/") for o in cases)
 
 
 def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> list[Diagnostic]:
