@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
+from rt.diagnostics.model import Diagnostic, Interrupted, ToolFailure, Truncated, cap_detail
 from rt.diagnostics.parsers.text import LOCATED, found, lines, rel_path
 
 _RESULT = re.compile(r"^(?P<indent>\s*)--- (?P<status>FAIL|PASS|SKIP|BENCH): (?P<test>\S+)")
@@ -78,6 +78,9 @@ def parse_go(output: str, check: str, root: str | None) -> list[Diagnostic] | No
     if pending and any(t.failed for t in tests.values()):
         raise Truncated("the log ends before go test's result line for the package (`FAIL\tpkg` or `ok  pkg`)")
     diags += _package_done(check, root, "", tests, panic, "") if tests else []
+    unbuilt = [m[1] for ln in text_lines if (m := re.match(r"^FAIL\s+(\S+) \[(?:build|setup) failed\]", ln))]
+    if unbuilt and diags:
+        raise Interrupted(f"go test could not build {', '.join(unbuilt)}: its tests did not run", diags)
     return found(diags, output, clean_run)
 
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 
-from rt.diagnostics.model import Diagnostic, Truncated, cap_detail
+from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
 from rt.diagnostics.parsers.text import FILE, found, json_lines, lines, num, read_json, rel_path
 
 _RUST_HEAD = re.compile(r"^(?P<sev>error|warning)(?:\[(?P<code>[A-Z]\d+|[a-z_:]+)\])?: (?P<msg>.*)$")
@@ -60,6 +60,10 @@ def parse_cargo(output: str, check: str, root: str | None) -> list[Diagnostic] |
             clean_run = True
     if running:
         raise Truncated("the log ends before cargo test's `test result:` line")
+    killed = re.search(r"process didn't exit successfully: .*\(signal: (\d+)(?:, (\w+))?", "\n".join(text_lines))
+    if killed:
+        raise ToolFailure(f"a test binary was killed by signal {killed[1]} ({killed[2] or 'no name'}): the tests "
+                          "after it never ran")
     return found(diags, output, clean_run)
 
 
