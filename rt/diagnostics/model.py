@@ -45,6 +45,8 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
     (re.compile(r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I), r"\1 N"),
+    (re.compile(r"'((?:Async)?(?:TryExcept|TryFinally|Try|If|For|While|With|Match)) \d+'"), r"'\1 N'"),  # mccabe
+    (re.compile(r"\b(too complex|too many \w+(?: \w+)?) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I), r"\1 (N)"),  # C901, R0912
     (re.compile(r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)"), r"\1\2:N"),
     (re.compile(r"(?<!\S)_(?: _){2,}(?!\S)"), " "),  # pytest's frame separators `_ _ _`
     (re.compile(r"\s+"), " "),

@@ -71,7 +71,7 @@ FORMS: dict[str, str] = {
     "mypy": "default, --show-column-numbers, --show-error-end, --pretty, -O json",
     "pyright": "text, --outputjson",
     "ruff": "full (the default), concise, grouped, pylint, json, json-lines",
-    "flake8": "default, --show-source, --format=pylint",
+    "flake8": "default, --show-source, --statistics, --format=pylint, --format with fields between | ; or tabs",
     "pylint": "text (with score lines), parseable, msvs, colorized, any --msg-template with path, line and "
               "message id, json, json2",
     "go": "go build and go vet, go test plain, -v and -json",
@@ -122,8 +122,9 @@ RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "nev
 
 CONFIG_FILES = re.compile(r"(?:^|/)(?:[jt]sconfig(?:\.[\w.-]+)?\.json|\.?mypy\.ini|setup\.cfg|pyproject\.toml|tox\.ini"
                           r"|\.flake8|\.?pylintrc|\.?ruff\.toml|eslint\.config\.[cm]?[jt]s|\.eslintrc(?:\.\w+)?"
-                          rf"|go\.mod|go\.work|Cargo\.toml|{re.escape(PYLINT_CONFIG)})$")
-"""Configuration files of the tools: a finding located in one says the run did not happen as set up."""
+                          rf"|go\.mod|go\.work|Cargo\.toml|{re.escape(PYLINT_CONFIG)}|Command line)$")
+"""Configuration files of the tools (and pylint's pseudo-modules for its options): a finding located in
+one says the run did not happen as set up."""
 
 
 def parse(parser: str, output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -184,6 +185,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("ruff", "concise", r"^\S+:\d+:\d+: [A-Z]+\d+ \[\*\] |^All checks passed!$|^Found \d+ errors?\.$"),
     ("ruff", "pylint", r"^\S+:\d+: \[[A-Z]+\d+\] "),
     ("flake8", "default", r"^\S+:\d+:\d+: [A-Z]\d{3} "),
+    ("flake8", "--format with | ; or tab between fields", r"^[^|;\t\n]+\.py[|;\t]\d+[|;\t](?:\d+[|;\t])?[A-Z]+\d+[|;\t]"),
     ("go", "go build / go vet", r"^(?:vet: )?\S+\.go:\d+:\d+: |^# \S+\n\S+\.go:\d+"),
     ("generic", "file:line: message", r"^\S[^:\n]*:\d+(?::\d+)?: \S"),
 ]]

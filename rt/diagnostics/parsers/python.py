@@ -10,16 +10,19 @@ from rt.diagnostics.parsers.text import (FILE, LOCATED, clean, first_match, foun
 _CODE = r"(?P<code>[A-Z]+[0-9]+|SyntaxError|invalid-syntax)"
 _CODED = re.compile(_CODE + r"(?::)?\s+(?:\[\*\]\s+)?(?P<msg>.*)")
 _BRACKETED = re.compile(rf"^{FILE}:(?P<line>\d+): \[{_CODE}\] (?P<msg>.*)$")   # --format=pylint / -o pylint
+_DELIMITED = re.compile(r"^(?P<file>[^|;\t\n]+?)(?P<sep>[|;\t])(?P<line>\d+)(?P=sep)(?:(?P<col>\d+)(?P=sep))?"
+                        + _CODE + r"(?P=sep)(?P<msg>.*)$")          # flake8 --format='%(path)s|%(row)d|...'
+
 
 
 def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
     """`file:line:col: CODE message` lines (ruff concise, flake8) and `file:line: [CODE] message`."""
     diags = []
     for ln in lines(output):
-        m = _BRACKETED.match(ln) or LOCATED.match(ln)
+        m = _BRACKETED.match(ln) or _DELIMITED.match(ln) or LOCATED.match(ln)
         c = _CODED.match(m["msg"]) if m and m.re is LOCATED else m
         if m and c:
-            col = int(m["col"] or 0) if m.re is LOCATED else 0
+            col = int(m["col"] or 0) if m.re is not _BRACKETED else 0
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), col, c["code"], "error",
                                     c["msg"]))
     return diags
@@ -97,7 +100,8 @@ def _ruff_grouped(check: str, root: str | None, text: str) -> list[Diagnostic]:
 # ---------------------------------------------------------------- flake8
 
 def parse_flake8(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    """flake8's default form (also with `--show-source`) and `--format=pylint`."""
+    """flake8's default form (also with `--show-source` and `--statistics`), `--format=pylint`, and a
+    `--format` that puts `|`, `;` or a tab between path, row, [col,] code and text."""
     if "Traceback (most recent call last)" in output:
         raise ToolFailure("flake8 crashed: " + last_line(clean(output)))
     return found(_coded(check, root, output), output)
