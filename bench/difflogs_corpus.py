@@ -31,10 +31,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from rt.cli import main  # noqa: E402
+from rt.diagnostics.parsers import PARSERS  # noqa: E402
 
-PARSER_OF = {"go-test": "go", "go-vet": "go", "go-build": "go", "cargo-test": "cargo", "clippy": "cargo",
-             "pytest-junit": "junit"}
 SHARED_FORMS = {"junit": "junit", "sarif": "sarif", "github": "github", "azure": "github"}
+
+
+def named(tool: str, form: str) -> str:
+    """The parser a user names for a corpus tool and form: `go-test` -> go, `cargo-clippy` -> cargo,
+    `tsc5` -> tsc; a JUnit, SARIF or annotation form -> that form's parser."""
+    base = tool.split("-")[0]
+    return SHARED_FORMS.get(form.split("-")[0]) or (base if base in PARSERS else re.sub(r"\d+$", "", base))
 
 
 def rt(*args: str, cwd: str) -> tuple[int, str]:
@@ -127,7 +133,7 @@ def main_(argv: list[str]) -> int:
         for e in cases:
             before = by_log[e["before"]]
             form = e["form"]
-            parser = "auto" if args.parser == "auto" else SHARED_FORMS.get(form.split("-")[0], PARSER_OF.get(e["tool"], e["tool"]))
+            parser = "auto" if args.parser == "auto" else named(e["tool"], form)
             key = (e["tool"], form)
             rows[key].append(run_case(args.corpus, work, e, before, root_of.get(e["project"]), parser, True))
             blind[key].append(run_case(args.corpus, work, e, before, root_of.get(e["project"]), parser, False))

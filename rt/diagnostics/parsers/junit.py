@@ -3,7 +3,8 @@ and linters (ruff, eslint, mypy) write it.
 
 A failing test case is a test identified by `classname::name` and kind (failed or error), located where
 its own failure text points; a linter's case (`org.ruff.F401`, `org.eslint.semi`) is a finding of that
-rule; mypy's one case holding all its messages is read as mypy output.
+rule; mypy's one case holding all its messages is read as mypy output, and go-junit-report's "Build
+error" case as the compile errors it holds.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
+from rt.diagnostics.parsers.go import parse_go
 from rt.diagnostics.parsers.python import parse_mypy
 from rt.diagnostics.parsers.text import found, rel_path
 
@@ -71,10 +73,13 @@ def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> 
     rule = re.match(r"^org\.\w+\.(?P<rule>.+)$", name)
     if suite.get("name") == "mypy" or classname == "mypy":
         return (parse_mypy(body, check, root) or []) if body else []
+    if message == "Build error":       # go-junit-report: a package's compile errors in one case
+        return [d for d in parse_go(body, check, root) or [] if d.file]
     if rule:       # eslint names a message without a rule `org.eslint.unknown`
         return [_lint_case(check, root, suite, case, "" if name == "org.eslint.unknown" else rule["rule"], message,
                            body)]
-    code = f"{classname}::{name}" if classname else name
+    package_failed = name == "Failure" and message == "Runtime error"     # go-junit-report: a package's panic
+    code = classname if package_failed else f"{classname}::{name}" if classname else name
     file, line = _where(case, body + "\n" + message, root)
     text = next((ln.strip() for ln in message.splitlines() if ln.strip()), "") or next(
         (ln.strip() for ln in body.splitlines() if ln.strip()), "")
