@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from bisect import bisect_right
 from dataclasses import dataclass, field
 
 
@@ -48,10 +47,6 @@ class LineMap:
             return fm.new_path, 0, False
         new, changed = fm.line(line)
         return fm.new_path, new, changed
-
-    @property
-    def renames(self) -> dict[str, str]:
-        return {old: fm.new_path for old, fm in self.files.items() if fm.new_path and fm.new_path != old}
 
 
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")

@@ -193,7 +193,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
 
 def sniff(output: str) -> tuple[str, str] | None:
     """(parser, form) of a log judged from the log itself, or None when no known form is in it."""
-    if documents_safe(output):
+    if _is_junit(output):
         return "junit", _junit_producer(output)
     data = json_value(output, lambda v: isinstance(v, (dict, list)))
     if data is not None:
@@ -216,7 +216,8 @@ def sniff(output: str) -> tuple[str, str] | None:
     return None
 
 
-def documents_safe(output: str) -> bool:
+def _is_junit(output: str) -> bool:
+    """Whether the log holds a JUnit document (also one cut short)."""
     try:
         return bool(documents(output))
     except ToolFailure:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import re
 
 from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
-from rt.diagnostics.parsers.text import (FILE, clean, first_line, first_match, found, json_value, lines, num,
+from rt.diagnostics.parsers.text import (FILE, clean, first_line, first_match, found, json_value, num,
                                          read_json, rel_path)
 
 # ---------------------------------------------------------------- tsc
