@@ -11,8 +11,8 @@ new findings. The logs hold third-party code, so they stay out of this repositor
 
 Each case runs `rt diff-logs BEFORE AFTER --before-exit N --after-exit N [--diff PATCH] --root R --json`
 in-process (and once more without --json for the report's bytes). `--parser named` gives the tool's
-parser instead of `auto`. The root is the folder the logs' absolute paths start with, found as the
-prefix in front of the expected files' paths in the project's logs. The figures are also given with
+parser instead of `auto`. The root is the folder the logs' absolute paths start with (what a user gives
+as `--root`), found as the prefix in front of the expected files' paths in the log. The figures are also given with
 the logs judged by their text alone (no exit codes), which is what a log without its job status allows.
 """
 from __future__ import annotations
@@ -56,19 +56,27 @@ def rt(*args: str, cwd: str) -> tuple[int, str]:
 
 
 def roots(corpus: Path, logs: list[dict]) -> dict[str, str]:
-    """The absolute folder each project's logs print before its repository-relative paths."""
+    """The absolute folder each log prints before its repository-relative paths (log -> folder): the
+    prefix found in front of the project's expected files in that log, else the project's usual one."""
     files: dict[str, set[str]] = collections.defaultdict(set)
     for e in logs:
         for n in (e.get("expected") or {}).get("new", []):
             if n.get("file"):
                 files[e["project"]].add(n["file"])
-    found: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
+    per_log: dict[str, str] = {}
+    per_project: dict[str, collections.Counter] = collections.defaultdict(collections.Counter)
     for e in logs:
         text = (corpus / e["log"]).read_text("utf-8", "replace")
+        found: collections.Counter = collections.Counter()
         for f in files[e["project"]]:
-            for m in re.finditer(r"(?:file://)?((?:[A-Za-z]:)?[/\\][^\s:'\"`()\[\]<>,;]*?)[/\\]" + re.escape(f), text):
-                found[e["project"]][m[1]] += 1
-    return {p: c.most_common(1)[0][0] for p, c in found.items() if c}
+            tail = re.escape(f).replace("/", r"[/\\]")
+            for m in re.finditer(r"((?<![\w/])(?:[A-Za-z]:)?[/\\][^:'\"`()\[\]<>,;\n]*?)[/\\]" + tail, text):
+                found[m[1]] += 1
+        if found:
+            per_log[e["log"]] = found.most_common(1)[0][0]
+            per_project[e["project"]][per_log[e["log"]]] += 1
+    usual = {p: c.most_common(1)[0][0] for p, c in per_project.items()}
+    return {e["log"]: per_log.get(e["log"]) or usual.get(e["project"], "") for e in logs}
 
 
 def _words(code: str) -> str:
@@ -135,8 +143,9 @@ def main_(argv: list[str]) -> int:
             form = e["form"]
             parser = "auto" if args.parser == "auto" else named(e["tool"], form)
             key = (e["tool"], form)
-            rows[key].append(run_case(args.corpus, work, e, before, root_of.get(e["project"]), parser, True))
-            blind[key].append(run_case(args.corpus, work, e, before, root_of.get(e["project"]), parser, False))
+            root = root_of.get(e["log"]) or root_of.get(before["log"])
+            rows[key].append(run_case(args.corpus, work, e, before, root, parser, True))
+            blind[key].append(run_case(args.corpus, work, e, before, root, parser, False))
     table = []
     for key in sorted(rows):
         table.append(summary(key, rows[key], blind[key]))

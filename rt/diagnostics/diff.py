@@ -33,20 +33,16 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
     """Diagnostics in `after` that `before` does not account for, with their current lines.
 
     `renamed` maps old paths to new ones (the task's renames) and `moved` says where old lines went
-    (renames too), so a moved file's or line's old findings stay old. An old finding on a line the
-    change edited is not carried over: what is reported on an edited line is the change's (as review
-    tools count "new code"). Within a group the new ones are those left over by an order-keeping match
-    that moves lines the least (measured from where the old lines went), so the one inserted below an
-    old twin is reported, not the twin.
+    (renames too), so a moved file's or line's old findings stay old; an old finding on a line the
+    change edited goes to where that line is now, so the same finding there is still old. Within a
+    group the new ones are those left over by an order-keeping match that moves lines the least
+    (measured from where the old lines went), so the one inserted below an old twin is reported, not
+    the twin.
     """
     names = renamed or {}
     groups_before: dict[tuple, list[Diagnostic]] = {}
-    edited = 0
     for d in before:
-        path, line, changed = moved.place(d.file, d.line) if moved is not None else (names.get(d.file, d.file), d.line, False)
-        if changed and not d.kind and d.line:
-            edited += 1          # its line was edited: the change owns what is reported there now
-            continue
+        path, line = moved.place(d.file, d.line)[:2] if moved is not None else (names.get(d.file, d.file), d.line)
         if path != d.file or line != d.line:
             d = replace(d, file=path, line=line, code=_renamed_id(d, path))
         groups_before.setdefault(d.key(), []).append(d)
@@ -55,7 +51,7 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
         groups_after.setdefault(d.key(), []).append(d)
     new: list[Diagnostic] = []
     changed: list[tuple[Diagnostic, Diagnostic]] = []
-    fixed, unchanged = edited, 0
+    fixed = unchanged = 0
     for key in groups_before.keys() | groups_after.keys():
         was = groups_before.get(key, [])
         old = sorted(d.line for d in was)

@@ -155,6 +155,9 @@ def _config_failure(parser: str, diags: list[Diagnostic]) -> None:
 
 # ---------------------------------------------------------------- which tool printed a log
 
+_PATH = r"(?:[A-Za-z]:[\\/])?[^\s:][^:\n]*?"
+"""A printed path in a sign: relative or absolute, with spaces, or Windows'."""
+
 _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p, f, rx in [
     ("eslint", "its failure report", r"^Oops! Something went wrong! :\($"),
     ("ruff", "its failure report", r"^ruff failed$"),
@@ -166,7 +169,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("go", "go test -v", r"^=== RUN\s+Test"),
     ("go", "go test", r"^--- FAIL: \S+ \(|^(?:ok|FAIL)\s+\S+\s+[\d.]+s$"),
     ("cargo", "human", r"^(?:error|warning)(?:\[\w+\])?: .*\n\s*--> \S+\.rs:\d+:\d+$|^test result: |^\s+Compiling \S+ v"),
-    ("cargo", "short", r"^\S+\.rs:\d+:\d+: (?:error|warning)"),
+    ("cargo", "short", rf"^{_PATH}\.rs:\d+:\d+: (?:error|warning)"),
     ("tsc", "--pretty false", r"^\S.*\(\d+,\d+\): error TS\d+: "),
     ("tsc", "--pretty", r"^\S.*:\d+:\d+ - error TS\d+: "),
     ("vitest", "default reporter", r"^\s*(?:FAIL\s+\S+ > |Test Files\s+\d)"),
@@ -174,7 +177,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("eslint", "stylish", r"^\s+\d+:\d+\s+(?:error|warning)\s+\S.*$\n(?:.*\n)*?^✖ \d+ problems?"),
     ("eslint", "unix", r":\d+:\d+: .* \[(?:Error|Warning)(?:/[^\]]+)?\]$"),
     ("eslint", "compact", r": line \d+, col \d+, (?:Error|Warning) - "),
-    ("pylint", "text", r"^\*{13} Module |^Your code has been rated at|^\S+:\d+:\d+: [CRWEF]\d{4}: "),
+    ("pylint", "text", rf"^\*{{13}} Module |^Your code has been rated at|^{_PATH}:\d+:\d+: [CRWEF]\d{{4}}: "),
     ("pylint", "parseable", r"^\S+:\d+: \[[CRWEF]\d{4}\("),
     ("mypy", "text", r"^\S+:\d+:(?:\d+:)? error: .*\[[a-z-]+\]$|^Success: no issues found|^Found \d+ errors? in \d+ files?"
                      r" \((?:checked|errors prevented)"),
@@ -182,11 +185,11 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("pyright", "text", r"^\s+\S+:\d+:\d+ - (?:error|warning): .*\(report\w+\)$"),
     ("ruff", "full", r"^[A-Z]+\d+ (?:\[\*\] )?.*\n\s*--> \S+:\d+:\d+$|^invalid-syntax: .*\n\s*--> "),
     ("ruff", "grouped", r"^\S+:\n\s+\d+:\d+ [A-Z]+\d+ "),
-    ("ruff", "concise", r"^\S+:\d+:\d+: [A-Z]+\d+ \[\*\] |^All checks passed!$|^Found \d+ errors?\.$"),
+    ("ruff", "concise", rf"^{_PATH}:\d+:\d+: [A-Z]+\d+ \[\*\] |^All checks passed!$|^Found \d+ errors?\.$"),
     ("ruff", "pylint", r"^\S+:\d+: \[[A-Z]+\d+\] "),
-    ("flake8", "default", r"^\S+:\d+:\d+: [A-Z]\d{3} "),
+    ("flake8", "default", rf"^{_PATH}:\d+:\d+: [A-Z]\d{{3}} "),
     ("flake8", "--format with | ; or tab between fields", r"^[^|;\t\n]+\.py[|;\t]\d+[|;\t](?:\d+[|;\t])?[A-Z]+\d+[|;\t]"),
-    ("go", "go build / go vet", r"^(?:vet: )?\S+\.go:\d+:\d+: |^# \S+\n\S+\.go:\d+"),
+    ("go", "go build / go vet", rf"^(?:vet: )?{_PATH}\.go:\d+:\d+: |^# \S+\n{_PATH}\.go:\d+"),
     ("generic", "file:line: message", r"^\S[^:\n]*:\d+(?::\d+)?: \S"),
 ]]
 

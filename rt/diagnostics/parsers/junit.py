@@ -80,7 +80,10 @@ def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> 
                            body)]
     package_failed = name == "Failure" and message == "Runtime error"     # go-junit-report: a package's panic
     code = classname if package_failed else f"{classname}::{name}" if classname else name
-    file, line = _where(case, body + "\n" + message, root)
+    known = rel_path(case.get("file") or "", root)
+    if suite.get("name") == "pytest":
+        code, known = _pytest_id(classname, name, known)
+    file, line = _where(known, body + "\n" + message, root)
     text = next((ln.strip() for ln in message.splitlines() if ln.strip()), "") or next(
         (ln.strip() for ln in body.splitlines() if ln.strip()), "")
     return [Diagnostic(check, file, line, 0, code, "error", text, kind, _detail(body, message))]
@@ -105,17 +108,29 @@ def _prop(case: ET.Element, key: str) -> str:
     return next((p.get("value") or "" for p in case.iter("property") if p.get("name") == key), "")
 
 
-def _where(case: ET.Element, text: str, root: str | None) -> tuple[str, int]:
-    """The test's file and line as its own failure text gives them: the first place in a test file (or
-    in the case's `file`), else the first place; the `file` attribute alone when no place is printed."""
-    attr = rel_path(case.get("file") or "", root)
-    places = [(rel_path(m["file"], root), int(m["line"])) for m in _PLACE.finditer(text)]
-    for f, n in places:
-        if f == attr or not attr and re.search(r"test", f.rsplit("/", 1)[-1], re.I):
-            return f, n
-    if places and not attr:
-        return places[0]
-    return attr, 0
+def _pytest_id(classname: str, name: str, file: str) -> tuple[str, str]:
+    """pytest's node id and test file from its JUnit names: `classname="tests.test_m.TestK"
+    name="test_p[2]"` is `tests/test_m.py::TestK::test_p[2]`; a collection error (`classname=""
+    name="tests.test_b"`) is `tests/test_b.py`. The module path ends before the first capitalised part
+    (a class), unless the case's `file` attribute says where."""
+    if not classname:
+        path = file or name.replace(".", "/") + ".py"
+        return path, path
+    parts = classname.split(".")
+    cut = next((i for i, p in enumerate(parts) if p[:1].isupper()), len(parts))
+    path = file or "/".join(parts[:cut]) + ".py"
+    return "::".join([path, *parts[cut:], name]), path
+
+
+def _where(known: str, text: str, root: str | None) -> tuple[str, int]:
+    """The test's file and line as its own failure text gives them: the last place in its known file (the
+    `file` attribute, or pytest's module), else the first place in a test file of the repository, else
+    the first place in the repository; the known file alone when no place is printed."""
+    places = [(f, int(m["line"])) for m in _PLACE.finditer(text)
+              if not (f := rel_path(m["file"], root)).startswith(("../", "/")) and "site-packages/" not in f]
+    if known:
+        return next((p for p in reversed(places) if p[0] == known), (known, 0))
+    return next((p for p in places if re.search(r"test", p[0].rsplit("/", 1)[-1], re.I)), places[0] if places else ("", 0))
 
 
 def _detail(body: str, message: str) -> str:
