@@ -10,21 +10,24 @@ these parsers read; `RECOMMENDED_ENV` turns colour off (parsers strip ANSI codes
 """
 from __future__ import annotations
 
+import functools
+import importlib
 import re
 from collections.abc import Callable
 
 from rt.diagnostics.model import Diagnostic, Interrupted, ToolFailure
-from rt.diagnostics.parsers.go import parse_go
-from rt.diagnostics.parsers.js import parse_eslint, parse_jest, parse_tsc
-from rt.diagnostics.parsers.junit import documents, parse_junit
-from rt.diagnostics.parsers.pytest import parse_pytest
-from rt.diagnostics.parsers.python import (PYLINT_CONFIG, parse_flake8, parse_mypy, parse_pylint, parse_pyright,
-                                           parse_ruff)
-from rt.diagnostics.parsers.rust import parse_cargo
-from rt.diagnostics.parsers.sarif import parse_annotations, parse_sarif
 from rt.diagnostics.parsers.text import LOCATED, clean, found, json_value, rel_path
 
 Parser = Callable[[str, str, str | None], list[Diagnostic] | None]
+
+
+def _lazy(module: str, name: str) -> Parser:
+    """A parser whose module is loaded on its first use: a hook that reads one check's output compiles
+    one tool family's patterns, not every family's."""
+    def read(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
+        return getattr(importlib.import_module(f"rt.diagnostics.parsers.{module}"), name)(output, check, root)
+    read.__name__ = name
+    return read
 
 
 def parse_generic(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -44,21 +47,21 @@ def parse_generic(output: str, check: str, root: str | None) -> list[Diagnostic]
 
 
 PARSERS: dict[str, Parser] = {
-    "tsc": parse_tsc,
-    "eslint": parse_eslint,
-    "vitest": parse_jest,
-    "jest": parse_jest,
-    "pytest": parse_pytest,
-    "mypy": parse_mypy,
-    "pyright": parse_pyright,
-    "ruff": parse_ruff,
-    "flake8": parse_flake8,
-    "pylint": parse_pylint,
-    "go": parse_go,
-    "cargo": parse_cargo,
-    "junit": parse_junit,
-    "sarif": parse_sarif,
-    "github": parse_annotations,
+    "tsc": _lazy("js", "parse_tsc"),
+    "eslint": _lazy("js", "parse_eslint"),
+    "vitest": _lazy("js", "parse_jest"),
+    "jest": _lazy("js", "parse_jest"),
+    "pytest": _lazy("pytest", "parse_pytest"),
+    "mypy": _lazy("python", "parse_mypy"),
+    "pyright": _lazy("python", "parse_pyright"),
+    "ruff": _lazy("python", "parse_ruff"),
+    "flake8": _lazy("python", "parse_flake8"),
+    "pylint": _lazy("python", "parse_pylint"),
+    "go": _lazy("go", "parse_go"),
+    "cargo": _lazy("rust", "parse_cargo"),
+    "junit": _lazy("junit", "parse_junit"),
+    "sarif": _lazy("sarif", "parse_sarif"),
+    "github": _lazy("sarif", "parse_annotations"),
     "generic": parse_generic,
 }
 
@@ -120,9 +123,12 @@ exit 2 is not here: it also means a blocking error such as a syntax error, which
 
 RECOMMENDED_ENV = {"NO_COLOR": "1", "FORCE_COLOR": "0", "CARGO_TERM_COLOR": "never", "RUST_BACKTRACE": "0"}
 
+PYLINT_CONFIG = ("Command line or configuration file", "Command line")
+"""The pseudo-modules pylint names for errors in its options or configuration file."""
+
 CONFIG_FILES = re.compile(r"(?:^|/)(?:[jt]sconfig(?:\.[\w.-]+)?\.json|\.?mypy\.ini|setup\.cfg|pyproject\.toml|tox\.ini"
                           r"|\.flake8|\.?pylintrc|\.?ruff\.toml|eslint\.config\.[cm]?[jt]s|\.eslintrc(?:\.\w+)?"
-                          rf"|go\.mod|go\.work|Cargo\.toml|{re.escape(PYLINT_CONFIG)}|Command line)$")
+                          rf"|go\.mod|go\.work|Cargo\.toml|{'|'.join(map(re.escape, PYLINT_CONFIG))})$")
 """Configuration files of the tools (and pylint's pseudo-modules for its options): a finding located in
 one says the run did not happen as set up."""
 
@@ -158,7 +164,14 @@ def _config_failure(parser: str, diags: list[Diagnostic]) -> None:
 _PATH = r"(?:[A-Za-z]:[\\/])?[^\s:][^:\n]*?"
 """A printed path in a sign: relative or absolute, with spaces, or Windows'."""
 
-_SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p, f, rx in [
+
+@functools.cache
+def _signs() -> list[tuple[str, str, re.Pattern]]:
+    """Each form's telling lines, in the order they are tried (compiled on the first `sniff`)."""
+    return [(p, f, re.compile(rx, re.M)) for p, f, rx in _SIGNS]
+
+
+_SIGNS: list[tuple[str, str, str]] = [
     ("eslint", "its failure report", r"^Oops! Something went wrong! :\($"),
     ("ruff", "its failure report", r"^ruff failed$"),
     ("mypy", "its crash report", r": error: INTERNAL ERROR -- Please try using mypy master|^usage: mypy "),
@@ -191,7 +204,7 @@ _SIGNS: list[tuple[str, str, re.Pattern]] = [(p, f, re.compile(rx, re.M)) for p,
     ("flake8", "--format with | ; or tab between fields", r"^[^|;\t\n]+\.py[|;\t]\d+[|;\t](?:\d+[|;\t])?[A-Z]+\d+[|;\t]"),
     ("go", "go build / go vet", rf"^(?:vet: )?{_PATH}\.go:\d+:\d+: |^# \S+\n{_PATH}\.go:\d+"),
     ("generic", "file:line: message", r"^\S[^:\n]*:\d+(?::\d+)?: \S"),
-]]
+]
 
 
 def sniff(output: str) -> tuple[str, str] | None:
@@ -213,7 +226,7 @@ def sniff(output: str) -> tuple[str, str] | None:
     if re.search(r"^\s*::(?:error|warning|notice)\b.*::|^##vso\[task\.logissue", output, re.M):
         return "github", "annotations"
     text = clean(output)
-    for parser, form, rx in _SIGNS:
+    for parser, form, rx in _signs():
         if rx.search(text):
             return parser, form
     return None
@@ -221,10 +234,7 @@ def sniff(output: str) -> tuple[str, str] | None:
 
 def _is_junit(output: str) -> bool:
     """Whether the log holds a JUnit document (also one cut short)."""
-    try:
-        return bool(documents(output))
-    except ToolFailure:
-        return "<testsuite" in output
+    return bool(re.search(r"<testsuites?\b", output))
 
 
 def _junit_producer(output: str) -> str:

@@ -9,12 +9,15 @@ error" case as the compile errors it holds.
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
+from typing import TYPE_CHECKING
 
 from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
 from rt.diagnostics.parsers.go import parse_go
 from rt.diagnostics.parsers.python import parse_mypy
 from rt.diagnostics.parsers.text import found, rel_path
+
+if TYPE_CHECKING:
+    import xml.etree.ElementTree as ET
 
 _START = re.compile(r"<testsuites\b|<testsuite\b")
 _PLACE = re.compile(r"(?P<file>(?:[A-Za-z]:[\\/])?[\w./\\@+-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?")
@@ -44,6 +47,7 @@ def parse_junit(output: str, check: str, root: str | None) -> list[Diagnostic] |
     docs = documents(output)
     if not docs:
         return None
+    import xml.etree.ElementTree as ET    # here, not at the top: hooks import the parsers and rarely read XML
     diags: list[Diagnostic] = []
     for doc in docs:
         try:

@@ -203,8 +203,6 @@ def _pyright_report(data: dict, check: str, root: str | None) -> list[Diagnostic
 _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R": "info", "I": "info"}
 _PYLINT_AT = re.compile(rf"^{FILE}(?::(?P<line>\d+)(?::(?P<col>\d+))?:|\((?P<line2>\d+)\):)\s*(?P<rest>.*)$")
 _MSG_ID = re.compile(r"\b(?P<id>[CRWEFI]\d{4})(?!\d)")
-PYLINT_CONFIG = "Command line or configuration file"
-"""The pseudo-module pylint names for errors in its options or configuration file."""
 
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
