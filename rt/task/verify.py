@@ -6,15 +6,16 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from rt import state
-from rt.task.changes import MARK, task_changes
+from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
-from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
+from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
+from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import Diagnostic
-from rt.snapshot import changes, fingerprint, scan
+from rt.snapshot import changes, current_bytes, fingerprint, scan, text_lines
 
 SHOWN = 20
 """New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
@@ -161,12 +162,13 @@ class Compared:
     fixed: int
     unchanged: int
     ran: Ran
+    changed: list[Diagnostic] = field(default_factory=list)   # tests still failing, with another message
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
-            renamed: dict[str, str] | None = None) -> Compared:
+            moved: LineMap | None = None) -> Compared:
     """The new diagnostics of one run against the baseline (only those in file `only`, when given);
-    `renamed` (old path -> new) keeps a moved file's old findings old."""
+    `moved` (the task's renames and edited lines) keeps a moved file's or line's old findings old."""
     run = ran.run
     if run.status == "could_not_run":
         return Compared(check, run, [], 0, 0, ran)
@@ -181,8 +183,8 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
     old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found, renamed)
-    return Compared(check, run, result.new, result.fixed, result.unchanged, ran)
+    result = diff(old if only is None else [d for d in old if d.file == only], found, moved=moved)
+    return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
 
 # ---------------------------------------------------------------- rt check FILE
@@ -223,7 +225,8 @@ def _order(d: Diagnostic) -> tuple:
 def format_diagnostic(d: Diagnostic) -> str:
     where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
     code = f" [{d.code}]" if d.code else ""
-    return f"{where} {d.check}{code} {d.message}"
+    kind = " (error)" if d.kind == "error" else ""    # a test's setup, teardown or collection broke
+    return f"{where} {d.check}{code}{kind} {d.message}"
 
 
 def format_file_check(result: FileCheck) -> str:
@@ -258,6 +261,19 @@ def cmd_check(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- verify
 
+def task_line_map(ctx, task: dict, before: dict, now: dict, wanted: set[str]) -> LineMap:
+    """Where the task moved the lines of the files in `wanted` (those the baseline has findings in):
+    renamed files by content, edited ones line by line against their original."""
+    files = {old: FileMap(new) for old, new in renames(before, now).items()}
+    for path, status in changes(before, now):
+        if path in wanted and status == "modified":
+            old = original_lines(ctx, task, path, before)
+            new = text_lines(current_bytes(ctx.repo, path))
+            if old is not None and new is not None:
+                files[path] = FileMap(path, from_lines(old, new))
+    return LineMap(files)
+
+
 def renames(before: dict, now: dict) -> dict[str, str]:
     """Files the task moved without changing them (old path -> new), matched by content."""
     gone: dict[str, list[str]] = {}
@@ -289,6 +305,9 @@ def _check_line(c: Compared, log: str) -> str:
     counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
         return head + f"failed: {len(c.new)} new ({counts})" + (_cut_line(c.ran, log) or f"; full output: {log}")
+    if c.run.status == "partial":
+        return (head + f"stopped early, nothing new where it got to ({counts}): {c.run.reason}"
+                + (_cut_line(c.ran, log) or f"; full output: {log}"))
     return head + f"passed: nothing new ({counts})" + _cut_line(c.ran, log)
 
 
@@ -301,6 +320,9 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
     blind = [c.check.name for c in compared if c.run.status == "could_not_run" and c.check.required]
     if blind:
         bits.append(f"could not run: {', '.join(blind)}")
+    stopped = [c.check.name for c in compared if c.run.status == "partial" and c.check.required and not c.new]
+    if stopped:
+        bits.append(f"stopped early: {', '.join(stopped)}")
     if outside:
         bits.append(f"{len(outside)} file(s) changed outside the plan")
     if undone:
@@ -328,8 +350,9 @@ def cmd_verify(ctx, args) -> Result:
     base = task_dir(task)
     ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
     before = state.load_snapshot(store, task)
-    moves = renames(before, now)
-    compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
+    wanted = {d.file for entry in baseline.values() for d in entry["diagnostics"]}
+    moves = task_line_map(ctx, task, before, now, wanted)
+    compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
@@ -381,10 +404,17 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     lines += [f"- {k}: skipped (no {k} check configured; see `rt checks`)" for k in record["missing_kinds"]]
     if new:
         lines += ["", f"## new diagnostics ({len(new)})"]
-        lines += [f"- {format_diagnostic(d)}" for d in new[:SHOWN]]
+        explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
+        for d in new[:SHOWN]:
+            lines.append(f"- {format_diagnostic(d)}")
+            lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
         if len(new) > SHOWN:
             logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
             lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
+    changed = [d for c in compared for d in c.changed]
+    if changed:
+        lines += ["", "## old failures"]
+        lines += [f"- {format_changed(d)}" for d in changed[:SHOWN]]
     lines += ["", "## scope"]
     if task.get("scope") is None:
         lines.append("- no plan: scope not checked")
