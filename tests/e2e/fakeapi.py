@@ -6,6 +6,7 @@ script ran out get a short text answer. Every request body is kept: it is what t
 """
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,13 +23,15 @@ def tool(name: str, **inp) -> dict:
 class FakeAPI:
     """Start with `with FakeAPI(script) as api:`; `api.url` for ANTHROPIC_BASE_URL, `api.requests` after."""
 
-    def __init__(self, script: list, model: str = "claude-fake-1"):
+    def __init__(self, script: list, model: str = "claude-fake-1", usage=None):
         self.script = list(script)
         self.model = model
+        # (request body, answer blocks) -> the usage an answer reports: fixed, unless a bench prices requests
+        self.usage = usage or (lambda body, blocks: {"input_tokens": 100, "output_tokens": 20,
+                                                     "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0})
         self.requests: list[dict] = []  # every body, in arrival order
         self.turns: list[dict] = []     # the bodies that took a scripted turn
         self._lock = threading.Lock()
-        self._ids = 0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
@@ -40,10 +43,13 @@ class FakeAPI:
         self.server.shutdown()
         self.server.server_close()
 
+    _ids = itertools.count(1)
+    """One count for every instance: a session continued with `--continue` under a new FakeAPI must not
+    see a tool_use id again (the client then takes the new call for an interrupted old one)."""
+
     def next_id(self) -> int:
         with self._lock:
-            self._ids += 1
-            return self._ids
+            return next(FakeAPI._ids)
 
     def answer(self, body: dict) -> list[dict]:
         """The content blocks for one request."""
@@ -75,8 +81,7 @@ class FakeAPI:
                 blocks = api.answer(body)
                 stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
                 msg_id = f"msg_fake_{api.next_id()}"
-                usage = {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0,
-                         "cache_read_input_tokens": 0}
+                usage = api.usage(body, blocks)
                 if not body.get("stream"):
                     self._json(200, {"id": msg_id, "type": "message", "role": "assistant", "model": api.model,
                                      "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage})
@@ -101,7 +106,7 @@ class FakeAPI:
                     self._event("content_block_stop", {"type": "content_block_stop", "index": i})
                 self._event("message_delta", {"type": "message_delta",
                                               "delta": {"stop_reason": stop, "stop_sequence": None},
-                                              "usage": {"output_tokens": 20}})
+                                              "usage": {"output_tokens": usage["output_tokens"]}})
                 self._event("message_stop", {"type": "message_stop"})
                 self.wfile.flush()
 
