@@ -176,6 +176,23 @@ def test_session_start_after_compaction_resume_and_clear_injects_the_handoff(pro
     assert "PATTERN_MARK" in text and len(text) < 10_000
 
 
+def test_a_resume_whose_context_holds_the_same_handoff_gets_one_line(project):
+    planned_task(project)
+    start = payload(project, "SessionStart", source="resume")
+    first = context_text(hook(project, "session-start", start)[1], "SessionStart")
+    assert "## Error history" in first
+    again = context_text(hook(project, "session-start", start)[1], "SessionStart")
+    assert again == ("rt: task 1-change-x is active; the handoff given earlier in this session still holds "
+                     "(`rt handoff` prints it again).")
+    other = context_text(hook(project, "session-start", start | {"session_id": "s2"})[1], "SessionStart")
+    assert other == first   # another session has not seen it
+    project.rt("note", "--decision", "DECISION_MARK")
+    changed = context_text(hook(project, "session-start", start)[1], "SessionStart")
+    assert "DECISION_MARK" in changed and "## Error history" in changed
+    compact = payload(project, "SessionStart", source="compact")
+    assert context_text(hook(project, "session-start", compact)[1], "SessionStart") == changed   # the summary replaced it
+
+
 def test_a_fresh_start_gets_the_status_and_where_the_handoff_is(project):
     planned_task(project)
     _, out, _ = hook(project, "session-start", payload(project, "SessionStart", source="startup"))

@@ -363,7 +363,8 @@ context): they get the whole handoff; a fresh start gets the status and where th
 
 def session_start(payload: dict) -> Reply:
     """After compaction, resume or clear: the active task's handoff (`rt handoff`), so its decisions,
-    patterns and errors are not lost; on a fresh start, its status."""
+    patterns and errors are not lost (a resume whose context holds the same handoff gets a line
+    saying so); on a fresh start, its status."""
     where = _where(payload)
     if where is None:
         return Reply()
@@ -374,11 +375,29 @@ def session_start(payload: dict) -> Reply:
     if task is None:
         return Reply()
     if payload.get("source") in HANDOFF_SOURCES:
-        from rt.session.handoff import handoff_text
-        return context("SessionStart", "rt: a task is active in this repository.\n" + handoff_text(_ctx(where[0]), task))
+        return context("SessionStart", _handoff(store, task, payload))
     from rt.task.commands import describe
     return context("SessionStart", "rt: a task is active in this repository.\n" + describe(task)
                    + "\n`rt handoff` gives its decisions, patterns and error history.")
+
+
+def _handoff(store, task: dict, payload: dict) -> str:
+    """The handoff, unless this session resumes with the very same one already in its context (each
+    SessionStart text stays in the conversation, so a second copy would only be paid for again)."""
+    import hashlib
+
+    from rt.session.handoff import handoff_text
+    from rt.session.transcripts import give_handoff, handoff_given
+    text = "rt: a task is active in this repository.\n" + handoff_text(_ctx(store.repo), task)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        return text
+    if payload.get("source") == "resume" and handoff_given(store, session) == digest:
+        return (f"rt: task {task['id']} is active; the handoff given earlier in this session still holds "
+                f"(`rt handoff` prints it again).")
+    give_handoff(store, session, digest)
+    return text
 
 
 def _remember(store, payload: dict) -> None:

@@ -1,9 +1,10 @@
-"""Where Claude Code's transcripts of this repository's sessions are: recorded from the hooks' payloads.
+"""What rt knows of the Claude Code sessions in this repository, in `.rt/sessions.json`: where each one's
+transcript is, and which handoff it was last given.
 
 Every hook payload names its session's transcript (`transcript_path`); the SessionStart,
-UserPromptSubmit and PreCompact hooks keep it in `.rt/sessions.json` the first time they see a
-session. `rt usage` reads those files and, beside each, the subagents' files
-(`<transcript without .jsonl>/subagents/agent-*.jsonl`). Nothing is guessed from a home folder.
+UserPromptSubmit and PreCompact hooks keep it the first time they see a session. `rt usage` reads
+those files and, beside each, the subagents' files (`<transcript without .jsonl>/subagents/agent-*.jsonl`).
+Nothing is guessed from a home folder.
 """
 from __future__ import annotations
 
@@ -27,9 +28,25 @@ def remember(store: Store, payload: dict) -> None:
         store.write_json(SESSIONS_FILE, data)
 
 
+def _data(store: Store) -> dict:
+    return (store.read_json(SESSIONS_FILE) if store.path(SESSIONS_FILE).is_file() else None) or {}
+
+
 def _known(store: Store) -> dict[str, str]:
-    data = store.read_json(SESSIONS_FILE) if store.path(SESSIONS_FILE).is_file() else None
-    return (data or {}).get("sessions", {})
+    return _data(store).get("sessions", {})
+
+
+def handoff_given(store: Store, session: str) -> str | None:
+    """The digest of the handoff last injected into this session, if any."""
+    return _data(store).get("handoffs", {}).get(session)
+
+
+def give_handoff(store: Store, session: str, digest: str) -> None:
+    """Note that this session's context now holds the handoff with this digest."""
+    with store.locked():
+        data = store.read_json(SESSIONS_FILE) or {"sessions": {}}
+        data.setdefault("handoffs", {})[session] = digest
+        store.write_json(SESSIONS_FILE, data)
 
 
 def recorded(store: Store) -> dict[str, str]:

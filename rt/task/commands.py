@@ -149,7 +149,7 @@ def _why(ctx, tasks: list[dict], share: str) -> Result:
             verdicts[r["last_verdict"] or "never verified"] = verdicts.get(r["last_verdict"] or "never verified", 0) + 1
     if verdicts:
         lines.append("by last verdict: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
-    groups = {s: rows[s] for s in state.ACTIVE if s in rows}
+    groups = [{"stopped_in": s, "tasks": rows[s]} for s in state.ACTIVE if s in rows]
     return Result("\n".join(lines), {"unfinished": len(unfinished), "total": len(tasks), "groups": groups,
                                      "by_last_verdict": dict(sorted(verdicts.items()))})
 

@@ -15,11 +15,19 @@ import hashlib
 import json
 
 
+BILLING = "x-anthropic-billing-header:"
+"""Client 2.1.332 opens `system` with a block `x-anthropic-billing-header: cc_version=2.1.332.<3 hex>; ...`
+whose suffix changes with the conversation's first message (so after every compaction). Taken for what
+its name says, a header the API reads off, it is left out of the cached prefix here (an assumption: the
+real API's handling of it was not observable offline)."""
+
+
 def _blocks(body: dict) -> list[dict]:
     """The request's blocks in cache order: every tool, every system block, every message's content block."""
     out = list(body.get("tools") or [])
     system = body.get("system") or []
-    out += [{"type": "text", "text": system}] if isinstance(system, str) else list(system)
+    out += [{"type": "text", "text": system}] if isinstance(system, str) else \
+        [b for b in system if not str(b.get("text", "")).startswith(BILLING)]
     for message in body.get("messages") or []:
         content = message.get("content")
         if isinstance(content, str):
