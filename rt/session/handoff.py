@@ -104,10 +104,8 @@ def _sightings(run: dict) -> list[tuple[tuple, str, str, str, str]]:
     for b in run["blind"]:
         out.append((("b", b["check"], normalise(b["reason"])), "blind", b["check"], "",
                     f"{b['check']} could not run: {b['reason']}"))
-    for p in run.get("outside", []):
+    for p in run.get("outside", []):   # a planned file not done yet is the plan's business: Next steps
         out.append((("o", p), "scope", "", p, f"{shown(p)} changed outside the plan"))
-    for p in run.get("undone", []):
-        out.append((("u", p), "scope", "", p, f"{shown(p)} planned but not done"))
     return out
 
 
@@ -158,17 +156,29 @@ def _changed_between(a: dict, b: dict, snapshot: dict) -> list[str]:
     return out
 
 
-def _error_lines(err: Error, labels: dict[int, str]) -> str:
-    seen = f"in {labels[err.runs[0]]}" if len(err.runs) == 1 else \
-        f"in {len(err.runs)} runs, {labels[err.runs[0]]} to {labels[err.runs[-1]]}"
-    lines = [f"- {err.text}"]
-    lines += [f"  also: {a}" for a in err.also[:5]] + ([f"  also {len(err.also) - 5} more"] if len(err.also) > 5 else [])
-    if err.gone is None:
-        lines.append(f"  {seen}; still there")
-    else:
-        how = f"after changes to {', '.join(map(shown, err.changed))}" if err.changed else "with no file changed in between"
-        steps = "".join(f"; step: {state.head(s, 'note', 200)}" for s in err.steps[-2:])
-        lines.append(f"  {seen}; gone in {labels[err.gone]} {how}{steps}")
+def _seen(err: Error, labels: dict[int, str]) -> str:
+    if len(err.runs) == 1:
+        return f"seen in {labels[err.runs[0]]}"
+    return f"seen in {len(err.runs)} runs, {labels[err.runs[0]]} to {labels[err.runs[-1]]}"
+
+
+def _also(err: Error, indent: str) -> list[str]:
+    more = [f"{indent}also {len(err.also) - 5} more"] if len(err.also) > 5 else []
+    return [f"{indent}also: {a}" for a in err.also[:5]] + more
+
+
+def _open_lines(err: Error, labels: dict[int, str]) -> str:
+    return "\n".join([f"- {err.text}", *_also(err, "  "), f"  {_seen(err, labels)}; still there"])
+
+
+def _gone_lines(errors: list[Error], labels: dict[int, str]) -> str:
+    """The errors one run no longer saw, under what changed before it: the files and the last steps noted."""
+    first = errors[0]
+    how = f"after changes to {', '.join(map(shown, first.changed))}" if first.changed else "with no file changed in between"
+    steps = "".join(f"; step: {state.head(s, 'note', 200)}" for s in first.steps[-2:])
+    lines = [f"- gone in {labels[first.gone]} {how}{steps}:"]
+    for err in errors:
+        lines += [f"  - {err.text}; {_seen(err, labels)}", *_also(err, "    ")]
     return "\n".join(lines)
 
 
@@ -279,7 +289,7 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
     if opened:
         nxt.append(f"- {len(opened)} error(s) still there (Error history): fix what this task caused, then `rt verify`")
     outside, undone = scope_mismatch(task, found)
-    if undone:
+    if undone and task["state"] in ("building", "verified"):
         nxt.append(f"- planned, not done yet: {', '.join(map(shown, undone))}")
     if last and last["verdict"] == "FAIL" and in_a_row >= limit:
         nxt.append(f"- {in_a_row} failed verify runs in a row (limit {limit}): stop fixing; tell the user and "
@@ -294,7 +304,7 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
         crit.append(f"- changed outside the plan: {', '.join(map(shown, outside))} (undo, or ask the user)")
     crit += [f"- unverified claim (the agent's word, not measured): {state.head(c['text'], 'claim', 300)}"
              for c in task.get("claims", [])]
-    if in_a_row:
+    if 0 < in_a_row < limit:   # at the limit, Next steps says to stop
         crit.append(f"- failed verify runs in a row: {in_a_row} of {limit}")
     s["Critical context"] = [Item(t) for t in crit]
 
@@ -311,8 +321,11 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
                 quoted.append(Item(block))
     for i, q in enumerate(quoted):
         q.rank = RANK["output"] + i / (len(quoted) + 1)
-    s["Error history"] = (_ranked("open", [_error_lines(e, labels) for e in opened]) +
-                          _ranked("resolved", [_error_lines(e, labels) for e in resolved]) + quoted) or \
+    gone: dict[tuple, list[Error]] = {}   # by the run that no longer saw them (and what changed before it)
+    for e in sorted(resolved, key=lambda e: (e.gone, e.runs[-1], e.runs[0], e.text)):
+        gone.setdefault((e.gone, e.runs[-1]), []).append(e)
+    s["Error history"] = (_ranked("open", [_open_lines(e, labels) for e in opened]) +
+                          _ranked("resolved", [_gone_lines(g, labels) for g in gone.values()]) + quoted) or \
         [Item("- none: no check run of this task has failed")]
 
     data = {"task": task["id"], "state": task["state"],
@@ -340,4 +353,5 @@ def cmd_handoff(ctx, args) -> Result:
     task = state.active_task(ctx.store)
     sections, data = build(ctx, task)
     text, dropped = fit(sections, title(task))
-    return Result(text, data | {"chars": len(text), "dropped": dropped, "limit": HANDOFF_CHARS})
+    uncut = render(sections, title(task), float("-inf"))[0]
+    return Result(text, data | {"chars": len(text), "uncut_chars": len(uncut), "dropped": dropped, "limit": HANDOFF_CHARS})

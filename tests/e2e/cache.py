@@ -30,8 +30,8 @@ def _blocks(body: dict) -> list[dict]:
         [b for b in system if not str(b.get("text", "")).startswith(BILLING)]
     for message in body.get("messages") or []:
         content = message.get("content")
-        if isinstance(content, str):
-            out.append({"role": message.get("role"), "text": content})
+        if isinstance(content, str):   # the same as one text block, as the API reads it
+            out.append({"type": "text", "text": content, "role": message.get("role")})
         else:
             out += [dict(b, role=message.get("role")) for b in content or []]
     return out
@@ -49,8 +49,9 @@ class PromptCache:
         chars, marks, hits = 0, [], []
         for block in _blocks(body):
             mark = block.get("cache_control") if isinstance(block, dict) else None
-            digest.update(json.dumps(block, sort_keys=True).encode())
-            chars += len(json.dumps(block, ensure_ascii=False))
+            content = {k: v for k, v in block.items() if k != "cache_control"}   # the mark is no part of the prefix
+            digest.update(json.dumps(content, sort_keys=True).encode())
+            chars += len(json.dumps(content, ensure_ascii=False))
             tokens = chars // 4
             key = digest.hexdigest()
             if key in self.written:
