@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.sandbox import bounded
 from rt.store import Store
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
@@ -81,7 +82,7 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -117,6 +118,11 @@ def seconds(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
     return int(text)
+
+
+def intent_setting(repo: Repo) -> bool | None:
+    """rt.toml's `intent = true|false` (intent mode, `rt/claude/intent.py`), or None when it does not say."""
+    return load_config(repo).get("intent")
 
 
 def fix_attempt_limit(repo: Repo) -> int:
@@ -477,12 +483,13 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     reason and the first lines of whatever it printed; it never counts as zero diagnostics.
     """
     argv = check.command if file is None else [file if a == "{file}" else a for a in check.per_file or check.command]
+    command = bounded(repo.root, argv)   # within the sandbox's bounds when `rt install --sandbox` set it
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        proc = _session(repo, argv, limit, log)
+        proc = _session(repo, command, limit, log)
     except OSError as e:
-        reason = _start_failure(argv[0], e)
+        reason = _start_failure(command[0], e)
         if log:
             Store(repo).write_text(log, f"rt: {reason}\n")
         return _could_not_run(check, reason, "", started)

@@ -61,6 +61,8 @@ COMMANDS: dict[str, Command] = {
     "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
     "doctor": Command("rt.claude.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
     "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
+    "intent": Command("rt.claude.intent", "integration", "intent mode (/go /q /commit ...): show it, switch it on or off, revoke a live /commit or /push"),
+    "journal": Command("rt.claude.intent", "integration", "the user's /fail, /win and /mem entries, in their own words"),
 }
 
 

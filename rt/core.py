@@ -172,9 +172,8 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
             rel = (Path(os.path.realpath(norm.parent)) / norm.name).relative_to(root)
         except ValueError:
             raise PathError(f"{user_path}: outside the repository {root.name}/; rt only works on paths inside it") from None
-    if rel.parts[:1] == (".rt",):
-        raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
-    # walk existing components: a symlink that resolves outside the root is refused
+    _not_a_store(user_path, rel.parts)
+    # walk existing components: a symlink that resolves outside the root, or into a store, is refused
     cur = root
     for part in rel.parts:
         cur = cur / part
@@ -182,6 +181,7 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
             target = cur.resolve()
             if target != root and root not in target.parents:
                 raise PathError(f"{user_path}: goes through a symlink that leaves the repository; refused")
+            _not_a_store(user_path, target.relative_to(root).parts)
     return rel.as_posix() if rel.parts else "."
 
 
@@ -195,6 +195,16 @@ def shown(rel: str) -> str:
     if rel.startswith('"') or any(c < " " or c == "\x7f" for c in rel):
         return '"' + rel.translate(_QUOTED) + '"'
     return rel
+
+
+def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
+    """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
+    for part in parts:
+        if part == ".rt":
+            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
+        if part.lower() == ".git":
+            raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
+                            f"never plans or edits files in it")
 
 
 def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:

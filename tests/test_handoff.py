@@ -151,6 +151,14 @@ def test_notes_decisions_need_a_task_patterns_do_not(project):
     assert "## Architecture and patterns\n- none recorded" in text
 
 
+def test_the_users_mem_facts_are_key_decisions(project):
+    planned_task(project)
+    proc = project.rt_proc("hook", "user-prompt-submit", input=json.dumps(
+        payload(project, "UserPromptSubmit", prompt="/mem MEM_MARK the staging database is read-only")))
+    assert proc.returncode == 0, proc.stderr
+    assert "- the user (/mem): MEM_MARK the staging database is read-only" in project.rt("handoff")
+
+
 def test_handoff_without_a_task_is_a_usage_error(project):
     project.init_git()
     project.rt("handoff", ret=2)

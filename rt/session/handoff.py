@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rt import state
+from rt.journal import memory_facts
 from rt.core import Result, shown
 from rt.diagnostics.model import Diagnostic, normalise
 from rt.session import notes, runs
-from rt.store import Store
 
 HANDOFF_CHARS = 6000
 """The handoff's cap: a SessionStart hook's text reaches the model whole only up to 10,000 characters,
@@ -54,12 +54,6 @@ PRECOMPACT = (
     "paths, names, commands and error messages; say which files were created, modified or deleted.")
 """What the PreCompact hook prints: the client appends it to its summariser's instructions, then sends it
 again after the compaction, so every character is paid twice. Static, for the prompt cache."""
-
-
-def mem_facts(store: Store) -> list[str]:
-    """HOOK POINT for the user's `/mem` facts (intent mode, branch `intent`, not on main yet): return
-    `rt.journal.memory_facts(store)` once that module exists. Until then there are none to show."""
-    return []
 
 
 # ---------------------------------------------------------------- the error history
@@ -281,7 +275,7 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
                                       for i, st in enumerate(task["steps"])])
 
     decided = ([f"- approach (plan): {task['plan_note']}"] if task.get("plan_note") else []) + \
-              [f"- {d}" for d in notes.decisions(store, task)] + [f"- the user: {m}" for m in mem_facts(store)]
+              [f"- {d}" for d in notes.decisions(store, task)] + [f"- the user (/mem): {m}" for m in reversed(memory_facts(store))]
     s["Key decisions"] = _ranked("decision", [state.head(d, "decision", 500) for d in decided]) or \
         [Item("- none recorded (`rt note --decision \"...\"` keeps one)")]
 

@@ -90,10 +90,17 @@ def args_status(p) -> None:
 
 
 def cmd_status(ctx, args) -> Result:
+    from rt import journal
+    from rt.checks import ConfigError, intent_setting
+    try:  # intent mode and its live permissions; a broken rt.toml must not hide the task
+        intent = journal.status_lines(ctx.store, intent_setting(ctx.repo))
+    except ConfigError as e:
+        intent = [f"intent mode: unknown ({e})"]
     task = state.active_task(ctx.store, required=False)
     if task is None:
-        return Result("no active task; start one with `rt start \"<task>\"`", {"task": None})
-    return Result(describe(task), {"task": public(task)})
+        return Result("\n".join(["no active task; start one with `rt start \"<task>\"`"] + intent),
+                      {"task": None, "intent": intent})
+    return Result("\n".join([describe(task)] + intent), {"task": public(task), "intent": intent})
 
 
 def args_tasks(p) -> None:
