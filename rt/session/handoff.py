@@ -15,9 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from rt import state
-from rt.journal import memory_facts
 from rt.core import Result, shown
 from rt.diagnostics.model import Diagnostic, normalise
+from rt.journal import memory_facts
 from rt.session import notes, runs
 
 HANDOFF_CHARS = 6000
@@ -89,12 +89,11 @@ def _covers(run: dict, err: Error) -> bool:
 
 def _sightings(run: dict) -> list[tuple[tuple, str, str, str, str]]:
     """(key, kind, check, file, text) of every failure in one run."""
+    from rt.task.verify import format_diagnostic   # the line verify.md and the editing hooks print
     out = []
     for f in run["failures"]:
         d = Diagnostic(**f)
-        where = f"{shown(d.file)}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
-        out.append((("d",) + d.key(), "diagnostic", d.check, d.file,
-                    f"{where} {d.check}{f' [{d.code}]' if d.code else ''} {d.message}"))
+        out.append((("d",) + d.key(), "diagnostic", d.check, d.file, format_diagnostic(d)))
     for b in run["blind"]:
         out.append((("b", b["check"], normalise(b["reason"])), "blind", b["check"], "",
                     f"{b['check']} could not run: {b['reason']}"))
@@ -274,9 +273,10 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
     s["Progress"] += _ranked("step", [f"- step {i + 1}: {state.head(st['note'], 'note', 300)}"
                                       for i, st in enumerate(task["steps"])])
 
-    decided = ([f"- approach (plan): {task['plan_note']}"] if task.get("plan_note") else []) + \
-              [f"- {d}" for d in notes.decisions(store, task)] + [f"- the user (/mem): {m}" for m in reversed(memory_facts(store))]
-    s["Key decisions"] = _ranked("decision", [state.head(d, "decision", 500) for d in decided]) or \
+    decided = ([(f"- approach (plan): {task['plan_note']}", "`rt status --json`")] if task.get("plan_note") else []) + \
+        [(f"- {d}", "`rt note`") for d in notes.decisions(store, task)] + \
+        [(f"- the user (/mem): {m}", "`rt journal`") for m in reversed(memory_facts(store))]
+    s["Key decisions"] = _ranked("decision", [state.head(d, "decision", 500, whole) for d, whole in decided]) or \
         [Item("- none recorded (`rt note --decision \"...\"` keeps one)")]
 
     nxt = [f"- {state.NEXT_STEP[task['state']]}"]
@@ -302,7 +302,7 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
         crit.append(f"- failed verify runs in a row: {in_a_row} of {limit}")
     s["Critical context"] = [Item(t) for t in crit]
 
-    s["Architecture and patterns"] = _ranked("pattern", [f"- {state.head(p, 'pattern', 500)}" for p in notes.patterns(store)]) or \
+    s["Architecture and patterns"] = _ranked("pattern", [f"- {state.head(p, 'pattern', 500, '`rt note`')}" for p in notes.patterns(store)]) or \
         [Item("- none recorded (`rt note --pattern \"...\"` keeps one)")]
 
     quoted: list[Item] = []
@@ -331,7 +331,7 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
 
 def title(task: dict) -> str:
     return (f"# rt handoff: task {task['id']} ({task['state']})\n"
-            "From rt's records, not a model's summary. `rt handoff` prints it again; `rt handoff --json` has it uncut.")
+            "From rt's records, not a model's summary. `rt handoff` prints it again; `rt handoff --json` has every item.")
 
 
 def handoff_text(ctx, task: dict) -> str:
