@@ -218,8 +218,12 @@ def test_pre_compact_asks_the_summariser_for_the_two_sections_in_few_characters(
     assert len(PRECOMPACT) < 700   # paid twice: in the summariser's request and after the compaction
 
 
-def test_pre_compact_says_nothing_where_rt_is_not_in_use(project):
+def test_pre_compact_says_nothing_where_rt_is_not_in_use_or_no_task_is_active(project):
     project.init_git()
+    proc = project.rt_proc("hook", "pre-compact", input=json.dumps(payload(project, "PreCompact", trigger="auto")))
+    assert (proc.returncode, proc.stdout) == (0, "")
+    planned_task(project)
+    project.rt("block", "waiting for the user")
     proc = project.rt_proc("hook", "pre-compact", input=json.dumps(payload(project, "PreCompact", trigger="auto")))
     assert (proc.returncode, proc.stdout) == (0, "")
 

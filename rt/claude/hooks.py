@@ -447,12 +447,17 @@ def _remember(store, payload: dict) -> None:
 
 
 def pre_compact(payload: dict) -> Reply:
-    """Before the client summarises the conversation: ask its summariser to keep the two sections a summary
-    loses first (plain stdout is appended to its instructions). rt's own records come back after it anyway."""
+    """Before the client summarises the conversation under an active task: ask its summariser to keep the
+    two sections a summary loses first (plain stdout is appended to its instructions); rt's own records
+    come back after it anyway, as the handoff."""
     where = _where(payload)
     if where is None:
         return Reply()
-    _remember(_store(where[0]), payload)
+    from rt import state
+    store = _store(where[0])
+    _remember(store, payload)
+    if state.active_task(store, required=False) is None:   # no handoff will follow: the summary's own format
+        return Reply()
     from rt.session.handoff import PRECOMPACT
     return Reply(PRECOMPACT)
 
