@@ -483,13 +483,13 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     reason and the first lines of whatever it printed; it never counts as zero diagnostics.
     """
     argv = check.command if file is None else [file if a == "{file}" else a for a in check.per_file or check.command]
-    command = bounded(repo.root, argv)   # within the sandbox's bounds when `rt install --sandbox` set it
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        proc = _session(repo, command, limit, log)
+        # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
+        proc = _session(repo, bounded(repo.root, argv), limit, log)
     except OSError as e:
-        reason = _start_failure(command[0], e)
+        reason = _start_failure(e.filename or argv[0], e)
         if log:
             Store(repo).write_text(log, f"rt: {reason}\n")
         return _could_not_run(check, reason, "", started)
