@@ -52,6 +52,10 @@ COMMANDS: dict[str, Command] = {
     "verify": Command("rt.task.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
     "claim": Command("rt.task.verify", "checks", "record something you assert that rt did not measure"),
     "diff-logs": Command("rt.diagnostics.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
+    # session: long sessions under Claude Code (rt/session/)
+    "handoff": Command("rt.session.handoff", "session", "the active task in eight sections from rt's records, to carry it past compaction"),
+    "note": Command("rt.session.notes", "session", "keep a decision (--decision) or an architecture pattern (--pattern) for the handoff"),
+    "usage": Command("rt.session.usage", "session", "tokens per task from Claude Code's transcripts: requests, cache reads and writes, hit ratio"),
     # integration: Claude Code hooks, install, help
     "hook": Command("rt.claude.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
     "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),

@@ -14,8 +14,8 @@ from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, r
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
 from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
-from rt.diagnostics.model import Diagnostic
-from rt.snapshot import changes, current_bytes, fingerprint, scan, text_lines
+from rt.diagnostics.model import ANSI, Diagnostic
+from rt.snapshot import changes, current_bytes, fingerprint, hash_path, scan, text_lines
 
 SHOWN = 20
 """New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
@@ -204,6 +204,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
     if not (ctx.repo.root / rel).is_file():
         return FileCheck(rel, new, failed)  # deleted, or not a file: nothing to check in it
     baseline = load_baseline(ctx.store, task)
+    done: list[Compared] = []
     for check in detect(ctx.repo):
         if not check.required or not check.applies_to(rel) or check.kind == "build":
             continue
@@ -212,10 +213,30 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         ran = run_check(ctx.repo, check, file=rel if check.per_file else None)
         # a test run reports failures in the test files, not in the edited one
         got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
+        done.append(got)
         new += got.new
         if got.run.status == "could_not_run":
             failed.append((check.name, got.run.reason))
-    return FileCheck(rel, sorted(new, key=_order), failed)
+    result = FileCheck(rel, sorted(new, key=_order), failed)
+    if done:
+        blob = hash_path(ctx.repo, rel)
+        verdict_ = "FAIL" if new else "INCOMPLETE" if failed else "PASS"
+        _record_run(ctx, task, "check", verdict_, done, {rel: blob[0] if blob else None}, target=[rel])
+    return result
+
+
+def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compared], files: dict,
+                target: list[str] | None = None, outside: list[str] = (), undone: list[str] = ()) -> None:
+    """Keep this run in the task's history (`rt/session/runs.py`): what failed, verbatim, and what it saw."""
+    from rt.session.runs import quote, record
+    record(ctx.store, task, {
+        "kind": kind, "verdict": verdict_, "target": target, "complete": target is None, "files": files,
+        "ran": sorted(c.check.name for c in compared if c.run.status != "could_not_run"),
+        "failures": [asdict(d) for c in compared for d in sorted(c.new, key=_order)],
+        "blind": [{"check": c.check.name, "reason": c.run.reason} for c in compared if c.run.status == "could_not_run"],
+        "outputs": {c.check.name: quote(without_root(ctx, ANSI.sub("", c.ran.output)))
+                    for c in compared if c.new or c.run.status == "could_not_run"},
+        "outside": list(outside), "undone": list(undone)})
 
 
 def _order(d: Diagnostic) -> tuple:
@@ -389,6 +410,8 @@ def cmd_verify(ctx, args) -> Result:
         text = without_root(ctx, _verify_md(task, record, compared, new, limit, failures))
         store.write_text(f"{base}/verify.md", text + "\n")
         state.save_task(store, task)
+    seen = {p: now[p][0] if p in now else None for p, _ in changes(before, now)}
+    _record_run(ctx, task, "verify", result, compared, seen, outside=outside, undone=undone)
     data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
                      "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
     return Result(text, data, VERDICT_EXIT[result])
