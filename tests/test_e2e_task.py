@@ -103,6 +103,20 @@ def test_a_shell_write_outside_the_scope_is_reported_in_the_next_request(repo):
     assert "util.py" in after
 
 
+def test_a_failing_shell_commands_write_outside_the_scope_is_reported_too(repo):
+    """A command that fails fires PostToolUseFailure, not PostToolUse: rt registers both."""
+    planned(repo, "app.py")
+    script = [[tool("Bash", command="echo 'x = 1' >> util.py; exit 3", description="append")], [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "append to util", script, args=("--allowedTools", "Bash"))
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True
+    after = seen(run.turns[1])
+    assert ("PostToolUseFailure:Bash hook additional context: rt: the shell changed 1 file(s) outside the "
+            "approved scope") in after
+    assert "util.py" in after
+
+
 def test_the_agent_cannot_extend_its_own_scope_without_the_user(repo, tmp_path):
     """`rt scope add` through Bash is put to the user even where Bash is allowed; in -p nobody can approve."""
     planned(repo, "app.py")

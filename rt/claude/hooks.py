@@ -3,14 +3,15 @@
     event             matcher                                  command                       on an internal error
     PreToolUse        Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook pre-tool-use          closed: exit 2 + stderr
     PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
+    PostToolUseFailure Bash                                    rt hook post-tool-use         open: additionalContext
     SessionStart      (any source)                             rt hook session-start         open: additionalContext
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
     Stop              -                                        rt hook stop                  open: blocks once, saying so
 
 `HOOKS` below lists these; `rt install` registers them as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
-the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
-payloads (a failed Bash command may still have written files).
+the site-packages start-up, which rt does not need. `post-tool-use` answers PostToolUseFailure too:
+a Bash command that fails may still have written files outside the scope.
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
@@ -31,6 +32,7 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
     ("UserPromptSubmit", None, "user-prompt-submit", 300),
     ("PreToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "pre-tool-use", 30),
     ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
+    ("PostToolUseFailure", "Bash", "post-tool-use", 180),
     ("Stop", None, "stop", 60),
 )
 """(Claude Code event, tool matcher, `rt hook` argument, timeout in seconds): the hooks rt answers and
@@ -40,8 +42,8 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
 for 20,000 files on a busy 2-core machine), so its hook gets a long timeout: one that is cut off leaves
 the model without the manifest and pack."""
 
-EVENTS = {arg: event for event, _, arg, _ in HOOKS}
-"""`rt hook` argument -> the Claude Code event it answers."""
+EVENTS = {arg: event for event, _, arg, _ in reversed(HOOKS)}
+"""`rt hook` argument -> the Claude Code event it answers (the first, for `post-tool-use`)."""
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 
