@@ -182,6 +182,9 @@ class _Reader:
         if args[:2] == ["scope", "add"]:
             self.found.append(Verdict("ask", "rt: extending the approved scope is the user's decision; approve "
                                              f"`rt scope add {' '.join(args[2:])}` only if you agreed to it"))
+        elif args[:1] == ["allow-fix"]:
+            self.found.append(Verdict("ask", "rt: more fix attempts after the limit are the user's decision; approve "
+                                             "`rt allow-fix` only if you agreed to it"))
         elif args[:1] == ["plan"]:
             self.found.append(Verdict("plan", "rt: `rt plan` on a task that already has a scope replaces the approved "
                                               "scope, which is the user's decision; approve it only if you agreed"))

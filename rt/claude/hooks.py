@@ -394,6 +394,33 @@ def _runtask_text(prompt: str) -> str | None:
     return None if m is None else (m.group(1) or "").strip()
 
 
+PINS = re.compile(r"((?:[^\s:]+\s+)*[^\s:]+):\s+(\S.*)", re.DOTALL)
+"""`/runtask src/a.py src/b/: <task>`: paths before the first colon that ends a word are pinned."""
+
+
+def runtask_pins(repo: Repo, cwd: Path, text: str) -> tuple[str, list[str]]:
+    """The task text and the repository paths pinned in front of it. The words before the colon are
+    paths only when one of them exists (`fix: the bug` stays a task); then every one must exist."""
+    m = PINS.fullmatch(text)
+    if m is None:
+        return text, []
+    words = m.group(1).split()
+    rels = []
+    for w in words:
+        try:
+            rel = to_rel(repo, w, cwd)
+        except PathError:
+            return text, []
+        rels.append(rel)
+    exists = [os.path.lexists(repo.root / rel) for rel in rels]
+    if not any(exists):
+        return text, []
+    missing = [w for w, ok in zip(words, exists) if not ok]
+    if missing:
+        raise PathError(f"/runtask {missing[0]}: no such file or folder")
+    return m.group(2).strip(), sorted(set(rels))
+
+
 def stop(payload: dict) -> Reply:
     """Block the main agent's stop once when the task changed files since its last verify."""
     if payload.get("stop_hook_active") or "agent_id" in payload:

@@ -242,13 +242,19 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 
 
 def _check_line(c: Compared, log: str) -> str:
+    """A check that failed or could not run, on a line of its own with the path of its full output."""
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
         return head + f"could not run: {c.run.reason}" + _head(c.run) + f"\n    full output: {log}"
-    counts = f"{c.unchanged} old, {c.fixed} fixed"
-    if c.new:
-        return head + f"failed: {len(c.new)} new ({counts}); full output: {log}"
-    return head + f"passed: nothing new ({counts})"
+    return head + f"failed: {len(c.new)} new ({c.unchanged} old, {c.fixed} fixed); full output: {log}"
+
+
+def _passed_line(passed: list[Compared]) -> str:
+    """The checks that passed, on one line: what the model needs of them is that nothing is new."""
+    def counts(c: Compared) -> str:
+        bits = [f"{n} {what}" for n, what in ((c.unchanged, "old"), (c.fixed, "fixed")) if n]
+        return f" ({', '.join(bits)})" if bits else ""
+    return "- passed, nothing new: " + ", ".join(f"{c.check.name}{counts(c)}" for c in passed)
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
@@ -301,6 +307,8 @@ def cmd_verify(ctx, args) -> Result:
         failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
         failures = failures + 1 if result == "FAIL" else 0 if result == "PASS" else failures
         task["failed_verifies"] = failures
+        task["fix_limit"] = limit   # read by the edit gate, which must not load the config on every edit
+        limit = state.fix_limit(task)
         if task["state"] == "planned":
             state.move(task, "building", "rt verify")
         if result == "PASS":
@@ -331,30 +339,39 @@ def cmd_verify(ctx, args) -> Result:
 
 def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
                failures: int) -> str:
+    """The report: failed and blind checks one per line, the rest on a line each kind, then what is new.
+    Neither the task's text nor its id: the session has both."""
     base = f".rt/{task_dir(task)}"
-    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {task['text']}", "", "## checks"]
-    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
-    lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
-              for n in record["not_run"]]
-    lines += [f"- {k}: skipped (no {k} check configured; see `rt checks`)" for k in record["missing_kinds"]]
+    lines = [f"# verify: {record['verdict']}", "", "## checks"]
+    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared
+              if c.new or c.run.status == "could_not_run"]
+    passed = [c for c in compared if not c.new and c.run.status != "could_not_run"]
+    lines += [_passed_line(passed)] if passed else []
+    skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
+    if record["missing_kinds"]:
+        skipped.append(f"no {', '.join(record['missing_kinds'])} check configured (see `rt checks`)")
+    lines += ["- skipped: " + "; ".join(skipped)] if skipped else []
+    planned = task.get("scope") is not None and not (record["outside"] or record["undone"])
+    if planned:
+        lines.append(f"- scope: as planned ({len(record['changed'])} file(s) changed)")
     if new:
         lines += ["", f"## new diagnostics ({len(new)})"]
         lines += [f"- {format_diagnostic(d)}" for d in new[:SHOWN]]
         if len(new) > SHOWN:
             logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
             lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
-    lines += ["", "## scope"]
-    if task.get("scope") is None:
-        lines.append("- no plan: scope not checked")
-    elif not (record["outside"] or record["undone"]):
-        lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
-    lines += [f"- changed outside the plan: {p} (approve it with `rt scope add {p}`, or undo it)" for p in record["outside"]]
-    lines += [f"- planned but not done: {p} (do it, or drop it with `rt scope remove {p}`)" for p in record["undone"]]
+    if not planned:
+        lines += ["", "## scope"]
+        lines += ["- no plan: scope not checked"] if task.get("scope") is None else []
+        lines += [f"- changed outside the plan: {p} (approve it with `rt scope add {p}`, or undo it)"
+                  for p in record["outside"]]
+        lines += [f"- planned but not done: {p} (do it, or drop it with `rt scope remove {p}`)" for p in record["undone"]]
     if record["verdict"] == "FAIL":
         lines += ["", "## fix attempts"]
         if failures >= limit:
-            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): stop fixing and hand it back "
-                         f"with `rt block \"{record['summary']}\"`")
+            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): edits are blocked now. Tell the "
+                         f"user what fails and what you tried; more attempts are their decision (`rt allow-fix`, "
+                         f"which they approve), else `rt block \"{record['summary']}\"`")
         else:
             lines.append(f"- failed verify {failures} of {limit}: fix the above and run `rt verify` again")
     return "\n".join(lines)
