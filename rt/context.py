@@ -397,6 +397,16 @@ def _view(ctx, text: str, paths: list[str]) -> View:
     return View(ctx, idx, " ".join(text.split()), pinned)
 
 
+def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
+    """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
+    for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read."""
+    view = _view(ctx, task["text"], list(task.get("paths") or []))
+    base = f"tasks/{task['id']}"
+    ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
+    ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
+    return view, (f".rt/{base}/manifest.md", f".rt/{base}/pack.md")
+
+
 def manifest_text(ctx, task_text: str) -> str:
     """The manifest for `task_text` (empty: the repository alone)."""
     return manifest_for(_view(ctx, task_text, []))

@@ -220,6 +220,12 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                                 f"blocked. Next: {state.NEXT_STEP[task['state']]}.")
     scope = state.scope_paths(task) or set()
     if rel in scope:
+        failed, limit = task.get("failed_verifies", 0), state.fix_limit(task)
+        if failed >= limit:
+            return decision("deny", f"rt: {failed} failed `rt verify` runs in a row reached the fix-attempt limit "
+                                    f"({limit}; `fix_attempts` in rt.toml), so edits are stopped. Tell the user what "
+                                    f"fails and what you tried: more attempts are their decision (`rt allow-fix`, "
+                                    f"which they approve), else `rt block \"<what fails>\"`.")
         return Reply()
     listed = ", ".join(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
@@ -365,13 +371,16 @@ def session_start(payload: dict) -> Reply:
 
 
 def user_prompt_submit(payload: dict) -> Reply:
-    """`/runtask <task>` starts the task and hands the model its manifest; other prompts pass untouched."""
+    """`/runtask [paths:] <task>` starts the task and hands the model what it most likely needs
+    (`rt/pack/inject.py`); other prompts pass untouched. One index load and one ranking serve the
+    injection and the manifest and pack written beside the task."""
     text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()
     if not text:
         return context("UserPromptSubmit", "rt: /runtask needs the task: `/runtask <what to do>`. Ask the user for it.")
-    repo = find_repo(_cwd(payload))
+    cwd = _cwd(payload)
+    repo = find_repo(cwd)
     from types import SimpleNamespace
 
     from rt import state
@@ -382,10 +391,18 @@ def user_prompt_submit(payload: dict) -> Reply:
         return context("UserPromptSubmit", f"rt: task {current['id']} is already active, so no new task was "
                                            f"started. Finish it (`rt finish`) or block it (`rt block \"<reason>\"`) "
                                            f"first, or tell the user.\n{describe(current)}")
-    started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
-    from rt.context import manifest_text, pack_text
-    parts = [f"rt: {started.text}", manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
-    return context("UserPromptSubmit", "\n\n".join(parts))
+    try:
+        text, pins = runtask_pins(repo, cwd, text)
+    except PathError as e:   # the user's own typo: shown to them, nothing sent to the model
+        return Reply(_dump({"decision": "block", "reason": f"rt: {e}. Name existing files or folders before the "
+                                                           f"colon: /runtask src/a.py src/b/: <task>"}))
+    started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(repo.root / p) for p in pins], force=False,
+                                             no_baseline=False))
+    from rt.context import task_files
+    from rt.pack.inject import injection
+    task = started.data["task"]
+    view, files = task_files(ctx, task)
+    return context("UserPromptSubmit", injection(view, task["id"], started.data.get("baseline", {}), files))
 
 
 def _runtask_text(prompt: str) -> str | None:
