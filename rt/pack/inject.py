@@ -20,6 +20,7 @@ here.
 """
 from __future__ import annotations
 
+import math
 import re
 
 from rt.bm25 import tokens
@@ -39,12 +40,15 @@ TESTS = 4
 """At most this many other definitions, and test functions, given as Read lines."""
 TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing"})
 """Task words that name every test ("add a test"), so they cannot say which test is about the task."""
+TEST_CODE = 2
 TEST_LINES = 60
 TEST_HEAD, TEST_TAIL = 12, 4
-"""The best test is shown as code when shorter than TEST_LINES, else its first and last lines (when the
-code room allows)."""
+"""The best tests (TEST_CODE at most) are shown as code when the code room allows: whole when shorter
+than TEST_LINES, else their first and last lines."""
 TEST_FILES = 3
 """Test files read to find the test functions using the shown code."""
+LEAD_IN = ("#", "//", "/*", "*", "@")
+"""Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
 """A name the task writes as code is shown when it is defined in at most this many places."""
 KEEP = 0.4
@@ -72,7 +76,7 @@ def _value(frag: Fragment, terms: set[str], place: int) -> float:
 def _definition(entry, frag: Fragment):
     """The definition a fragment starts with, for its true extent and its parent's name."""
     for d in entry.defs if entry else []:
-        if d.start == frag.start and d.name in frag.names:
+        if frag.start <= d.start <= frag.end and d.name in frag.names:
             return d
     return None
 
@@ -111,16 +115,18 @@ def _named(view) -> list[Fragment]:
             continue
         for path, d in defs:
             lines = view.read(path).splitlines(keepends=True)
-            end = min(d.end, d.start + DEF_LINES - 1, len(lines))
-            if end >= d.start:
-                out.append(Fragment(path, d.start, end, len(lines), f"{d.kind} {d.name}", lines[d.start - 1:end], [d.name]))
+            start = d.start
+            while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
+                start -= 1   # its comment and decorators: a change often starts there
+            end = min(d.end, start + DEF_LINES - 1, len(lines))
+            if end >= start:
+                out.append(Fragment(path, start, end, len(lines), f"{d.kind} {d.name}", lines[start - 1:end], [d.name]))
     return out
 
 
-def _candidates(view, terms: set[str]) -> tuple[list[tuple[bool, float, Fragment]], list[str]]:
-    """Fragments worth showing from the best files, and the files they came from: first the ones that must
-    be shown (the definitions the task names, the pinned files', else the best-ranked file's best), then
-    the rest by value."""
+def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
+    """Fragments worth showing from the best files: first the ones that must be shown (the definitions the
+    task names, the pinned files', else the best-ranked file's best), then the rest by value."""
     named = _named(view)
     pinned = [f.path for f in view.ranking.files if f.why == ["pinned"] and not is_test(f.path)]
     files = pinned + [f.path for f in view.ranking.files if f.why != ["pinned"] and not is_test(f.path)]
@@ -145,7 +151,7 @@ def _candidates(view, terms: set[str]) -> tuple[list[tuple[bool, float, Fragment
         ordered.insert(0, (True, *lead[1:]))
     if named:   # the user said where the change is: the rest of the matches are only locations
         ordered = [(True, 1.0, 0, f) for f in named] + [x for x in ordered if x[0]]
-    return [(must, value, frag) for must, value, _, frag in ordered], list(dict.fromkeys([f.path for f in named] + chosen))
+    return [(must, value, frag) for must, value, _, frag in ordered]
 
 
 def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], list[Fragment]]:
@@ -225,57 +231,84 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
 
 
+_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context)(?:\.\w+)?\s*\(\s*["'`](.*?)["'`]""")
+
+
+def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Tests written as calls (`describe("withBase", () => {`): each block's first and last line and its
+    title, its end the first later line at the same indent that closes it."""
+    out = []
+    for i, line in enumerate(lines):
+        m = _CALL.match(line)
+        if not m:
+            continue
+        indent = m.group(1)
+        for j in range(i + 1, len(lines)):
+            if lines[j].startswith(indent + "}") and not lines[j].startswith(indent + "} "):
+                out.append((i + 1, j + 1, m.group(2)))
+                break
+    return out
+
+
+def _rarity(view, terms: set[str]) -> dict[str, float]:
+    """How much a task word in a test's name says: a word in few files says more than one in many."""
+    total = max(len(view.index.files), 2)
+    return {t: math.log(total / (1 + len(view.index.with_word(t)))) for t in terms}
+
+
 def _tests(view, terms: set[str], names: list[str], sources: list[str], room: int) -> tuple[list[str], list[str]]:
-    """The test most about the task as numbered code, when it fits in `room` (a new test usually goes next
-    to it, so its lines save a Read before the edit), and Read lines for the next ones: test functions
-    using a shown name or named with task words, in the test files most about the shown code."""
+    """The tests most about the task as numbered code, while they fit in `room` (a new test usually goes
+    next to them, so their lines save a Read before the edit), and Read lines for the next ones: test functions
+    (or describe/it blocks) using a shown name or named with task words, the rarer the better, in the
+    test files most about the shown code."""
     wanted = [n for n in dict.fromkeys(names) if len(n) > 2]
-    found: list[tuple[float, str, int, int, str, bool]] = []   # (score, path, start, end, label, a definition)
+    weight = _rarity(view, terms)
+    found: list[tuple[float, str, int, int, str]] = []   # (score, path, start, end, label)
     files, paired = _test_files(view, terms, wanted, sources)
-    for place, path in enumerate(files):
+    for path in files:
         entry = view.index.files.get(path)
         text = view.read(path)
         if entry is None or not text:
             continue
         lines = text.splitlines()
-        tops = [d for d in entry.defs if not any(o is not d and o.start <= d.start and d.end <= o.end
-                                                 for o in entry.defs)]   # test functions, not what they hold
-        for d in tops:
-            body = "\n".join(lines[d.start - 1:d.end])
+        tops = [(d.start, d.end, d.name, f"{d.kind} {d.name}") for d in entry.defs
+                if not any(o is not d and o.start <= d.start and d.end <= o.end for o in entry.defs)]
+        calls = [(a, b, title, f"block {title!r}") for a, b, title in _call_blocks(lines)]
+        calls = [c for c in calls if not any(o is not c and o[0] < c[0] and c[1] <= o[1] for o in calls)]
+        for start, end, name, label in tops + calls:   # outermost: test functions, not what they hold
+            body = "\n".join(lines[start - 1:end])
             uses = any(n in body for n in wanted)
-            named = len(terms & set(tokens(d.name)))
+            named = sum(weight[t] for t in terms & set(tokens(name)))
             if uses or named:
                 value = 3 * named + 2 * uses + len(terms & set(tokens(body))) / 4 + (path in paired)
-                found.append((value, path, d.start, d.end, f"{d.kind} {d.name}", True))
-        if not tops and place == 0:   # tests written as calls (describe, it): the lines holding task words
-            found += [(0.5, path, f.start, f.end, f.what, False) for f in fragments(path, text, entry, terms)
-                      if f.what.startswith("lines with")]
+                found.append((value, path, start, end, label))
     found.sort(key=lambda x: (-x[0], x[1], x[2]))
     found = [x for x in found if x[0] >= found[0][0] * KEEP] if found else []
     code: list[str] = []
     reads: list[str] = []
-    for _, path, start, end, label, is_def in found:
-        if not code:
+    for _, path, start, end, label in found:
+        if len(code) < TEST_CODE:
             total = view.index.files[path].lines
-            lines = view.read(path).splitlines(keepends=True)
+            lines_ = view.read(path).splitlines(keepends=True)
             if end - start < TEST_LINES:
-                body = _numbered(Fragment(path, start, end, total, label, lines[start - 1:end]))
+                body = _numbered(Fragment(path, start, end, total, label, lines_[start - 1:end]))
             else:   # its head shows the style, its tail where a new test goes
-                body = (_numbered(Fragment(path, start, start + TEST_HEAD - 1, total, label, lines[start - 1:start + TEST_HEAD - 1]))
-                        + "...\n" + _numbered(Fragment(path, end - TEST_TAIL + 1, end, total, label, lines[end - TEST_TAIL:end])))
+                body = (_numbered(Fragment(path, start, start + TEST_HEAD - 1, total, label, lines_[start - 1:start + TEST_HEAD - 1]))
+                        + "...\n" + _numbered(Fragment(path, end - TEST_TAIL + 1, end, total, label, lines_[end - TEST_TAIL:end])))
                 label += f" (its first {TEST_HEAD} and last {TEST_TAIL} lines)"
             block = f"### {path} {start}-{end} of {total}: {label}\n" + body
             if len(block) <= room:
                 code.append(block)
+                room -= len(block)
                 continue
-        if is_def and len(reads) < TESTS:
+        if len(reads) < TESTS:
             reads.append(_read_line(path, start, end, label))
     return code, reads
 
 
-def _locations(view, terms: set[str], shown: list[Fragment], files: list[str]) -> list[str]:
+def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
     """Read lines for the other definitions whose names hold task words, in the ranked files (one line
-    for definitions lying close together), and the ranked files with no such definition."""
+    for definitions lying close together)."""
     out: list[str] = []
     for ranked in view.ranking.files[:12]:
         entry = view.index.files.get(ranked.path)
@@ -285,9 +318,7 @@ def _locations(view, terms: set[str], shown: list[Fragment], files: list[str]) -
                 and not any(f.path == ranked.path and f.start <= d.start <= f.end for f in shown)]
         hits = [d for d in hits if not any(o is not d and d.start <= o.start and o.end <= d.end for o in hits)]
         if not hits:
-            if ranked.path not in files:
-                out.append(f"{ranked.path} ({entry.lines} lines; {'; '.join(ranked.why) or 'ranked'})")
-            continue
+            continue   # a file matched by its text alone is a guess; pack.md lists the ranking
         groups: list[list] = []
         for d in sorted(hits, key=lambda d: d.start):
             if groups and d.start <= max(g.end for g in groups[-1]) + GAP:
@@ -330,13 +361,13 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
         head.append(f"The task's words pick out no files (words tried: {tried}): find the code with `rt find \"<text>\"`, "
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         return "\n".join(head + [more]) + "\n"
-    frags, files_shown = _candidates(view, terms)
+    frags = _candidates(view, terms)
     code, shown = _code(view, frags)
     names = [d.name for f in shown for d in view.index.files[f.path].defs if f.start <= d.start <= f.end]
     test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
                               CODE_CHARS + TEST_CHARS - sum(map(len, code)))
     code += test_code
-    where = _locations(view, terms, shown, files_shown)
+    where = _locations(view, terms, shown)
     while True:   # the code is capped by CODE_CHARS; the lists give way when all of it does not fit
         text = _compose(head, code, tests, where, more)
         if len(text) <= INJECT_CHARS or not (where or tests):
@@ -346,7 +377,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
 
 
 def _compose(head: list[str], code: list[str], tests: list[str], where: list[str], more: str) -> str:
-    sections = ["## Code most likely to change, and its nearest test (numbered as Read shows it)\n" + "".join(code) if code else
+    sections = ["## Code most likely to change, and the nearest tests (numbered as Read shows it)\n" + "".join(code) if code else
                 "## Code\nno definition matches the task's words; see the files below.\n"]
     if tests:
         sections.append("## Other tests using it\n" + "".join(t + "\n" for t in tests))
