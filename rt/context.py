@@ -14,7 +14,7 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rt import budget, state
+from rt import budget, journal, state
 from rt.checks import CONFIG, detect
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.pack.fragments import Fragment, fill, fragments
@@ -296,13 +296,14 @@ def dependents(view: View, path: str, names: list[str], skip: set[str]) -> list[
     return out
 
 
-def memory_entries(task: dict | None) -> list[str]:
-    """What the agent already recorded on this task: its plan note and latest steps, newest first."""
-    if not task:
-        return []
-    notes = [s["note"] for s in reversed(task.get("steps", []))]
-    if task.get("plan_note"):
-        notes.append(f"plan: {task['plan_note']}")
+def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
+    """The user's `/mem` facts (`facts`, newest first), then what the agent already recorded on this task:
+    its latest steps, newest first, and its plan note."""
+    notes = [f"user: {f}" for f in facts]
+    if task:
+        notes += [s["note"] for s in reversed(task.get("steps", []))]
+        if task.get("plan_note"):
+            notes.append(f"plan: {task['plan_note']}")
     return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
 
 
@@ -330,7 +331,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
                                     for i, f in enumerate(r.files[:12], 1)]
     if r.vague:
         ranked.append(vague_notice(r))
-    memory = memory_entries(task)
+    memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
     folder_ctx = [f"- {d}/: {folder_summary(view, d) or 'no summary'}" for d in folders]
     terms = set(r.terms)
