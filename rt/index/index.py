@@ -41,8 +41,8 @@ PATHS = "paths"
 QUICK = "quick"
 """The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
 STATS = "rankstats"
-"""Per base file, in file-number order, what the ranking weighs a match against: lines, words in the
-text, words in definition names; three arrays of unsigned 32-bit numbers, one after the other."""
+"""Per base file, in file-number order, what the ranking weighs a match against: its lines and the words
+of its text; two arrays of unsigned 32-bit numbers, one after the other."""
 
 
 
@@ -273,25 +273,24 @@ class Index:
         except (FileNotFoundError, ValueError):
             pass
         n = len(self.base_paths)
-        if len(numbers) != 3 * n:
+        if len(numbers) != 2 * n:
             raise StoreError("the index is incomplete; run `rt index --rebuild`")
-        return {"lines": numbers[:n], "words": numbers[n:2 * n], "names": numbers[2 * n:]}
+        return {"lines": numbers[:n], "words": numbers[n:]}
 
-    def stats(self, number: int) -> tuple[int, int, int]:
-        """(lines, words in the text, words in definition names) of file `number`."""
+    def stats(self, number: int) -> tuple[int, int]:
+        """(lines, words in the text) of file `number`."""
         path = self._numbered[number]
         e = self.delta.get(path)
         if e is not None:
-            return e.lines, sum((e.terms or {}).values()), sum(_name_counts(e).values())
+            return e.lines, sum((e.terms or {}).values())
         s = self._stats
-        return s["lines"][number], s["words"][number], s["names"][number]
+        return s["lines"][number], s["words"][number]
 
     @cached_property
-    def mean_stats(self) -> tuple[float, float]:
-        """Mean words in the text and in definition names over the build's files with text."""
+    def mean_words(self) -> float:
+        """Mean words in the text of the build's files with text."""
         s = self._stats
-        n = (len(s["lines"]) - s["lines"].count(0)) or 1
-        return sum(s["words"]) / n, sum(s["names"]) / n
+        return sum(s["words"]) / ((len(s["lines"]) - s["lines"].count(0)) or 1)
 
     def with_counts(self) -> dict[str, FileEntry]:
         """`files`, each with its word counts: what a rebuild reuses of files that did not change."""
@@ -469,9 +468,6 @@ def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
     return {} if e.note == "minified" else terms.text_counts(text)
 
 
-def _name_counts(e: FileEntry) -> dict[str, int]:
-    from rt.index import terms
-    return terms.name_counts([d.name for d in e.defs])
 
 
 def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
@@ -508,8 +504,7 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
     cap = 2 ** 32 - 1
     store.write_bytes(store.path(DIR, STATS), array("I", [min(cap, x) for x in (
-        [e.lines for e in entries.values()] + [sum((e.terms or {}).values()) for e in entries.values()]
-        + [sum(_name_counts(e).values()) for e in entries.values()])]).tobytes())
+        [e.lines for e in entries.values()] + [sum((e.terms or {}).values()) for e in entries.values()])]).tobytes())
     store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
@@ -546,7 +541,7 @@ def _rank_postings(path: str, fid: int, e: FileEntry, base: bool):
         yield "terms", key, fid if n == 1 else [fid, n]
     for key, where in terms.path_keys(path).items():
         yield "pterms", key, fid if where == 1 else [fid, where]
-    for key, n in _name_counts(e).items():
+    for key, n in terms.name_counts([d.name for d in e.defs]).items():
         yield "nterms", key, fid if n == 1 else [fid, n]
 
 
