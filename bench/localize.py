@@ -46,6 +46,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -211,21 +212,23 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
     return out
 
 
-def rt_task(text: str) -> tuple[dict, list, object, list, float, float]:
-    """rt's ranking and pack for `text` in the current directory: (row data, ranked, pack, the files it
-    ranks, seconds to bring the index up to date, seconds for the ranking and pack)."""
+def cpu_time() -> float:
+    """CPU seconds of this process and of its finished children (rt runs git)."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def rt_task(text: str) -> SimpleNamespace:
+    """rt's view and pack for `text` in the current directory, and the time taken: bringing the index up
+    to date (wall) apart from ranking and packing (wall and CPU)."""
     ctx = RT.Ctx(False)
     t0 = time.perf_counter()
     RT.index.load(ctx)
-    t1, c1 = time.perf_counter(), time.process_time()
+    t1, c1 = time.perf_counter(), cpu_time()
     view = RT.view(ctx, text, [])
     pack = RT.build_pack(view)
-    t2, c2 = time.perf_counter(), time.process_time()
-    ranked = view.ranking.files
-    files = [p for p, e in view.index.files.items() if e.lines]
-    return {"vague": view.ranking.vague, "terms": view.ranking.terms, "cpu": round(c2 - c1, 3),
-            "top": [[f.path, f.score, "; ".join(f.why)] for f in ranked[:10]]}, [f.path for f in ranked], pack, \
-        files, t1 - t0, t2 - t1
+    t2, c2 = time.perf_counter(), cpu_time()
+    return SimpleNamespace(view=view, pack=pack, index_s=t1 - t0, s=t2 - t1, cpu=c2 - c1)
 
 
 def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool) -> dict:
@@ -245,24 +248,28 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
             blobs = checkout(clone, c["parent"])
             text = task_text(c["message"])
             os.chdir(clone)
-            data, ranked, pack, files, t_index, t_pack = rt_task(text)
+            rt = rt_task(text)
             os.chdir(old)
+            ranked = [f.path for f in rt.view.ranking.files]
             edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
             sizes = {p: len((clone / p).read_text(errors="replace").splitlines()) for p in edits}
             t0 = time.perf_counter()
-            base.load(clone, c["parent"], files, blobs)
-            t1 = time.perf_counter()
+            base.load(clone, c["parent"], [p for p, e in rt.view.index.files.items() if e.lines], blobs)
+            t1, c1 = time.perf_counter(), cpu_time()
             query = RT.tokens(text)
             b_ranked = base.rank(query)
             b_chars, b_frags = base.pack(clone, text, query, b_ranked)
-            t2 = time.perf_counter()
+            t2, c2 = time.perf_counter(), cpu_time()
             rows.append({
                 "commit": c["sha"][:12], "task": text, "answer": c["answer"], "locale": c["locale"], "extra": c["extra"],
-                "edited": sum(b - a + 1 for spans in edits.values() for a, b in spans), **data,
-                "rt": {**judge(ranked, pack.fragments, len(pack.text), c["answer"], edits, sizes),
-                       "s": round(t_pack, 3), "index_s": round(t_index, 3), "files": len(pack.files)},
+                "edited": sum(b - a + 1 for spans in edits.values() for a, b in spans),
+                "vague": rt.view.ranking.vague, "terms": rt.view.ranking.terms,
+                "top": [[f.path, f.score, "; ".join(f.why)] for f in rt.view.ranking.files[:10]],
+                "rt": {**judge(ranked, rt.pack.fragments, len(rt.pack.text), c["answer"], edits, sizes),
+                       "s": round(rt.s, 3), "cpu": round(rt.cpu, 3), "index_s": round(rt.index_s, 3),
+                       "files": len(rt.pack.files)},
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
-                         "s": round(t2 - t1, 3), "index_s": round(t1 - t0, 3),
+                         "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
                 "bm25_top": b_ranked[:10],
             })
@@ -278,6 +285,7 @@ def summary(rows: list[dict], who: str) -> dict:
     n = max(1, len(rows))
     lines = [r[who]["lines"] for r in rows if r[who]["lines"] is not None]
     times = sorted(r[who]["s"] for r in rows)
+    cpu = [r[who]["cpu"] for r in rows if r[who].get("cpu") is not None]
     return {**{f"r@{k}": sum(r[who][f"r@{k}"] for r in rows) / n for k in KS},
             "all_code": sum(r[who]["all_code"] for r in rows) / n,
             "code": sum(r[who]["code"] for r in rows) / n,
@@ -286,7 +294,8 @@ def summary(rows: list[dict], who: str) -> dict:
             "chars": statistics.median(r[who]["chars"] for r in rows) if rows else 0,
             "max_chars": max((r[who]["chars"] for r in rows), default=0),
             "s": statistics.median(times) if times else 0.0,
-            "p90": times[int(0.9 * (len(times) - 1))] if times else 0.0}
+            "p90": times[int(0.9 * (len(times) - 1))] if times else 0.0,
+            "cpu": statistics.median(cpu) if cpu else float("nan")}
 
 
 def grouped(results: list[dict]) -> list[tuple[str, str, list[dict]]]:
@@ -303,7 +312,7 @@ def grouped(results: list[dict]) -> list[tuple[str, str, list[dict]]]:
 
 
 HEADER = ("| set | group | tasks | ranker | recall@1 | recall@5 | recall@10 | all answer code in pack | "
-          "edited lines in pack | over budget | median chars | median s |\n"
+          "edited lines in pack | over budget | median chars | median s (CPU) |\n"
           "|---|---|---|---|---|---|---|---|---|---|---|---|")
 
 
@@ -314,13 +323,13 @@ def table(results: list[dict]) -> str:
             s = summary(rows, who)
             lines.append(f"| {which} | {group} | {len(rows)} | {label} | {s['r@1']:.3f} | {s['r@5']:.3f} | "
                          f"{s['r@10']:.3f} | {s['all_code']:.3f} | {s['lines']:.3f} | {s['over']} | "
-                         f"{s['chars']:.0f} | {s['s']:.2f} |")
+                         f"{s['chars']:.0f} | {s['s']:.2f} ({s['cpu']:.2f}) |")
     return "\n".join(lines)
 
 
 def repo_table(results: list[dict]) -> str:
     lines = ["| repository | set | group | tip | tasks (locale + more locale) | recall@5 rt / BM25 | all code in pack rt / BM25 | "
-             "edited lines rt / BM25 | rt over budget | rt s median / p90 | run s |",
+             "edited lines rt / BM25 | rt over budget | rt s median / p90 (CPU median) | run s |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for res in results:
         rows = [r for r in res["rows"] if not r["extra"]]
@@ -328,7 +337,7 @@ def repo_table(results: list[dict]) -> str:
         loc = f"{sum(bool(r['locale']) for r in rows)} + {len(res['rows']) - len(rows)}"
         lines.append(f"| {res['repo']} | {res['set']} | {res['group']} | {res['tip'][:10]} | {res['commits']} ({loc}) | "
                      f"{rt['r@5']:.3f} / {bm['r@5']:.3f} | {rt['all_code']:.3f} / {bm['all_code']:.3f} | "
-                     f"{rt['lines']:.3f} / {bm['lines']:.3f} | {rt['over']} | {rt['s']:.2f} / {rt['p90']:.2f} | "
+                     f"{rt['lines']:.3f} / {bm['lines']:.3f} | {rt['over']} | {rt['s']:.2f} / {rt['p90']:.2f} ({rt['cpu']:.2f}) | "
                      f"{res['seconds']} |")
     return "\n".join(lines)
 
@@ -377,7 +386,11 @@ def main() -> None:
     ap.add_argument("--any-tip", action="store_true", help="read history from the snapshot's tip if the recorded one is absent")
     ap.add_argument("--json", type=Path, help="write every task's result here")
     ap.add_argument("--misses", type=int, default=0, metavar="N", help="print rt's N worst TS-web and locale misses")
+    ap.add_argument("--report", type=Path, metavar="JSON", help="print the tables of a run saved with --json; run nothing")
     a = ap.parse_args()
+    if a.report:
+        saved = json.loads(a.report.read_text())
+        return report(saved["rt"], saved["results"], a.misses)
     dirs = a.git_dirs or [a.mirror / name.replace("/", "+", 1) / "repo" for name in REPOS]
     for d in dirs:
         if not d.is_dir():
@@ -387,13 +400,17 @@ def main() -> None:
         results.append(evaluate(d.resolve(), 15 if a.quick else a.commits, 5 if a.quick else a.locale_commits,
                                 a.window, a.work, a.any_tip))
         print(f"{results[-1]['repo']}: {results[-1]['commits']} tasks, {results[-1]['seconds']} s", file=sys.stderr)
-    rt_commit = git(Path(__file__).resolve().parent, "rev-parse", "--short", "HEAD").strip()
-    print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), sep="\n")
-    if a.misses:
-        print("\n" + misses(results, a.misses))
+    rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
     if a.json:
         a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
+    report(rt_commit, results, a.misses)
+
+
+def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
+    print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
+    print(table(results), "", repo_table(results), "", locale_lines(results), sep="\n")
+    if n_misses:
+        print("\n" + misses(results, n_misses))
 
 
 if __name__ == "__main__":
