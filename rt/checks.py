@@ -8,20 +8,23 @@ from __future__ import annotations
 
 import argparse
 import configparser
+import contextlib
 import fnmatch
 import json
 import os
 import re
 import shutil
-import subprocess
+import signal
 import sys
 import time
 import tomllib
 from dataclasses import dataclass, field, replace
 
-from rt.core import Repo, Result, UsageError, read_text, run, to_rel
+from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.sandbox import bounded
+from rt.store import Store
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
 """Every check has one of these kinds; checks run in this order (cheap and telling first)."""
@@ -79,7 +82,7 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -115,6 +118,11 @@ def seconds(text: str) -> int:
     if not text.isdigit() or int(text) == 0:
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
     return int(text)
+
+
+def intent_setting(repo: Repo) -> bool | None:
+    """rt.toml's `intent = true|false` (intent mode, `rt/claude/intent.py`), or None when it does not say."""
+    return load_config(repo).get("intent")
 
 
 def fix_attempt_limit(repo: Repo) -> int:
@@ -445,62 +453,226 @@ def _declared_formatters(repo: Repo) -> set[str]:
 
 # ---------------------------------------------------------------- running
 
+KEEP = 1 << 20
+"""Of each output stream of a check, the first and the last KEEP bytes are kept in memory, parsed and
+reported; the whole output goes to its log under `.rt/` as it comes, so however long it is it holds at
+most 2 KEEP per stream in memory (3 while the tail is trimmed), and the report says when a middle went unread."""
+GRACE = 2.0
+"""Seconds a check's output pipes may stay open after its program exited (children finishing their
+writes) before its process group is killed and the pipes closed."""
+
+
 @dataclass
 class Ran:
-    """One check's run: the parsed result, the raw output kept for people, and how long it took."""
+    """One check's run: the parsed result, the output kept for people (head and tail when it was long),
+    how long it took, how many bytes it printed, and whether a middle was cut (then only the head and
+    tail of a stream were parsed)."""
     run: Run
     output: str
     seconds: float = field(default=0.0, compare=False)
+    printed: int = 0
+    cut: bool = False
 
 
-def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | None = None) -> Ran:
-    """Run one check (on one file when `file` is given and the check has a per-file form).
+def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | None = None,
+              log: str | None = None) -> Ran:
+    """Run one check (on one file when `file` is given and the check has a per-file form); with `log`
+    (a path in `.rt/`), its whole output, stdout then stderr, is written there.
 
     A program that is missing, cannot start or times out gives a `could_not_run` result with the
     reason and the first lines of whatever it printed; it never counts as zero diagnostics.
     """
     argv = check.command if file is None else [file if a == "{file}" else a for a in check.per_file or check.command]
+    command = bounded(repo.root, argv)   # within the sandbox's bounds when `rt install --sandbox` set it
     limit = timeout or check.timeout
     started = time.monotonic()
     try:
-        proc = run(argv, repo.root, timeout=limit, env=RUN_ENV)
-    except FileNotFoundError:
-        return _could_not_run(check, f"program not found: {argv[0]} (install it, or set its command in {CONFIG})",
-                              "", started)
-    except PermissionError:
-        return _could_not_run(check, f"program cannot be run (permission denied): {argv[0]}", "", started)
+        proc = _session(repo, command, limit, log)
     except OSError as e:
-        return _could_not_run(check, f"program failed to start: {argv[0]}: {e.strerror or e}", "", started)
-    except subprocess.TimeoutExpired as e:
-        partial = _text(e.stdout) + _text(e.stderr)
-        return _could_not_run(check, f"timed out after {limit}s (raise `timeout` in {CONFIG})", partial, started)
-    output = _text(proc.stdout) + _text(proc.stderr)
+        reason = _start_failure(command[0], e)
+        if log:
+            Store(repo).write_text(log, f"rt: {reason}\n")
+        return _could_not_run(check, reason, "", started)
+    output = proc.output
+    if proc.returncode is None:
+        return _could_not_run(check, f"timed out after {limit}s (raise `timeout` in {CONFIG})", output, started, proc)
     result = classify(check.name, check.parser, proc.returncode, output, str(repo.root), check.required)
-    return Ran(result, output, time.monotonic() - started)
+    return Ran(result, output, time.monotonic() - started, proc.printed, proc.cut)
 
 
-def _text(data) -> str:
-    if data is None:
-        return ""
-    return data.decode("utf-8", "replace") if isinstance(data, bytes) else data
+def _start_failure(program: str, e: OSError) -> str:
+    if isinstance(e, FileNotFoundError):
+        return f"program not found: {program} (install it, or set its command in {CONFIG})"
+    if isinstance(e, PermissionError):
+        return f"program cannot be run (permission denied): {program}"
+    return f"program failed to start: {program}: {e.strerror or e}"
 
 
-def _could_not_run(check: Check, reason: str, output: str, started: float) -> Ran:
+def _could_not_run(check: Check, reason: str, output: str, started: float, session=None) -> Ran:
     return Ran(Run(check.name, check.required, "could_not_run", [], reason, head(output)), output,
-               time.monotonic() - started)
+               time.monotonic() - started, session.printed if session else 0, bool(session and session.cut))
 
 
-def run_all(repo: Repo, checks: list[Check], timeout: int | None = None) -> list[Ran]:
-    """Run checks one after another, with progress on stderr (which check, elapsed)."""
+class _Stream:
+    """One output pipe of a check: its first and last KEEP bytes in memory, all of it into `sink` if any."""
+
+    def __init__(self, sink=None):
+        self.head, self.tail, self.size, self.sink = bytearray(), bytearray(), 0, sink
+
+    def add(self, data: bytes) -> None:
+        self.size += len(data)
+        if self.sink is not None:
+            self.sink.write(data)
+        room = KEEP - len(self.head)
+        if room > 0:
+            self.head += data[:room]
+            data = data[room:]
+        self.tail += data
+        if len(self.tail) > 2 * KEEP:   # trimmed now and then, not on every read
+            del self.tail[:-KEEP]
+
+    @property
+    def cut(self) -> bool:
+        return self.size > 2 * KEEP
+
+    def text(self) -> str:
+        """What was kept, as text; when a middle was dropped, whole lines either side and a line saying so."""
+        if not self.cut:
+            return (self.head + self.tail).decode("utf-8", "replace")
+        head, tail = bytes(self.head), bytes(self.tail[-KEEP:])
+        head = head[:head.rfind(b"\n") + 1] or head
+        tail = tail[tail.find(b"\n") + 1:] or tail
+        gap = self.size - len(head) - len(tail)
+        return (head.decode("utf-8", "replace") + f"[rt: {gap:,} bytes of output cut here, kept in its log]\n"
+                + tail.decode("utf-8", "replace"))
+
+
+class _Session:
+    """A finished check process: exit code (None when it was killed at its timeout) and its output."""
+
+    def __init__(self, returncode: int | None, out: _Stream, err: _Stream):
+        self.returncode = returncode
+        self.output = out.text() + err.text()
+        self.printed = out.size + err.size
+        self.cut = out.cut or err.cut
+
+
+def _session(repo: Repo, argv: list[str], limit: float, log: str | None) -> _Session:
+    """Run a check's program to its end or its timeout, whichever comes first, in memory bounded by KEEP;
+    with `log`, its whole output is written there as it comes (stderr through a temporary file)."""
+    import tempfile
+    store = Store(repo)
+    with contextlib.ExitStack() as stack:
+        proc = stack.enter_context(spawn(argv, repo.root, env=RUN_ENV))
+        stack.callback(_end, proc)   # whatever happens here, nothing of the check outlives it
+        sink = stack.enter_context(store.writing(store.path(*log.split("/")))) if log else None
+        spill = stack.enter_context(tempfile.TemporaryFile(dir=store.dir)) if log else None
+        streams = {proc.stdout.fileno(): _Stream(sink), proc.stderr.fileno(): _Stream(spill)}
+        returncode = _pump(proc, streams, time.monotonic() + limit)
+        if spill is not None:   # the log is stdout then stderr, as the output parsed
+            spill.seek(0)
+            shutil.copyfileobj(spill, sink)
+        return _Session(returncode, *streams.values())
+
+
+def _pump(proc, streams: dict[int, _Stream], deadline: float) -> int | None:
+    """Read the pipes until the program has exited and they are closed. The timeout holds for the whole
+    session: when it passes, or GRACE after the program exited while something it started still holds
+    its output open (`setsid sleep 60 &`), the process group is killed, what the pipes hold is read, and
+    they are closed. A child that left the group survives, but rt no longer waits for it.
+    The exit code; None when the program was still running at the timeout."""
+    import selectors
+    exited = None
+    with selectors.DefaultSelector() as sel:
+        for fd in streams:
+            sel.register(fd, selectors.EVENT_READ)
+        try:   # told when the program exits, not polling for it (Linux 5.3 and later)
+            pidfd = os.pidfd_open(proc.pid)
+            sel.register(pidfd, selectors.EVENT_READ)
+        except (AttributeError, OSError):
+            pidfd = None
+        try:
+            while True:
+                now = time.monotonic()
+                if exited is None and _exited(proc.pid):
+                    exited = now
+                if exited is not None and not streams.keys() & sel.get_map().keys():
+                    break
+                until = deadline if exited is None else min(deadline, exited + GRACE)
+                if now >= until:
+                    break
+                _read(sel, streams, until - now if pidfd is not None else min(until - now, 0.1))
+            timed_out = exited is None and not _exited(proc.pid)
+            _kill_group(proc)
+            for _ in range(64):   # what the pipes hold already; a child outside the group may write on
+                if not _read(sel, streams, 0):
+                    break
+        finally:
+            if pidfd is not None:
+                os.close(pidfd)
+    return None if timed_out else proc.wait()
+
+
+def _read(sel, streams: dict[int, _Stream], wait: float) -> bool:
+    """One round of reading whatever pipes are ready, waiting up to `wait` seconds for one; whether
+    anything was read."""
+    got = False
+    for key, _ in sel.select(wait) if sel.get_map() else ():
+        data = os.read(key.fd, 1 << 16) if key.fd in streams else b""
+        if data:
+            streams[key.fd].add(data)
+            got = True
+        else:   # a pipe closed, or the program's exit (its pidfd), which the loop sees through `_exited`
+            sel.unregister(key.fd)
+    return got
+
+
+def _exited(pid: int) -> bool:
+    """Whether the process has ended, without reaping it (its group id stays ours to kill)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:   # reaped already
+        return True
+
+
+def _kill_group(proc) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
+
+def _end(proc) -> None:
+    """Kill the group, close the pipes and reap the program: the check is over, whatever it left."""
+    if proc.returncode is None:
+        _kill_group(proc)
+    proc.stdout.close()
+    proc.stderr.close()
+    proc.wait()
+
+
+def run_all(repo: Repo, checks: list[Check], timeout: int | None = None, logs: str | None = None,
+            after=None) -> list[Ran]:
+    """Run checks one after another, with progress on stderr (which check, elapsed); each one's whole
+    output goes to `<logs>/<name>.log` in `.rt/` when `logs` is given, and `after(check, ran)` is called
+    once each has run."""
     out = []
     for i, check in enumerate(checks, 1):
         print(f"rt: [{i}/{len(checks)}] {check.name}: {' '.join(check.command)}", file=sys.stderr, flush=True)
-        ran = run_check(repo, check, timeout=timeout)
+        ran = run_check(repo, check, timeout=timeout, log=f"{logs}/{check.name}.log" if logs else None)
         count = len(ran.run.diagnostics)
         what = ran.run.status.replace("_", " ") + (f", {count} diagnostic(s)" if count else "")
         print(f"rt: [{i}/{len(checks)}] {check.name}: {what} ({ran.seconds:.1f}s)", file=sys.stderr, flush=True)
+        if after is not None:
+            after(check, ran)
         out.append(ran)
     return out
+
+
+def cut_note(ran: Ran) -> str:
+    """For a report: that a check's output was over the cap, so only its head and tail were read."""
+    if not ran.cut:
+        return ""
+    return (f"output was {ran.printed / 1e6:,.0f} MB (only its first and last {KEEP >> 20} MiB were read "
+            f"for diagnostics: a new one in the middle would go unseen)")
 
 
 # ---------------------------------------------------------------- rt checks

@@ -13,7 +13,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from rt import __version__
-from rt.core import ExitCode, Result, RtError, UsageError, find_repo
+from rt.core import ExitCode, IndexDamaged, Result, RtError, UsageError, find_repo
 
 
 Command = namedtuple("Command", "module group summary reads_index", defaults=(False,))
@@ -57,6 +57,8 @@ COMMANDS: dict[str, Command] = {
     "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
     "doctor": Command("rt.claude.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
     "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
+    "intent": Command("rt.claude.intent", "integration", "intent mode (/go /q /commit ...): show it, switch it on or off, revoke a live /commit or /push"),
+    "journal": Command("rt.claude.intent", "integration", "the user's /fail, /win and /mem entries, in their own words"),
 }
 
 
@@ -123,10 +125,10 @@ def main(argv: list[str] | None = None) -> int:
     ctx = Ctx(json_out)
     try:
         if not argv or argv[0] in ("-h", "--help"):
-            print(overview())
+            _out(overview())
             return ExitCode.OK if argv else ExitCode.USAGE
         if argv[0] == "--version":
-            print(f"rt {__version__}")
+            _out(f"rt {__version__}")
             return ExitCode.OK
         name = argv[0]
         if name not in COMMANDS:
@@ -136,11 +138,19 @@ def main(argv: list[str] | None = None) -> int:
             ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)
         args = parser.parse_args(argv[1:])
-        result: Result = handler(ctx, args)
+        try:
+            result: Result = handler(ctx, args)
+        except IndexDamaged as e:   # only a cache: built again, then asked once more
+            from rt.index.index import recover
+            recover(ctx, e)
+            result = handler(ctx, args)
     except RtError as e:
         return _fail(json_out, str(e), e.code)
     except KeyboardInterrupt:
         return _fail(json_out, "interrupted", ExitCode.USAGE)
+    except BrokenPipeError:   # argparse's --help, written before any result
+        _gone()
+        return ExitCode.OK
     except Exception as e:  # a bug: one line, and the traceback only on request
         if os.environ.get("RT_DEBUG"):
             raise
@@ -150,14 +160,28 @@ def main(argv: list[str] | None = None) -> int:
         if ctx.probe:   # not collected: the command failed first, or never needed the index
             ctx.probe.discard()
     if json_out:
-        print(json.dumps(result.data, sort_keys=True, ensure_ascii=False))
+        _out(json.dumps(result.data, sort_keys=True, ensure_ascii=False))
     elif result.text:
-        print(result.text)
+        _out(result.text)
     return int(result.code)
+
+
+def _out(text: str) -> None:
+    """Print to stdout; a reader that stopped reading (`rt find x | head -1`) is no error of rt's."""
+    try:
+        print(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _gone()
+
+
+def _gone() -> None:
+    """The reader of stdout has gone: what is left unflushed would fail again at exit, so point stdout at nothing."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _fail(json_out: bool, message: str, code: int) -> int:
     if json_out:
-        print(json.dumps({"error": message, "exit": int(code)}, sort_keys=True))
+        _out(json.dumps({"error": message, "exit": int(code)}, sort_keys=True))
     print(f"rt: error: {message}", file=sys.stderr)
     return int(code)

@@ -14,7 +14,7 @@ import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
 
-from rt import budget, state
+from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, short
@@ -318,13 +318,14 @@ def tests_for(view: View, path: str) -> list[str]:
     return [t for t in dict.fromkeys(found) if not is_rt_own(t)]
 
 
-def memory_entries(task: dict | None) -> list[str]:
-    """What the agent already recorded on this task: its plan note and latest steps, newest first."""
-    if not task:
-        return []
-    notes = [s["note"] for s in reversed(task.get("steps", []))]
-    if task.get("plan_note"):
-        notes.append(f"plan: {task['plan_note']}")
+def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
+    """The user's `/mem` facts (`facts`, newest first), then what the agent already recorded on this task:
+    its latest steps, newest first, and its plan note."""
+    notes = [f"user: {f}" for f in facts]
+    if task:
+        notes += [s["note"] for s in reversed(task.get("steps", []))]
+        if task.get("plan_note"):
+            notes.append(f"plan: {task['plan_note']}")
     return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
 
 
@@ -389,7 +390,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         head.append(vague_notice(r))
     chosen, ranked_tests = _pack_files(r)
     why = {f.path: short("; ".join(f.why), 140) for f in r.files[:len(chosen) + len(ranked_tests) + 5]}
-    memory = memory_entries(task)
+    memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
     folder_ctx = [f"- {d}/: {s}" for d in folders for s in [folder_summary(view, d)] if s]
     keys = r.keys or {k for t in r.terms for k in as_keys([t])}

@@ -54,6 +54,10 @@ class StoreError(RtError):
     pass
 
 
+class IndexDamaged(StoreError):
+    """A file of the index (a cache) is missing or damaged: build the index again (`rt.index.index.recover`)."""
+
+
 class NotFoundError(RtError):
     code = ExitCode.FINDING
 
@@ -92,7 +96,10 @@ def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
-            out, err = proc.communicate()
+            try:   # what the group printed; a child that left it (`setsid ... &`) may hold the pipes open
+                out, err = proc.communicate(timeout=1)
+            except subprocess.TimeoutExpired as e:   # it carries what was read meanwhile
+                out, err = e.output or b"", e.stderr or b""
             raise subprocess.TimeoutExpired(argv, timeout, out, err) from None
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
@@ -164,9 +171,8 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
             rel = Path(os.path.normpath(base.resolve() / raw)).relative_to(root)
         except ValueError:
             raise PathError(f"{user_path}: outside the repository {root.name}/; rt only works on paths inside it") from None
-    if rel.parts[:1] == (".rt",):
-        raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
-    # walk existing components: a symlink that resolves outside the root is refused
+    _not_a_store(user_path, rel.parts)
+    # walk existing components: a symlink that resolves outside the root, or into a store, is refused
     cur = root
     for part in rel.parts:
         cur = cur / part
@@ -174,7 +180,30 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
             target = cur.resolve()
             if target != root and root not in target.parents:
                 raise PathError(f"{user_path}: goes through a symlink that leaves the repository; refused")
+            _not_a_store(user_path, target.relative_to(root).parts)
     return rel.as_posix() if rel.parts else "."
+
+
+_QUOTED = {i: f"\\{i:03o}" for i in range(32)} | {127: "\\177", ord("\\"): "\\\\", ord('"'): '\\"',
+                                                      ord("\n"): "\\n", ord("\t"): "\\t"}
+
+
+def shown(rel: str) -> str:
+    """A path as it may stand in a line of text: one holding a control character (a newline would break
+    the one-line-per-entry outputs) is quoted as git quotes it, `"notes\\nweird.py"`; others unchanged."""
+    if rel.startswith('"') or any(c < " " or c == "\x7f" for c in rel):
+        return '"' + rel.translate(_QUOTED) + '"'
+    return rel
+
+
+def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
+    """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
+    for part in parts:
+        if part == ".rt":
+            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
+        if part.lower() == ".git":
+            raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
+                            f"never plans or edits files in it")
 
 
 def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 import time
 
-from rt.core import StateError, StoreError
+from rt.core import StateError, StoreError, UsageError
 from rt.store import Store
 
 TRANSITIONS: dict[str, tuple[str, ...]] = {
@@ -38,6 +38,28 @@ NEXT_STEP = {
 
 STATE_FILE = "state.json"
 
+TEXT_MAX = 32_000
+"""The longest task text, step note, block reason or claim rt takes, in characters; longer is a document,
+to keep in a file the task pins (`rt start "<task>" --path spec.md`)."""
+TEXT_SHOWN = 500
+"""How much of a task text `rt status`, the SessionStart hook and verify.md show; `rt status --json` has it whole."""
+
+
+def checked_text(what: str, text: str) -> str:
+    """Free text for a task record, stripped; refused over TEXT_MAX, so no record carries a megabyte."""
+    text = text.strip()
+    if len(text) > TEXT_MAX:
+        raise UsageError(f"the {what} is {len(text):,} characters, over rt's {TEXT_MAX:,}; say it in fewer words, "
+                         f"or keep the long version in a file and pin it: rt start \"<task>\" --path FILE")
+    return text
+
+
+def head(text: str, what: str = "task text", limit: int = TEXT_SHOWN, whole: str = "`rt status --json`") -> str:
+    """The first `limit` characters of a recorded text, saying how much more there is and where it is whole."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}... (the {what} goes on for {len(text) - limit:,} more characters: {whole})"
+
 
 def now() -> float:
     return round(time.time(), 3)
@@ -64,6 +86,31 @@ def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
     data = store.read_json(snapshot_file(task["id"]),
                           missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
     return {p: tuple(v) for p, v in data["files"].items()}
+
+
+EFFECTS = "effects.json"
+"""The files the task's own check runs (baseline, verify) made, changed or deleted: they are the checks',
+not the task's (a test suite writing `./test`). Path -> the check and the (blob id, kind) it left, None
+for a file it deleted."""
+
+
+def load_effects(store: Store, task: dict) -> dict[str, tuple[str, tuple | None]]:
+    data = store.read_json(f"tasks/{task['id']}/{EFFECTS}") or {"files": {}}
+    return {p: (e["check"], tuple(e["after"]) if e["after"] else None) for p, e in data["files"].items()}
+
+
+def save_effects(store: Store, task: dict, effects: dict[str, tuple[str, tuple | None]]) -> None:
+    store.write_json(f"tasks/{task['id']}/{EFFECTS}", {"files": {
+        p: {"check": check, "after": list(after) if after else None} for p, (check, after) in sorted(effects.items())}})
+
+
+def made_by_checks(store: Store, task: dict, files: dict, effects: dict | None = None) -> dict[str, str]:
+    """Of the files a check run made or changed, those still as it left them and outside the task's scope
+    (a planned file is the task's), path -> the check. `files`: path -> (blob id, kind) now, for at least
+    every path a check touched; a path missing from it is gone."""
+    effects = load_effects(store, task) if effects is None else effects
+    scope = scope_paths(task) or set()
+    return {p: check for p, (check, after) in effects.items() if p not in scope and files.get(p) == after}
 
 
 def load_state(store: Store) -> dict:

@@ -55,13 +55,20 @@ class Store:
     # ------------------------------------------------------------ files
     def write_bytes(self, path: Path, data: bytes) -> None:
         """Atomic write: a temp file in the same folder, fsync, then rename over the target."""
+        with self.writing(path) as f:
+            f.write(data)
+
+    @contextlib.contextmanager
+    def writing(self, path: Path):
+        """A binary file to write bit by bit (a check's output as it comes), which takes `path`'s place
+        atomically (fsync, then rename) only when the block ends without an error."""
         path.parent.mkdir(parents=True, exist_ok=True)
         # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
         tmp = path.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{path.name}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(data)
+                yield f
                 f.flush()
                 os.fsync(f.fileno())
             os.replace(tmp, path)

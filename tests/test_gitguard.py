@@ -1,270 +1,78 @@
-"""The Bash guard's reading of commands: a corpus of bypass attempts that must be denied, and harmless
-commands that must pass. The same corpus runs through the real hook process in test_hooks_bash.py."""
+"""The Bash guard's reading of commands: the table of bypass attempts (tests/guard_cases.py) refused, the
+harmless commands let through, git's options resolved as git resolves them, and the one-commit question
+a caller can ask. The same table runs through the real hook in test_hooks_bash.py and against a real git
+in test_gitguard_harm.py."""
 from __future__ import annotations
 
+import subprocess
+
 import pytest
+from guard_cases import BYPASSES, HARMLESS, NESTED
+from guard_harm import write_files
 
-from rt.claude.gitguard import check
+from rt.claude import gitrules
+from rt.claude.gitguard import check, sole_operation
 
-BLOCKED = [
-    "git commit -m wip",
-    "git commit --amend --no-edit",
-    "git push",
-    "git push --force origin main",
-    "git push -f",
-    "git push --force-with-lease",
-    "git reset --hard",
-    "git reset --hard HEAD~3",
-    "git reset --merge",
-    "git reset --soft HEAD~1",
-    "git reset HEAD~2",
-    "git checkout -- src/app.py",
-    "git checkout HEAD~1 -- src/app.py",
-    "git checkout .",
-    "git checkout main",
-    "git checkout -f",
-    "git checkout -B main origin/main",
-    "git restore src/app.py",
-    "git restore --staged --worktree src/app.py",
-    "git restore -SW src/app.py",
-    "git clean -f",
-    "git clean -fdx",
-    "git clean -d --force",
-    "git rebase main",
-    "git rebase -i HEAD~3",
-    "git branch -D feature",
-    "git branch -d feature",
-    "git branch --delete feature",
-    "git branch -M old new",
-    "git stash drop",
-    "git stash clear",
-    "git merge feature",
-    "git cherry-pick abc123",
-    "git revert HEAD",
-    "git pull",
-    "git am < patch.mbox",
-    "git tag -d v1",
-    "git rm -f src/app.py",
-    "git update-ref refs/heads/main HEAD~1",
-    "git filter-branch --tree-filter true",
-    "git filter-repo --path src",
-    "git reflog expire --expire=now --all",
-    "git gc --prune=now",
-    "git switch main",
-    "git switch -C main",
-    "git worktree remove --force ../wt",
-    # global options before the subcommand
-    "git -C /tmp/other push",
-    "git -C .. commit -m x",
-    "git -c user.name=x commit -m y",
-    "git --git-dir=.git --work-tree=. push",
-    "git --git-dir .git push",
-    "git --no-pager -P commit -m x",
-    "git --namespace foo push",
-    # environment and wrappers
-    "env GIT_DIR=.git git push",
-    "GIT_TRACE=1 git push",
-    "env -i PATH=/usr/bin git push",
-    "command git push",
-    "exec git push",
-    "nohup git push &",
-    "time git push",
-    "sudo git push",
-    "sudo -u dev git push",
-    "nice -n 5 git commit -m x",
-    "timeout 10 git push",
-    "/usr/bin/git push",
-    "/usr/local/bin/git reset --hard",
-    "\\git push",
-    "'git' push",
-    'g"i"t push',
-    "git.exe push",
-    "git-push origin",
-    "/usr/lib/git-core/git-commit -m x",
-    # chains
-    "git status && git push",
-    "git status; git commit -m x",
-    "git status || git push",
-    "git log | git push",
-    "git status & git push",
-    "true |& git push",
-    "git status\ngit push",
-    "git status\r\ngit push",
-    "git status \\\n && git push",
-    "git pu\\\nsh",
-    "echo a#b; git push",
-    "echo hi # && git push",  # a real comment in bash; rt never lets `#` hide text, so this is refused too
-    # subshells and substitutions
-    "(git push)",
-    "(cd sub && git push)",
-    "{ git push; }",
-    "echo $(git push)",
-    'echo "$(git push)"',
-    "echo `git push`",
-    'echo "`git commit -m x`"',
-    "x=$(git reset --hard)",
-    "echo $(echo $(git push))",
-    "cat <(git push)",
-    "if true; then git push; fi",
-    "for b in a b; do git branch -D $b; done",
-    "while true; do git push; done",
-    "! git push",
-    "f() { git push; }; f",
-    # shells and evaluators
-    'bash -c "git push"',
-    "bash -c 'git push'",
-    'sh -c "git commit -m x"',
-    'bash -lc "cd x && git push"',
-    'zsh -c "git push"',
-    '/bin/sh -c "git reset --hard"',
-    'bash -c "bash -c \\"git push\\""',
-    "su dev -c 'git push'",
-    'eval "git push"',
-    "eval git push",
-    "watch git push",
-    "env -S 'git push'",
-    "bash <<EOF\ngit push\nEOF",
-    "xargs git push < remotes",
-    "echo origin | xargs git push",
-    "xargs -I{} git branch -D {}",
-    "find . -name '*.py' -exec git checkout -- {} \\;",
-    "git submodule foreach 'git push'",
-    "git submodule foreach git reset --hard",
-    "parallel git push ::: a b",
-    # aliases defined on the command line or in the same command
-    "git -c alias.p=push p",
-    "git -c alias.p='!git push' p",
-    "git -c alias.x='!sh -c \"git push\"' x",
-    "git config alias.p push && git p origin",
-    "git config --global alias.wipe 'reset --hard' ; git wipe",
-    # dynamic program names, when git is in sight
-    "G=git; $G push",
-    "$GIT push",
-    "${GIT:-git} push",
-    "$(which git) push",
-    "`which git` push",
-    "$'\\x67it' push",
-    "/usr/bin/gi? push",
-    "/usr/bin/g[i]t push",
-    "env $G push",
-    "git ${X}push",
-    "git $CMD origin",
-    # configuration that runs a program
-    "git -c core.pager='git push' log",
-    "git -c core.sshCommand='sh -c \"git push\"' fetch",
-    # cannot be parsed and mentions git: fail closed
-    'git commit -m "unbalanced',
-    "echo 'oops; git push",
-    "echo $(git push",
-    # rt's own store
-    "rm -rf .rt",
-    "sed -i s/a/b/ .rt/tasks/1-x/task.json",
-    "cat ./.rt/state.json",
-    "echo '{}' > .rt/state.json",
-    # help flags only count first
-    "git commit -m -h",
-    "git commit -m --help",
-]
-
-ALLOWED = [
-    "git status",
-    "git status --short",
-    "git diff",
-    "git diff HEAD~1 -- src/app.py",
-    "git log --oneline -20",
-    "git log -p --grep push",
-    "git show HEAD:src/app.py",
-    "git blame src/app.py",
-    "git checkout -b new",
-    "git checkout -b feature origin/main",
-    "git checkout",
-    "git switch -c topic",
-    "git stash",
-    "git stash list",
-    "git stash show -p",
-    "git stash push -m wip",
-    "git branch -a",
-    "git branch -vv",
-    "git branch --show-current",
-    "git branch new-branch",
-    "git tag -l",
-    "git remote -v",
-    "git fetch origin",
-    "git ls-files",
-    "git rev-parse --show-toplevel",
-    "git grep -n reset",
-    "git restore --staged src/app.py",
-    "git reset",
-    "git reset HEAD",
-    "git reset -- src/app.py",
-    "git reset HEAD src/app.py",
-    "git clean -n",
-    "git clean -nd",
-    "git push --dry-run",
-    "git push --help",
-    "git help commit",
-    "git commit -h",
-    "git config --get user.name",
-    "git reflog",
-    "git -C sub status",
-    "git -c color.ui=never log",
-    "git -c user.name='Push Commit' log",
-    "git log --format=$FMT",
-    "git --no-pager diff",
-    "git worktree list",
-    'echo "git push"',
-    "echo 'git commit -m x && git push'",
-    "echo 'rm -rf .rt'",
-    "grep -rn 'git reset --hard' docs/",
-    'rt step "ran git commit earlier"',
-    'bash -c "echo \'git push\'"',
-    "bash script.sh",
-    "ls -la",
-    "python3 -m pytest -q",
-    "npm test && echo done",
-    "$EDITOR notes.txt",
-    "echo $HOME",
-    "cat .gitignore",
-    "ls .rtfiles",
-    "grep -r foo --exclude-dir=.rt .",
-    "echo 'unbalanced",
-    "git lfs ls-files",
-    "rt status",
-    "rt scope remove a.py",
-    "echo $((1 + 2))",
-    "git log --format='%H %s' | head -5",
-    "echo `date`",
-]
+ROOT = "/home/dev/repo"
+CASES = [(cls, cmd) for cls, cases in BYPASSES.items() for cmd, _ in cases]
 
 
-@pytest.mark.parametrize("command", BLOCKED)
-def test_blocked(command):
-    verdict = check(command)
-    assert verdict is not None and verdict.decision == "deny", command
-    assert verdict.reason
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory) -> str:
+    """A folder holding the table's files (the guard reads the shell scripts a command runs)."""
+    root = tmp_path_factory.mktemp("tree") / "repo"
+    write_files(root)
+    (root / "vendored").mkdir()
+    return str(root)
 
 
-@pytest.mark.parametrize("command", ALLOWED)
-def test_allowed(command):
-    assert check(command) is None, command
+@pytest.mark.parametrize("cls,command", CASES, ids=[f"{c}:{i}" for i, (c, _) in enumerate(CASES)])
+def test_bypass_is_refused(tree, cls, command):
+    verdict = check(command, f"{tree}/vendored" if cls == NESTED else tree, tree)
+    assert verdict is not None and verdict.decision in ("deny", "ask"), command
+    assert verdict.reason.startswith("rt"), verdict.reason
 
 
-def test_configured_alias_is_looked_up():
-    aliases = {"p": "push", "yolo": "!git commit -am wip && git push", "st": "status"}
-    assert check("git p origin", aliases.get).decision == "deny"
-    assert check("git yolo", aliases.get).decision == "deny"
-    assert check("git st", aliases.get) is None
+@pytest.mark.parametrize("command", HARMLESS)
+def test_harmless_command_passes(tree, command):
+    assert check(command, tree, tree) is None
 
 
-def test_builtin_never_looked_up_as_alias():
+def test_every_class_has_ten_new_attempts():
+    assert all(len(cases) >= 10 for cases in BYPASSES.values())
+
+
+def test_reason_names_the_operation_and_the_way_out():
+    v = check("cd x && git -C y push --force origin main")
+    assert "git push --force origin main" in v.reason and "user" in v.reason
+    v = check("git reset --har")
+    assert v.decision == "deny" and "`git reset --har` (git reads it as `--hard`)" in v.reason
+    v = check("git reset HEAD~2")
+    assert "git reset -- <paths>" in v.reason
+    v = check("git clean -fd")
+    assert "git clean -n" in v.reason
+    v = check("$G status")
+    assert "name the program plainly" in v.reason
+
+
+def test_unknown_subcommand_is_put_to_the_user_with_its_alias():
+    aliases = {"st": "status", "ship": "push --force", "wip": "!git add -A && git commit -m wip"}
+    v = check("git st -s", alias_of=aliases.get)
+    assert v.decision == "ask" and "`status`" in v.reason and "git status" in v.reason
+    v = check("git ship", alias_of=aliases.get)
+    assert v.decision == "deny" and "push --force" in v.reason
+    v = check("git wip", alias_of=aliases.get)
+    assert v.decision == "deny" and "shell command" in v.reason
+    assert check("git frobnicate").decision == "ask"
     looked = []
-    check("git status && git diff", lambda name: looked.append(name))
+    check("git -C ../other st", alias_of=lambda name: looked.append(name))
+    assert looked == []  # another repository's aliases apply there: not looked up here
+
+
+def test_git_builtins_never_looked_up_as_alias():
+    looked = []
+    check("git status && git diff && git send-pack x", alias_of=lambda name: looked.append(name))
     assert looked == []
-
-
-def test_alias_loop_is_refused_not_followed_forever():
-    aliases = {"a": "b", "b": "a"}
-    assert check("git a", aliases.get).decision == "deny"
 
 
 def test_deep_nesting_is_refused():
@@ -284,12 +92,6 @@ def test_scope_add_asks_and_plan_is_flagged():
     assert check('rt start "other"') is None
 
 
-def test_reason_names_the_operation():
-    v = check("cd x && git -C y push --force origin main")
-    assert "git push --force origin main" in v.reason
-    assert "user" in v.reason
-
-
 def test_overlong_command_is_refused_only_when_git_is_in_it():
     filler = "x" * 250_000
     assert check(f"echo {filler}") is None
@@ -297,7 +99,101 @@ def test_overlong_command_is_refused_only_when_git_is_in_it():
     assert v.decision == "deny" and "too long" in v.reason
 
 
-def test_substitution_inside_double_quotes_but_not_single():
+def test_unreadable_command_is_refused_only_when_git_is_in_it():
+    assert check("echo 'unbalanced") is None
+    for cmd in ('git commit -m "unbalanced', "echo 'oops; git push", "echo $(git push", "git status | (git push"):
+        assert check(cmd).decision == "deny", cmd
+
+
+def test_quoting_decides_what_runs():
     assert check('echo "<(git push)"') is None  # process substitution is plain text in double quotes
     assert check("echo '$(git push)'") is None
     assert check('echo "it\'s $(git push)"').decision == "deny"
+    assert check("cat <<'EOF'\n$(git push)\nEOF") is None  # a quoted heredoc expands nothing
+
+
+def test_repository_or_a_folder_above_it_cannot_be_removed():
+    assert check("rm -rf /home/dev/repo", ROOT, ROOT).decision == "deny"
+    assert check("rm -rf /home/dev", ROOT, ROOT).decision == "deny"
+    assert check("rm -rf /home/*", ROOT, ROOT).decision == "deny"
+    assert check("cd .. && rm -rf repo", ROOT, ROOT).decision == "deny"
+    assert check("rm -rf ../other", ROOT, ROOT) is None
+    assert check("rm -rf build", ROOT, ROOT) is None
+
+
+# ---------------------------------------------------------------- options as git reads them
+
+@pytest.mark.parametrize("sub,typed,meant", [
+    ("reset", "har", "hard"), ("reset", "ha", "hard"), ("branch", "del", "delete"), ("rm", "forc", "force"),
+    ("clean", "dry", "dry-run"), ("clean", "d", "dry-run"), ("push", "dry", "dry-run"),
+    ("grep", "open-files-in-pa", "open-files-in-pager"), ("switch", "discard", "discard-changes"),
+    ("restore", "sour", "source"), ("stash push", "al", "all"),
+])
+def test_abbreviations_resolve_as_in_git(sub, typed, meant):
+    spec = gitrules.STASH["push"] if sub == "stash push" else gitrules.COMMANDS[sub][0]
+    assert gitrules._long(sub, spec, typed)[0] == meant
+
+
+def test_ambiguous_abbreviation_is_refused():
+    assert "ambiguous" in check("git push --forc origin main").reason
+
+
+def test_revision_and_diff_options_are_exact_as_in_git():
+    assert check("git log --oneline") is None
+    v = check("git log --onel")
+    assert v.decision == "deny" and "does not know" in v.reason
+    proc = subprocess.run(["git", "log", "--onel"], capture_output=True, text=True)
+    assert proc.returncode != 0  # git itself does not abbreviate them
+
+
+def _completion(sub: str) -> list[str]:
+    proc = subprocess.run(["git", *sub.split(), "--git-completion-helper-all"], capture_output=True, text=True)
+    return [w.rstrip("=") for w in proc.stdout.split() if w.startswith("--") and w != "--"]
+
+
+@pytest.mark.parametrize("sub", [s for s, (spec, _) in gitrules.COMMANDS.items() if spec.abbrev]
+                         + [f"stash {verb}" for verb in gitrules.STASH if gitrules.STASH[verb].abbrev])
+def test_no_option_of_the_installed_git_is_read_as_another(sub):
+    """Every long option the installed git knows is read by rt as itself, or refused as unknown: an
+    abbreviation rt resolves is never one git would resolve differently."""
+    spec = gitrules.STASH[sub.split()[1]] if sub.startswith("stash ") else gitrules.COMMANDS[sub][0]
+    for option in _completion(sub):
+        name = option[2:]
+        try:
+            canon, negated = gitrules._long(sub, spec, name)
+        except gitrules.Refused:
+            continue
+        spelled = {f for f, target in spec.forms.items() if target == (canon, negated)}
+        if spec.family:
+            spelled |= {f for f, target in gitrules.FAMILY.forms.items() if target == (canon, negated)}
+        assert name in spelled, f"git {sub} --{name} read as --{'no-' if negated else ''}{canon}"
+
+
+# ---------------------------------------------------------------- the one commit or push a user allows
+
+@pytest.mark.parametrize("command,op", [
+    ("git commit -m 'fix the parser'", "commit"),
+    ("git add -A && git commit -m x", "commit"),
+    ("git commit -am x -q", "commit"),
+    ("git push", "push"),
+    ("git push origin main", "push"),
+    ("git push -u origin HEAD:topic", "push"),
+    ("git status && git push origin main", "push"),
+    ("bash -c 'git commit -m x'", "commit"),
+])
+def test_sole_operation_names_one_plain_commit_or_push(command, op):
+    assert sole_operation(command, ROOT, ROOT) == op
+
+
+@pytest.mark.parametrize("command", [
+    "git commit -m x && git push", "git commit -m a; git commit -m b", "git commit --amend -m x",
+    "git commit --no-verify -m x", "git push --force", "git push origin +main", "git push origin :main",
+    "git push --delete origin x", "git push --mirror", "git push --all", "git push origin $BRANCH",
+    "git commit -m x && git reset --hard HEAD~1", "git commit -m x && rm -rf .rt",
+    "for i in 1 2; do git commit -m $i; done", "while true; do git push; done", "f() { git push; }; f",
+    "echo x | xargs git commit -m", "find . -exec git commit -m x \\;", "watch git push", "git status",
+    "git commit -m x | git push", "git -c core.hooksPath=/tmp git commit -m x", "GIT_DIR=/other/.git git commit -m x",
+    "git -C vendored commit -m x", "git --work-tree=/tmp commit -am x", "git commit --fixup HEAD --no-verify",
+])
+def test_sole_operation_refuses_anything_more(command):
+    assert sole_operation(command, ROOT, ROOT) is None

@@ -181,3 +181,15 @@ def test_gate_process_stays_lean(project):
         imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
         assert "rt.claude.hooks" in imported
         assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.task.verify", "rt.context", "rt.task.changes", "rt.snapshot"}
+
+
+def test_git_store_cannot_be_edited_even_when_in_scope(project):
+    """A scope that names a file in .git/ (written by hand into task.json) still does not open it."""
+    planned(project)
+    task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))
+    task = json.loads(task_file.read_text())
+    task["scope"]["create"] = [".git/hooks/pre-commit", "sub/.git/config"]
+    task_file.write_text(json.dumps(task))
+    for path in (".git/hooks/pre-commit", "sub/.git/config", ".git/config"):
+        decision, reason = permission(hook(project, "pre-tool-use", edit(project, path, tool="Write"))[1])
+        assert decision == "deny" and ".git/ is git's own store" in reason, path

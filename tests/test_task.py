@@ -119,3 +119,20 @@ def test_twenty_concurrent_steps_lose_nothing(repo):
     task = json.loads(task_file.read_text())  # valid JSON
     assert sorted(s["note"] for s in task["steps"]) == sorted(f"step {i}" for i in range(20))
     assert task["state"] == "building"
+
+
+def test_plan_and_scope_refuse_paths_in_git_and_rt_stores(repo):
+    """A setting or a hook in any .git/ runs programs (core.fsmonitor at the next `git status`)."""
+    repo.rt("start", "t", "--no-baseline")
+    for flag, path in (("--create", ".git/hooks/pre-commit"), ("--edit", ".git/config"),
+                       ("--create", "vendor/lib/.git/config"), ("--create", ".GIT/config"),
+                       ("--create", "sub/.rt/state.json")):
+        repo.rt("plan", flag, path, ret=2)
+        assert "own store" in repo.last_err, path
+    (repo.root / "hooks").symlink_to(repo.root / ".git" / "hooks")
+    repo.rt("plan", "--create", "hooks/pre-commit", ret=2)
+    assert ".git/ is git's own store" in repo.last_err
+    repo.rt("plan", "--edit", "src/app.py")
+    repo.rt("scope", "add", ".git/config", ret=2)
+    repo.rt("scope", "add", "hooks/post-checkout", ret=2)
+    assert repo.rt_json("status")["task"]["scope"] == {"create": [], "delete": [], "edit": ["src/app.py"]}

@@ -135,7 +135,7 @@ def test_timeout_is_incomplete(project):
 def test_output_the_parser_cannot_read_is_could_not_run(project):
     python_project(project, tools="ruff")
     commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
-    out = project.rt("start", "broken tool")
+    out = project.rt("start", "broken tool", ret=3)   # its only check could not run
     assert "- ruff: could not run: exit 1 and no output the ruff parser understands\n    | ruff crashed: boom" in out
 
 

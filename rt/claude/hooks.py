@@ -14,7 +14,8 @@ payloads (a failed Bash command may still have written files).
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
-check is for the main agent only.
+check is for the main agent only. In intent mode (`rt/claude/intent.py`) UserPromptSubmit records each
+message's leading command and PreToolUse holds edits, commits and pushes to it.
 """
 from __future__ import annotations
 
@@ -167,10 +168,32 @@ def _cwd(payload: dict) -> Path:
 
 
 def _where(payload: dict) -> tuple[Repo, Path] | None:
-    """The repository and cwd of the session, or None when rt is not in use there (no `.rt/`)."""
-    start = _cwd(payload)
-    repo = find_repo(start)
-    return (repo, start) if repo.store_dir.is_dir() else None
+    """The task's repository and the session's folder, or None when rt is not in use there (no `.rt/`).
+
+    The repository is the nearest folder up from the session's folder that holds `.rt/`, not the nearest
+    `.git`: a submodule, a vendored repository or a test fixture with its own `.git` stays under the task.
+    Within the project Claude Code reports (CLAUDE_PROJECT_DIR) the walk stops at the project's git top
+    level; a shell that left the project is still under the project's task."""
+    cwd = _cwd(payload)
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    project_dir = Path(project).resolve() if project and os.path.isdir(project) else None
+    top = find_repo(project_dir).root if project_dir else None
+    for start in (cwd, project_dir):
+        root = _store_root(start, top) if start else None
+        if root is not None:
+            return Repo(root, os.path.lexists(root / ".git")), cwd
+    return None
+
+
+def _store_root(start: Path, top: Path | None) -> Path | None:
+    """The nearest folder from `start` up holding `.rt/`, not above `top` when `start` is under it."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".rt").is_dir():
+            return folder
+        if folder == top:
+            break
+    return None
 
 
 def _store(repo: Repo):
@@ -197,7 +220,11 @@ def pre_tool_use(payload: dict) -> Reply:
         return _bash_gate(payload, _text(tool_input, "command"))
     path = _text(tool_input, "notebook_path" if tool == "NotebookEdit" else "file_path")
     where = _where(payload)
-    return Reply() if where is None else _edit_gate(*where, path)
+    if where is None:
+        return Reply()
+    from rt.claude.intent import edit_denial  # intent mode: edits only in a /go or /runtask turn
+    why = edit_denial(where[0], payload)
+    return decision("deny", why) if why else _edit_gate(*where, path)
 
 
 def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
@@ -226,20 +253,29 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
 
 
 def _bash_gate(payload: dict, command: str) -> Reply:
-    """Read the command first: a harmless one (most) is answered without looking for the repository."""
-    from rt.core import git
+    """The git guard, judged against the task's repository wherever the shell is (a nested repository,
+    `-C`, `--git-dir` and `GIT_DIR` included)."""
+    where = _where(payload)
+    if where is None:
+        return Reply()
     from rt.claude.gitguard import check
-    cwd = _cwd(payload)
+    from rt.core import git
+    repo, cwd = where
 
     def alias_of(name: str) -> str | None:
         out = git(cwd, "config", "--get", f"alias.{name}")
         return out.decode("utf-8", "replace").strip() if out else None
 
-    verdict = check(command, alias_of)
-    where = None if verdict is None else _where(payload)
-    if verdict is None or where is None:
+    verdict = check(command, str(cwd.resolve()), str(repo.root), alias_of)
+    if verdict is None:
         return Reply()
-    repo = where[0]
+    if verdict.decision == "deny":
+        from rt.claude.gitguard import sole_operation
+        from rt.claude.intent import git_decision  # a live /commit or /push lets exactly one through
+        answer = git_decision(repo, payload, lambda: sole_operation(command, str(cwd.resolve()), str(repo.root)),
+                              verdict.reason)
+        if answer:
+            return decision(*answer)
     if verdict.decision == "plan":
         from rt import state
         task = state.active_task(_store(repo), required=False)
@@ -306,13 +342,14 @@ def _format(ctx, rel: str) -> str:
 
     from rt.checks import formatter_for
     from rt.core import run
+    from rt.sandbox import bounded
     from rt.snapshot import current_bytes
     argv = formatter_for(ctx.repo, rel)
     if not argv:
         return ""
     before = current_bytes(ctx.repo, rel)
     try:
-        proc = run(argv, ctx.repo.root, timeout=60)
+        proc = run(bounded(ctx.repo.root, argv), ctx.repo.root, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
         return f"rt could not run the formatter `{argv[0]}` on {rel}: {type(e).__name__}: {e}"
     if proc.returncode != 0:
@@ -355,21 +392,38 @@ def session_start(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
+    from rt.claude.intent import session_line
     from rt.task.commands import describe
     task = state.active_task(_store(where[0]), required=False)
-    if task is None:
-        return Reply()
-    return context("SessionStart", "rt: a task is active in this repository.\n" + describe(task))
+    lines = [session_line(where[0])]
+    if task is not None:
+        lines.append("rt: a task is active in this repository.\n" + describe(task))
+    text = "\n".join(line for line in lines if line)
+    return context("SessionStart", text) if text else Reply()
 
 
 def user_prompt_submit(payload: dict) -> Reply:
-    """`/runtask <task>` starts the task and hands the model its manifest; other prompts pass untouched."""
+    """`/runtask <task>` starts the task and hands the model its manifest; then, where rt is in use, the
+    turn's intent command is recorded (`rt/claude/intent.py`)."""
+    reply = _runtask_prompt(payload)
+    where = _where(payload)  # after /runtask, which creates .rt/
+    if where is not None:
+        from rt.claude.intent import on_prompt
+        note = on_prompt(where[0], payload, _text(payload, "prompt"))
+        if note:  # only for /fail /win /mem /commit /push, never with /runtask's context
+            return context("UserPromptSubmit", note)
+    return reply
+
+
+def _runtask_prompt(payload: dict) -> Reply:
     text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()
     if not text:
         return context("UserPromptSubmit", "rt: /runtask needs the task: `/runtask <what to do>`. Ask the user for it.")
-    repo = find_repo(_cwd(payload))
+    where = _where(payload)
+    project = os.environ.get("CLAUDE_PROJECT_DIR")
+    repo = where[0] if where else find_repo(Path(project) if project and os.path.isdir(project) else _cwd(payload))
     from types import SimpleNamespace
 
     from rt import state
@@ -382,8 +436,17 @@ def user_prompt_submit(payload: dict) -> Reply:
                                            f"first, or tell the user.\n{describe(current)}")
     started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
     from rt.context import manifest_text, pack_text
-    parts = [f"rt: {started.text}", manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
-    return context("UserPromptSubmit", "\n\n".join(parts))
+    from rt.core import IndexDamaged
+
+    def view() -> list[str]:
+        return [manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
+    try:
+        parts = view()
+    except IndexDamaged as e:   # only a cache: built again, then asked once more
+        from rt.index.index import recover
+        recover(ctx, e)
+        parts = view()
+    return context("UserPromptSubmit", "\n\n".join([f"rt: {started.text}", *parts]))
 
 
 def _runtask_text(prompt: str) -> str | None:
@@ -400,20 +463,21 @@ def stop(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
-    from rt.snapshot import fingerprint, scan
+    from rt.snapshot import changes, fingerprint, scan
     repo = where[0]
     store = _store(repo)
     task = state.active_task(store, required=False)
     if task is None:
         return Reply()
-    now = fingerprint(scan(repo, store).files)
+    files = scan(repo, store).files
     verified = task.get("verify")
     if verified:
-        if verified.get("fingerprint") == now:
+        if verified.get("fingerprint") == fingerprint(files):
             return Reply()
         why = "changed files since its last `rt verify`"
     else:
-        if fingerprint(state.load_snapshot(store, task)) == now:
+        made = state.made_by_checks(store, task, files)   # what the baseline's checks wrote is not the task's
+        if all(p in made for p, _ in changes(state.load_snapshot(store, task), files)):
             return Reply()
         why = "changed files and was never verified"
     if task["state"] in state.EDITABLE:

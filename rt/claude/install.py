@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import rt
+from rt import sandbox
 from rt.core import ExitCode, Result, RtError, UsageError, run
 from rt.claude.hooks import HOOKS
 
@@ -23,11 +24,19 @@ DENY = tuple(f"Bash(git {op}:*)" for op in (
     "restore", "branch -D", "stash drop", "stash clear"))
 """Permission deny rules for the git operations the Bash hook blocks: a second line of defence."""
 
+GRANTABLE = ("Bash(git commit:*)", "Bash(git push:*)")
+"""Deny rules left out in intent mode: Claude Code applies a deny rule even over a hook's `allow`, so
+with them `/commit` and `/push` could never let their one operation through (tested with the client)."""
+
+
+def deny_rules(intent: bool) -> tuple[str, ...]:
+    return tuple(r for r in DENY if r not in GRANTABLE) if intent else DENY
+
 ALLOW = ("Bash(rt:*)",)
 """rt's own commands run without a prompt; the hooks still gate what they must."""
 
 SKILL_NAME = "runtask"
-RECORD = "rt-install.json"
+RECORD = sandbox.RECORD
 BACKUP = "settings.json.rt-backup"
 _OUR_HOOK = re.compile(r"(^|\s)-m rt hook [a-z-]+$")
 
@@ -39,12 +48,17 @@ def assets() -> Path:
     return packaged if (packaged / "SKILL.md").is_file() else here.parent / "skill"
 
 
-def shipped_files() -> dict[str, bytes]:
-    """Install-relative path -> content, for the skill and every agent."""
+def shipped_files(intent: bool = False) -> dict[str, bytes]:
+    """Install-relative path -> content, for the skill and every agent, and with `intent` the intent
+    commands, as project commands (`.claude/commands/go.md`: it overrides a built-in of the same name, and
+    unlike a skill its expansion carries no "Base directory" line)."""
     src = assets()
     files = {f"skills/{SKILL_NAME}/SKILL.md": (src / "SKILL.md").read_bytes()}
     for agent in sorted((src / "agents").glob("*.md")):
         files[f"agents/{agent.name}"] = agent.read_bytes()
+    if intent:
+        for command in sorted((src / "intent").glob("*/SKILL.md")):
+            files[f"commands/{command.parent.name}.md"] = command.read_bytes()
     return files
 
 
@@ -95,6 +109,10 @@ def load_settings(path: Path, shown: str) -> dict:
         perms = data.get("permissions", {})
         if not isinstance(perms, dict) or any(not isinstance(perms.get(k, []), list) for k in ("allow", "deny")):
             problems.append('"permissions" is not an object of lists')
+        box = data.get("sandbox", {})
+        if not isinstance(box, dict) or not isinstance(box.get("filesystem", {}), dict) or any(
+                not isinstance(_at(box, path), list) for path in sandbox.LISTS if _at(box, path) is not None):
+            problems.append('"sandbox" is not an object with lists where Claude Code expects them')
     if problems:
         raise UsageError(f"{shown}: {problems[0]}; fix it by hand, then run rt install again. Nothing was changed")
     return data
@@ -104,7 +122,7 @@ def dump(data: dict) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def add_to_settings(settings: dict, record: dict) -> None:
+def add_to_settings(settings: dict, record: dict, deny: tuple[str, ...] = DENY) -> None:
     """Merge rt's hooks and permission rules in, noting in `record` only what was not there already."""
     hooks = settings.setdefault("hooks", {})
     for event, matcher, arg, timeout in HOOKS:
@@ -117,12 +135,69 @@ def add_to_settings(settings: dict, record: dict) -> None:
         group["hooks"] = [{"type": "command", "command": command, "timeout": timeout}]
         groups.append(group)
     perms = settings.setdefault("permissions", {})
-    for key, rules in (("allow", ALLOW), ("deny", DENY)):
+    for key, rules in (("allow", ALLOW), ("deny", deny)):
         have = perms.setdefault(key, [])
         for rule in rules:
             if rule not in have:
                 have.append(rule)
                 record[key] = sorted(set(record.get(key, [])) | {rule})
+
+
+def _at(box: dict, path: tuple[str, ...]):
+    """The value at a key path of the `sandbox` settings, or None."""
+    for key in path:
+        box = box.get(key) if isinstance(box, dict) else None
+    return box
+
+
+def add_sandbox(settings: dict, record: dict) -> None:
+    """Turn on Claude Code's sandbox with `.git/` and `.rt/` read-only; note the values it replaced (once,
+    so a second install keeps the first ones) and the list items it added, for uninstall."""
+    box = settings.setdefault("sandbox", {})
+    noted = record.setdefault("sandbox", {"replaced": {}, "added": {}})
+    for key, value in sandbox.SETTINGS.items():
+        if box.get(key) != value:
+            noted["replaced"].setdefault(key, [box[key]] if key in box else [])
+            box[key] = value
+    for path, items in sandbox.LISTS.items():
+        parent = box
+        for key in path[:-1]:
+            parent = parent.setdefault(key, {})
+        have = parent.setdefault(path[-1], [])
+        for item in items:
+            if item not in have:
+                have.append(item)
+                added = noted["added"].setdefault(".".join(path), [])
+                if item not in added:
+                    added.append(item)
+
+
+def remove_sandbox(settings: dict, record: dict) -> None:
+    """Put back what add_sandbox replaced and take out what it added; drop what that leaves empty."""
+    noted = record.get("sandbox")
+    box = settings.get("sandbox")
+    if not noted or not isinstance(box, dict):
+        return
+    for key, before in noted.get("replaced", {}).items():
+        if before:
+            box[key] = before[0]
+        else:
+            box.pop(key, None)
+    for dotted, items in noted.get("added", {}).items():
+        path = dotted.split(".")
+        parents = [box]
+        for key in path[:-1]:
+            parents.append(parents[-1].get(key, {}) if isinstance(parents[-1], dict) else {})
+        have = parents[-1].get(path[-1]) if isinstance(parents[-1], dict) else None
+        if isinstance(have, list):
+            have[:] = [x for x in have if x not in items]
+            if not have:
+                del parents[-1][path[-1]]
+        for depth in range(len(path) - 1, 0, -1):
+            if parents[depth] == {} and isinstance(parents[depth - 1], dict):
+                parents[depth - 1].pop(path[depth - 1], None)
+    if not box:
+        del settings["sandbox"]
 
 
 def remove_from_settings(settings: dict, record: dict) -> None:
@@ -157,6 +232,11 @@ def remove_from_settings(settings: dict, record: dict) -> None:
 def args_install(p) -> None:
     p.add_argument("--user", action="store_true", help="install into ~/.claude (every project) instead of this project's .claude")
     p.add_argument("--uninstall", action="store_true", help="remove exactly what rt install added")
+    p.add_argument("--intent", action="store_true",
+                   help="also the intent commands /go /q /iq /redo /stop /commit /push /fail /win /mem, and intent "
+                        "mode on for this project (edits only in a /go turn; see `rt intent`)")
+    p.add_argument("--sandbox", action="store_true",
+                   help="also turn on Claude Code's sandbox: Bash with .git/ and .rt/ read-only and no network")
 
 
 def cmd_install(ctx, args) -> Result:
@@ -167,18 +247,46 @@ def cmd_install(ctx, args) -> Result:
     before = dump(settings) if settings_path.exists() else None
     rt_created = record.get("created_settings", False)
     done: list[str] = []
+    intent = args.intent or bool(record.get("intent"))  # once installed, kept until --uninstall
     if args.uninstall:
+        remove_sandbox(settings, record)
         remove_from_settings(settings, record)
-        for rel in sorted(record.get("files") or shipped_files()):  # without a record: rt's own file names
+        listed, ours = record.get("files"), shipped_files(intent=True)
+        for rel in sorted(listed or ours):  # without a record: rt's file names (a command only if it is rt's)
             path = base / rel
-            if path.is_file():
+            if path.is_file() and (listed or not rel.startswith("commands/") or path.read_bytes() == ours[rel]):
                 path.unlink()
                 done.append(f"removed {shown}/{rel}")
             _prune(path.parent, base)
+        if record.get("intent") and not args.user and ctx.store.dir.is_dir():
+            from rt import journal
+            journal.set_mode(ctx.store, False)
+            done.append("intent mode switched off for this project")
         record = {}
     else:
-        add_to_settings(settings, record)
-        for rel, data in shipped_files().items():
+        if intent:  # the commit and push deny rules rt added would block the one operation /commit allows
+            perms = settings.get("permissions", {})
+            dropped = [r for r in GRANTABLE if r in record.get("deny", []) and r in perms.get("deny", [])]
+            perms["deny"] = [r for r in perms.get("deny", []) if r not in dropped]
+            record["deny"] = [r for r in record.get("deny", []) if r not in dropped]
+            kept = [r for r in GRANTABLE if r in perms.get("deny", [])]
+            if kept:
+                done.append(f"note: your own deny rule(s) {', '.join(kept)} stay, so /commit or /push cannot let "
+                            f"their operation through")
+        add_to_settings(settings, record, deny_rules(intent))
+        if args.sandbox:
+            add_sandbox(settings, record)
+        if intent and record.get("sandbox"):
+            done.append("note: the sandbox keeps .git/ read-only for the agent's shell, so a /commit or /push "
+                        "permission cannot be used; commit and push yourself")
+        if intent:
+            record["intent"] = True
+            if not args.user:
+                from rt import journal
+                if not journal.mode_on(ctx.store, None):
+                    journal.set_mode(ctx.store, True)
+                    done.append("intent mode switched on for this project (`rt intent off` switches it off)")
+        for rel, data in shipped_files(intent).items():
             path = base / rel
             if not (path.is_file() and path.read_bytes() == data):
                 ctx.store.write_bytes(path, data)
@@ -203,7 +311,21 @@ def cmd_install(ctx, args) -> Result:
     text = "\n".join(done) if done else f"nothing to change: rt is already {state_now} {shown}"
     if done:
         text += f"\n{verb} {shown}"
+    if args.sandbox and not args.uninstall:
+        text += "\n" + "\n".join(_sandbox_notes())
     return Result(text, {"target": shown, "uninstall": args.uninstall, "changes": done})
+
+
+def _sandbox_notes() -> list[str]:
+    """What the sandbox does, and what it needs on this machine."""
+    notes = ["sandbox: Bash runs with .git/ and .rt/ read-only and no network; `rt ...` runs outside it, and rt runs "
+             "the project's checks within the same bounds itself"]
+    if sys.platform.startswith("linux"):
+        missing = [p for p in ("bwrap", "socat") if shutil.which(p) is None]
+        if missing:
+            notes.append(f"sandbox: {' and '.join(missing)} not found: install bubblewrap and socat (Debian: "
+                         f"`apt-get install bubblewrap socat`); until then Claude Code will not run Bash")
+    return notes
 
 
 def _read_record(base: Path, shown: str) -> dict:
@@ -286,7 +408,11 @@ def _install_status(base: Path, shown: str) -> dict:
         return {"installed": False, "broken": True, "summary": str(e)}
     commands = {event: h["command"] for event, groups in settings.get("hooks", {}).items()
                 for g in groups if isinstance(g, dict) for h in g.get("hooks", []) if is_ours(h)}
-    shipped = shipped_files()
+    try:
+        intent = bool(_read_record(base, shown).get("intent"))
+    except RtError:
+        intent = False
+    shipped = shipped_files(intent)
     present = [rel for rel in shipped if (base / rel).is_file()]
     stale = [rel for rel in present if (base / rel).read_bytes() != shipped[rel]]
     deny = set(settings.get("permissions", {}).get("deny", []))
@@ -296,7 +422,10 @@ def _install_status(base: Path, shown: str) -> dict:
         summary = f"rt plugin enabled ({', '.join(plugins)})" if plugins else "not installed (`rt install` puts it here)"
         return {"installed": False, "broken": False, "summary": summary, "commands": {}, "plugins": plugins}
     parts = [f"{len(present)}/{len(shipped)} files", f"{len(commands)}/{len(HOOKS)} hooks",
-             f"{len(deny & set(DENY))}/{len(DENY)} git deny rules"]
+             f"{len(deny & set(deny_rules(intent)))}/{len(deny_rules(intent))} git deny rules"]
+    box = settings.get("sandbox", {})
+    if box.get("enabled") and set(sandbox.LISTS[("filesystem", "denyWrite")]) <= set(_at(box, ("filesystem", "denyWrite")) or []):
+        parts.append("sandbox on (.git/ and .rt/ read-only)")
     problems = ([f"missing hooks: {', '.join(missing_hooks)}"] if missing_hooks else []) + \
                ([f"out of date: {', '.join(stale)}"] if stale else []) + \
                ([f"missing files: {', '.join(sorted(set(shipped) - set(present)))}"] if len(present) < len(shipped) else [])

@@ -22,28 +22,40 @@ _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("
 """Each pattern runs only on text holding one of its words: most files hold none."""
 
 
+def _at(m: re.Match) -> int:
+    """Where the string literal of a key match starts."""
+    return next(m.start(i) for i in (1, 2, 3) if m.group(i) is not None)
+
+
 def _literal(m: re.Match, first: int = 1) -> str:
     return next(g for g in m.groups()[first - 1:first + 2] if g is not None)
 
 
 def code_keys(text: str) -> list[str]:
     """Translation keys (or gettext msgids) this code uses, sorted; namespaced forms included."""
+    return sorted({key for key, _ in key_uses(text)})
+
+
+def key_uses(text: str) -> list[tuple[str, int]]:
+    """(key, offset of its string) for each translation key this code uses, namespaced forms included:
+    a string counts only as a translate call's argument or a key attribute, never for being equal to one."""
     if "(" not in text and "=" not in text:
         return []
-    keys: set[str] = set()
+    found: list[tuple[str, int]] = []
     for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
         if _CALLEE.search(text, max(0, m.start() - 24), m.start()):
-            keys.add(_literal(m))
+            found.append((_literal(m), _at(m)))
     for rx, hints in _HINTS:
         if any(h in text for h in hints):
-            keys.update(_literal(m) for m in rx.finditer(text))
+            found += [(_literal(m), _at(m)) for m in rx.finditer(text)]
     namespaces = {_literal(m) for m in _NAMESPACE.finditer(text)} if "Translation" in text else set()
-    for k in list(keys):
+    out = []
+    for k, at in found:
+        out.append((k, at))
         if ":" in k and not k.startswith(":"):          # i18next `ns:key`
-            keys.add(k.split(":", 1)[1])
-        for ns in namespaces:                            # next-intl useTranslations('ns') then t('key')
-            keys.add(f"{ns}.{k}")
-    return sorted(k.strip() for k in keys if k.strip())
+            out.append((k.split(":", 1)[1], at))
+        out += [(f"{ns}.{k}", at) for ns in namespaces]  # next-intl useTranslations('ns') then t('key')
+    return [(k.strip(), at) for k, at in out if k.strip()]
 
 
 # ---------------------------------------------------------------- locale files

@@ -13,18 +13,20 @@ from __future__ import annotations
 
 import json
 import os
-from array import array
 import re
+import sys
 import time
 import zlib
+from array import array
 from collections import Counter
 from functools import cached_property
 
 from rt.index import freshness
-from rt.core import Result, StoreError, read_text
+
+from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 
-VERSION = 10
+VERSION = 11
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -112,9 +114,7 @@ class Index:
 
     def _read(self, name: str) -> dict:
         if name not in self._cache:
-            data = self.store.read_json(f"{DIR}/{name}", missing="the index is incomplete; run `rt index --rebuild`")
-            data.pop("schema", None)
-            self._cache[name] = data
+            self._cache[name] = _part(self.store, name)
         return self._cache[name]
 
     def _shard(self, kind: str, key: str) -> dict:
@@ -126,11 +126,10 @@ class Index:
         try:
             raw = self.store.path(DIR, PATHS).read_bytes()
         except FileNotFoundError:
-            raw = None
-        paths = raw.decode("utf-8", "surrogateescape").split("\0") if raw else []
-        if raw is None or len(paths) != self.meta["base_files"]:
-            raise StoreError("the index is incomplete; run `rt index --rebuild`")
-        return paths
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} is missing") from None
+        if zlib.crc32(raw) != self.meta["paths_crc"]:
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} is not the list its build wrote")
+        return raw.decode("utf-8", "surrogateescape").split("\0") if raw else []
 
     @cached_property
     def paths(self) -> list[str]:
@@ -157,7 +156,10 @@ class Index:
     @cached_property
     def base_blobs(self) -> dict[str, str]:
         """Each path with the blob id the last full build saw."""
-        return dict(zip(self.base_paths, self._read("blobs.json")["blobs"]))
+        blobs = self._read("blobs.json")["blobs"]
+        if len(blobs) != len(self.base_paths):
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/blobs.json does not match its path list")
+        return dict(zip(self.base_paths, blobs))
 
     def base_blob(self, path: str) -> str | None:
         """The blob id the last full build saw for `path` (None when it had no such file), from its row."""
@@ -274,7 +276,7 @@ class Index:
             pass
         n = len(self.base_paths)
         if len(numbers) != 2 * n:
-            raise StoreError("the index is incomplete; run `rt index --rebuild`")
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{STATS} does not match its path list")
         return {"lines": numbers[:n], "words": numbers[n:]}
 
     def stats(self, number: int) -> tuple[int, int]:
@@ -322,7 +324,11 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             probe = None
             if now == quick.sig:
                 return Index(store, meta)
-            idx = _refresh(ctx.repo, store, quick_path, quick, now)
+            try:
+                idx = _refresh(ctx.repo, store, quick_path, quick, now)
+            except IndexDamaged as e:
+                _say_rebuilt(e)
+                idx, rebuild = None, True
             if idx is not None:
                 return idx
     if probe:
@@ -339,19 +345,20 @@ def load(ctx, *, rebuild: bool = False) -> Index:
             return Index(store, meta)
         freshness.save(store, quick_path, None)   # nothing vouches for the index while it is being rewritten
         idx = None
-        if meta and meta.get("version") == VERSION and not rebuild:
-            idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
+        old: dict[str, FileEntry] = {}
+        trusted = meta if meta and meta.get("version") == VERSION and not rebuild else None
+        if trusted:
+            try:
+                idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
+                old = Index(store, meta).with_counts() if idx is None else {}
+            except IndexDamaged as e:   # every shard is written anew: one may be damaged under a current digest
+                _say_rebuilt(e)
+                idx, old, trusted = None, {}, None
         if idx is None:
-            old: dict[str, FileEntry] = {}
-            if meta and meta.get("version") == VERSION and not rebuild:
-                try:
-                    old = Index(store, meta).with_counts()
-                except StoreError:
-                    old = {}
             entries, parsed = _entries(ctx.repo, snap.files, old)
             from rt.index.resolve import resolve_all
             resolve_all(ctx.repo, entries, set(entries))
-            idx = Index(store, _write(store, entries, fp, meta), parsed)
+            idx = Index(store, _write(store, entries, fp, trusted), parsed)
         freshness.save(store, quick_path, quick)
     return idx
 
@@ -389,11 +396,8 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     `fp` is the tree's fingerprint, None when unknown (a refresh): the next scan then compares blob ids.
     None when a full update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
     idx = Index(store, meta)
-    try:
-        delta, removed, in_base = idx.delta, idx.removed, idx._base_ids
-        base_blob = idx.base_blobs.get if complete else idx.base_blob   # a few rows when only a few changed
-    except StoreError:
-        return None
+    delta, removed, in_base = idx.delta, idx.removed, idx._base_ids
+    base_blob = idx.base_blobs.get if complete else idx.base_blob   # a few rows when only a few changed
     if complete:
         now = {p: blob for p, (blob, _) in updates.items()}
         removed = frozenset(in_base.keys() - now.keys())
@@ -429,11 +433,84 @@ def _file_number(value) -> int:
     return value if isinstance(value, int) else value[0]
 
 
+_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs",
+         "digests", "paths_crc")
+_SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
+"""What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
+
+
 def _meta(store) -> dict | None:
+    """The index's meta file; None when there is none or it is damaged (a damaged index is only a cache:
+    it is built again) or of another version (`load` builds it again)."""
     try:
-        return store.read_json(f"{DIR}/meta.json")
+        meta = store.read_json(f"{DIR}/meta.json")
     except StoreError:
-        return None  # a damaged index is only a cache: build it again
+        return None
+    if meta is None or meta.get("version") != VERSION:
+        return meta
+    return meta if all(k in meta for k in _META) else None
+
+
+def _part(store, name: str) -> dict:
+    """One JSON file of the index, with the shape its readers expect; IndexDamaged when it is not."""
+    try:
+        data = store.read_json(f"{DIR}/{name}")
+    except StoreError:
+        data = False
+    shape = _SHAPES.get(name) or {k: dict for k in KINDS if FAMILY[k] == name[0]}
+    if not data or any(not isinstance(data.get(k), t) for k, t in shape.items()):
+        why = "missing" if data is None else "unreadable (cut short?)" if data is False else "not what its build wrote"
+        raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} is {why}")
+    data.pop("schema", None)
+    return data
+
+
+def _say_rebuilt(error: IndexDamaged) -> None:
+    print(f"rt: {error}; rebuilt it from the tree", file=sys.stderr, flush=True)
+
+
+def recover(ctx, error: IndexDamaged) -> None:
+    """Build the index again after a look-up found it damaged (it is only a cache), and say so."""
+    load(ctx, rebuild=True)
+    _say_rebuilt(error)
+
+
+def damaged(store) -> list[str]:
+    """The damaged or missing files of the current index (names in `.rt/index/`), for `rt repair`;
+    [] when it is sound, absent, or of another version (rebuilt at its next use anyway)."""
+    if not store.path(DIR, "meta.json").is_file():
+        return []
+    meta = _meta(store)
+    if meta is None:
+        return ["meta.json"]
+    if meta["version"] != VERSION:
+        return []
+    bad = []
+    quick = store.path(DIR, QUICK)
+    if quick.is_file() and freshness.read(quick) is None:
+        bad.append(QUICK)
+    idx = Index(store, meta)
+    names = [f"{fam}{i:03d}.json" for fam in sorted(set(FAMILY.values())) for i in range(meta["shards"])]
+    for name in names + ["blobs.json", "delta.json"]:
+        try:
+            idx._read(name)
+        except IndexDamaged:
+            bad.append(name)
+    try:
+        idx.base_paths
+    except IndexDamaged:
+        bad.append(PATHS)
+    if not {PATHS, "blobs.json"} & set(bad):
+        try:
+            idx.base_blobs
+        except IndexDamaged:
+            bad.append("blobs.json")
+    if PATHS not in bad:
+        try:
+            idx._stats
+        except IndexDamaged:
+            bad.append(STATS)
+    return sorted(bad)
 
 
 def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry]) -> tuple[dict[str, FileEntry], int]:
@@ -500,7 +577,8 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
             if old.get(fam, [None] * n)[i] != digest or not store.path(DIR, name).is_file():
                 store.write_json(f"{DIR}/{name}", shard)
     _drop_extra(store, n)
-    store.write_bytes(store.path(DIR, PATHS), "\0".join(entries).encode("utf-8", "surrogateescape"))
+    paths = "\0".join(entries).encode("utf-8", "surrogateescape")
+    store.write_bytes(store.path(DIR, PATHS), paths)
     store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
     cap = 2 ** 32 - 1
     store.write_bytes(store.path(DIR, STATS), array("I", [min(cap, x) for x in (
@@ -510,7 +588,7 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
                                "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
-                               "digests": digests})
+                               "digests": digests, "paths_crc": zlib.crc32(paths)})
 
 
 def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):

@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections import namedtuple
 
 from rt.index import i18n
-from rt.core import ExitCode, Result, UsageError, line_ends, read_text
+from rt.core import ExitCode, Result, UsageError, line_ends, read_text, shown
 from rt.index.index import load
 from rt.index.langs import words
 
@@ -25,7 +25,7 @@ class Hit(namedtuple("Hit", "group path line why snippet")):
     __slots__ = ()
 
     def row(self) -> str:
-        where = f"{self.path}:{self.line}" if self.line else self.path
+        where = f"{shown(self.path)}:{self.line}" if self.line else shown(self.path)
         return f"{where}  {self.why}" + (f"  {self.snippet}" if self.snippet else "")
 
 
@@ -105,17 +105,17 @@ def cmd_find(ctx, args) -> Result:
 
 
 def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[str, int]]) -> list[Hit]:
-    """Lines of code using a translation key: the full key, its plural base, or its last part under a namespace."""
+    """Lines of code using a translation key: the full key, its plural base, or its last part under a namespace
+    (`useTranslations('cart')` then `t('checkout')`)."""
     base = i18n.base_key(key)
     files = sorted(set(idx.key_users(key)) | set(idx.key_users(base)))
-    leaf = base.rsplit(".", 1)[-1]
-    pattern = re.compile(rf"""['"`](?:[\w-]+:)?(?:{re.escape(base)}|{re.escape(leaf)})['"`]""")
     out = []
-    for path in files:
-        for i, line in enumerate((read_text(ctx.repo, path) or "").splitlines(), 1):
-            if pattern.search(line):
-                used.add((path, i))
-                out.append(Hit(1, path, i, f"uses key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
+    for path in files:   # where the code passes the key to a translate call: a string merely equal to it is no use
+        text = read_text(ctx.repo, path) or ""
+        lines, ends = text.splitlines(), line_ends(text)
+        for i in sorted({bisect_right(ends, at) for k, at in i18n.key_uses(text) if k in (key, base)}):
+            used.add((path, i + 1))
+            out.append(Hit(1, path, i + 1, f"uses key {key} (translation at {where[0]}:{where[1]})", _snippet(lines[i])))
     if "." in base:   # a dotted key passed around as a string (`label: "labels.copyAsPng"`) before reaching t()
         quoted = re.compile(rf"""['"`]{re.escape(base)}['"`]""")
         parts = words(base)

@@ -15,6 +15,7 @@ from rt.core import (
     closest_paths,
     line_ends,
     read_text,
+    shown,
     to_rel,
 )
 from rt.index.index import Index, load
@@ -58,7 +59,7 @@ def cmd_symbol(ctx, args) -> Result:
     hits = find_definitions(idx, args.name)
     if not hits:
         return _nowhere(idx, args.name, "no definition")
-    rows = [f"{p}:{d.start}-{d.end}  {d.kind} {_qualified(d)}  {d.signature}" for p, d in hits[:MAX_DEFS]]
+    rows = [f"{shown(p)}:{d.start}-{d.end}  {d.kind} {_qualified(d)}  {d.signature}" for p, d in hits[:MAX_DEFS]]
     if len(hits) > MAX_DEFS:
         rows.append(f"... and {len(hits) - MAX_DEFS} more definitions")
     return Result("\n".join(rows), {"name": args.name, "found": True, "definitions": [
@@ -84,8 +85,8 @@ def cmd_refs(ctx, args) -> Result:
         note = f", {len(importing - set(defining))} import its definition" if defining else ""
     else:   # defined all over (`render`, `get`): look at the imports of the files shown only
         definers = set(defining)
-        shown = [p for p in users if p not in definers][:MAX_REF_FILES]
-        importing = {p for p in shown if definers.intersection(idx.imports_of(p))}
+        visible = [p for p in users if p not in definers][:MAX_REF_FILES]
+        importing = {p for p in visible if definers.intersection(idx.imports_of(p))}
         note = f", defined in {len(defining)} files (imports marked among the files shown)"
     rank = {p: 1 for p in importing} | {p: 0 for p in defining}
     ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
@@ -94,8 +95,8 @@ def cmd_refs(ctx, args) -> Result:
         mark = "defines" if rank.get(path) == 0 else "imports" if rank.get(path) == 1 else ""
         text = read_text(ctx.repo, path) or ""
         lines = lines_using(name, text)
-        shown = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} lines)" if len(lines) > 12 else "")
-        rows.append(f"{path}  {mark + '  ' if mark else ''}{shown}")
+        listed = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} lines)" if len(lines) > 12 else "")
+        rows.append(f"{shown(path)}  {mark + '  ' if mark else ''}{listed}")
         files.append({"path": path, "mark": mark, "lines": lines})
     more = len(ordered) - len(files)
     head = f"{name}: used in {len(ordered)} file{'s' if len(ordered) != 1 else ''}{note}"
@@ -179,7 +180,7 @@ def cmd_slice(ctx, args) -> Result:
     total = len(lines)
     if args.lines is not None:
         a, b, asked = parse_range(args.lines, total)
-        label = f"{rel}:{a}-{b}" + (f" (the file ends at line {total})" if asked > b else "")
+        label = f"{shown(rel)}:{a}-{b}" + (f" (the file ends at line {total})" if asked > b else "")
     else:
         idx = load(ctx)
         hits = [d for p, d in find_definitions(idx, args.symbol) if p == rel]
@@ -190,7 +191,7 @@ def cmd_slice(ctx, args) -> Result:
                           {"path": rel, "found": False}, ExitCode.FINDING)
         d = hits[0]
         a, b = d.start, min(d.end, total)
-        label = f"{rel}:{a}-{b}  {d.kind} {_qualified(d)}"
+        label = f"{shown(rel)}:{a}-{b}  {d.kind} {_qualified(d)}"
         if len(hits) > 1:
             label += "  (also at lines " + ", ".join(f"{h.start}-{h.end}" for h in hits[1:]) + ")"
     if args.budget is not None:   # --budget: the code share of the window, by rt/budget.py's one rule
@@ -216,7 +217,7 @@ def cmd_outline(ctx, args) -> Result:
     if entry is None:
         near = closest_paths(rel, idx.paths)
         raise PathError(f"{args.file}: not a file rt indexes" + (f"; closest: {', '.join(near)}" if near else ""))
-    head = f"{rel}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
+    head = f"{shown(rel)}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
     rows = []
     for d in entry.defs:
         depth = d.parent.count(".") + 1 if d.parent else 0

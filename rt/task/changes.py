@@ -7,22 +7,26 @@ from __future__ import annotations
 import difflib
 
 from rt import state
-from rt.core import ExitCode, Result, to_rel
+from rt.core import ExitCode, Result, shown, to_rel
 from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
 
 MARK = {"modified": "M", "added": "A", "deleted": "D"}
 
 
 def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None = None) -> list[Change]:
-    """Every file changed since the task's snapshot, with line counts and whether the scope allows it.
+    """Every file the task changed since its snapshot, with line counts and whether the scope allows it;
+    files the task's check runs made and left so (`state.made_by_checks`) are theirs, not counted.
 
     A caller that already holds the snapshot (`before`) or a scan of the tree (`now`) passes it, so a
     20,000-file tree is not scanned twice in one command."""
     before = state.load_snapshot(ctx.store, task) if before is None else before
     now = scan(ctx.repo, ctx.store).files if now is None else now
     scope = state.scope_paths(task)
+    made = state.made_by_checks(ctx.store, task, now)
     out = []
     for path, status in changes(before, now):
+        if path in made:
+            continue
         old = original_lines(ctx, task, path, before) if status != "added" else []
         new = text_lines(current_bytes(ctx.repo, path)) if status != "deleted" else []
         added, removed = count_lines(old, new)
@@ -41,7 +45,7 @@ def original_lines(ctx, task: dict, path: str, before: dict, plan_first: bool = 
 def format_change(c: Change) -> str:
     counts = "binary or not saved" if c.added is None else f"+{c.added} -{c.removed}"
     flag = "  OUTSIDE SCOPE" if c.in_scope is False else ""
-    return f"{MARK[c.status]} {c.path}  {counts}{flag}"
+    return f"{MARK[c.status]} {shown(c.path)}  {counts}{flag}"
 
 
 def args_delta(p) -> None:
@@ -50,16 +54,23 @@ def args_delta(p) -> None:
 
 def cmd_delta(ctx, args) -> Result:
     task = state.active_task(ctx.store)
-    found = task_changes(ctx, task)
+    before, now = state.load_snapshot(ctx.store, task), scan(ctx.repo, ctx.store).files
+    found = task_changes(ctx, task, before, now)
     outside = [c.path for c in found if c.in_scope is False]
     head = f"{len(found)} file(s) changed since task {task['id']} started"
     if task.get("scope") is None and found:
         head += " (no plan yet: scope not checked)"
     if outside:
         head += f"; {len(outside)} outside the planned scope"
-    text = "\n".join([head] + [format_change(c) for c in found])
-    data = {"task": task["id"], "changes": [c._asdict() for c in found], "outside_scope": outside}
-    return Result(text, data, ExitCode.FINDING if outside else ExitCode.OK)
+    lines = [head] + [format_change(c) for c in found]
+    made = state.made_by_checks(ctx.store, task, now)
+    theirs = [(p, s, made[p]) for p, s in changes(before, now) if p in made]
+    if theirs:
+        lines.append("made by the checks themselves (not counted): "
+                     + ", ".join(f"{MARK[s]} {shown(p)} ({check})" for p, s, check in theirs))
+    data = {"task": task["id"], "changes": [c._asdict() for c in found], "outside_scope": outside,
+            "by_checks": [{"path": p, "status": s, "check": check} for p, s, check in theirs]}
+    return Result("\n".join(lines), data, ExitCode.FINDING if outside else ExitCode.OK)
 
 
 def args_review(p) -> None:

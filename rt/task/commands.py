@@ -8,12 +8,12 @@ import argparse
 import os
 
 from rt import state
-from rt.core import ExitCode, PathError, Result, StateError, UsageError, closest_paths, list_files, to_rel
-from rt.snapshot import blob_id, current_bytes, scan
+from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, list_files, to_rel
+from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
-    lines = [f"task {task['id']}: {task['text']}", f"state: {task['state']}"]
+    lines = [f"task {task['id']}: {state.head(task['text'])}", f"state: {task['state']}"]
     scope = task.get("scope")
     if scope:
         parts = [f"{k} {', '.join(v)}" for k, v in scope.items() if v]
@@ -21,12 +21,12 @@ def describe(task: dict) -> str:
     if task.get("paths"):
         lines.append("pinned: " + ", ".join(task["paths"]))
     if task["steps"]:
-        lines.append(f"steps: {len(task['steps'])} (last: {task['steps'][-1]['note']})")
+        lines.append(f"steps: {len(task['steps'])} (last: {state.head(task['steps'][-1]['note'], 'note', 200)})")
     if task.get("verify"):
         v = task["verify"]
         lines.append(f"last verify: {v['verdict']}" + (f" ({v['summary']})" if v.get("summary") else ""))
     if task.get("block_reason"):
-        lines.append(f"blocked: {task['block_reason']}")
+        lines.append(f"blocked: {state.head(task['block_reason'], 'reason', 200)}")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     return "\n".join(lines)
 
@@ -49,7 +49,7 @@ def args_start(p: argparse.ArgumentParser) -> None:
 
 
 def cmd_start(ctx, args) -> Result:
-    text = args.text.strip()
+    text = state.checked_text("task text", args.text)
     if not text:
         raise UsageError("the task text is empty; say what the task is: rt start \"fix the login button\"")
     pinned = []
@@ -80,7 +80,7 @@ def cmd_start(ctx, args) -> Result:
     from rt.task.verify import take_baseline  # rt.task.verify builds on this module
     baseline = take_baseline(ctx, just_snapshotted=True)
     return Result(f"{text_out}\n{baseline.text}", data | {"task": public(state.active_task(store)),
-                                                          "baseline": baseline.data["checks"]})
+                                                          "baseline": baseline.data["checks"]}, baseline.code)
 
 
 # ---------------------------------------------------------------- status / tasks
@@ -90,10 +90,17 @@ def args_status(p) -> None:
 
 
 def cmd_status(ctx, args) -> Result:
+    from rt import journal
+    from rt.checks import ConfigError, intent_setting
+    try:  # intent mode and its live permissions; a broken rt.toml must not hide the task
+        intent = journal.status_lines(ctx.store, intent_setting(ctx.repo))
+    except ConfigError as e:
+        intent = [f"intent mode: unknown ({e})"]
     task = state.active_task(ctx.store, required=False)
     if task is None:
-        return Result("no active task; start one with `rt start \"<task>\"`", {"task": None})
-    return Result(describe(task), {"task": public(task)})
+        return Result("\n".join(["no active task; start one with `rt start \"<task>\"`"] + intent),
+                      {"task": None, "intent": intent})
+    return Result("\n".join([describe(task)] + intent), {"task": public(task), "intent": intent})
 
 
 def args_tasks(p) -> None:
@@ -107,7 +114,8 @@ def cmd_tasks(ctx, args) -> Result:
     rows = [f"{t['id']}  {t['state']}" for t in tasks]
     share = f"{done} of {len(tasks)} finished ({round(100 * done / len(tasks))}%)" if tasks else "no tasks yet"
     return Result("\n".join(rows + [share]),
-                  {"tasks": [{"id": t["id"], "state": t["state"], "text": t["text"]} for t in tasks],
+                  {"tasks": [{"id": t["id"], "state": t["state"],
+                             "text": state.head(t["text"], whole=f".rt/{state.task_file(t['id'])}")} for t in tasks],
                    "finished": done, "closed": closed, "total": len(tasks)})
 
 
@@ -120,7 +128,8 @@ def args_plan(p) -> None:
     p.add_argument("--note", default="", help="the approach, in a line")
 
 
-def _checked(ctx, paths: list[str], must_exist: bool, flag: str) -> list[str]:
+def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> list[str]:
+    """Repository paths for a plan; `made`: files the task's checks made, which may be planned for creation."""
     out = []
     for p in paths:
         rel = to_rel(ctx.repo, p)
@@ -132,7 +141,7 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str) -> list[str]:
             near = closest_paths(rel, list_files(ctx.repo))
             hint = f"closest existing: {', '.join(near)}" if near else "no similar path exists"
             raise PathError(f"{flag} {p}: no such file ({hint}); to add a new file use --create")
-        if not must_exist and exists:
+        if not must_exist and exists and rel not in made:
             raise PathError(f"{flag} {p}: already exists; to change it use --edit")
         out.append(rel)
     return sorted(set(out))
@@ -149,17 +158,25 @@ def _save_original(ctx, task: dict, rel: str) -> None:
 def cmd_plan(ctx, args) -> Result:
     if not (args.edit or args.create or args.delete):
         raise UsageError("a plan names at least one file: rt plan --edit F ... --create F ... --delete F ...")
+    note = state.checked_text("plan note", args.note)
+    store = ctx.store
+    task = state.active_task(store)
+    effects = state.load_effects(store, task)
+    now = {p: h for p in effects if (h := hash_path(ctx.repo, p)) is not None}
+    made = state.made_by_checks(store, task, now, effects)
+    if made:   # those absent when the task started may be planned for creation
+        before = state.load_snapshot(store, task)
+        made = [p for p in made if p not in before]
     scope = {
         "edit": _checked(ctx, args.edit, True, "--edit"),
-        "create": _checked(ctx, args.create, False, "--create"),
+        "create": _checked(ctx, args.create, False, "--create", made),
         "delete": _checked(ctx, args.delete, True, "--delete"),
     }
-    store = ctx.store
     with store.locked():
         task = state.active_task(store)
-        state.move(task, "planned", args.note)
+        state.move(task, "planned", note)
         task["scope"] = scope
-        task["plan_note"] = args.note
+        task["plan_note"] = note
         for rel in scope["edit"] + scope["delete"]:
             if rel not in task["originals"]:
                 _save_original(ctx, task, rel)
@@ -208,7 +225,7 @@ def args_step(p) -> None:
 
 
 def cmd_step(ctx, args) -> Result:
-    note = args.note.strip()
+    note = state.checked_text("step note", args.note)
     if not note:
         raise UsageError("the step note is empty; say what was done: rt step \"added the handler\"")
     store = ctx.store
@@ -225,7 +242,7 @@ def args_block(p) -> None:
 
 
 def cmd_block(ctx, args) -> Result:
-    reason = args.reason.strip()
+    reason = state.checked_text("reason", args.reason)
     if not reason:
         raise UsageError("the reason is empty; say what blocks the task: rt block \"needs an API key\"")
     store = ctx.store
@@ -263,34 +280,73 @@ def args_repair(p) -> None:
 
 
 def cmd_repair(ctx, args) -> Result:
-    """Set damaged state files aside in `.rt/damaged/` so rt can go on; nothing is deleted."""
+    """Check every file under `.rt/`: set the damaged ones aside in `.rt/damaged/` so rt can go on (nothing is
+    deleted), restore the `.gitignore` that hides `.rt/` from git, and build a damaged index again."""
     store = ctx.store
-    moved = []
+    if not store.dir.is_dir():
+        return Result("nothing damaged in .rt/", {"moved": [], "done": []})
+    from rt.index.index import damaged as index_damaged, load as load_index   # the index is checked only here
+    moved, done = [], []
     with store.locked():
-        candidates = ["state.json", "statcache.json"]
-        tasks_dir = store.path("tasks")
-        if tasks_dir.is_dir():
-            for d in sorted(tasks_dir.iterdir()):
-                candidates += [f"tasks/{d.name}/{name}" for name in ("task.json", state.SNAPSHOT, "baseline.json", "verify.json")]
-        for rel in candidates:
-            if not store.path(*rel.split("/")).exists():
-                continue
-            try:
-                store.read_json(rel)
-            except Exception:
-                target = store.path("damaged", rel.replace("/", "__"))
-                target.parent.mkdir(exist_ok=True)
-                os.replace(store.path(*rel.split("/")), target)
+        for rel in _store_files(store):
+            if not _sound(store, rel):
+                _set_aside(store, rel)
                 moved.append(rel)
+        broken_index = index_damaged(store)
+        for name in broken_index:
+            _set_aside(store, f"index/{name}")
+            moved.append(f"index/{name}")
+        gitignore = store.path(".gitignore")
+        if gitignore.is_file() and gitignore.read_bytes() != b"*\n":
+            store.write_bytes(gitignore, b"*\n")
+            done.append(".gitignore: restored (`*`, so git does not list .rt/)")
         st = state.load_state(store)
         active = st.get("active")
         if active and not (store.path("tasks", active, "task.json").is_file() and store.path("tasks", active, state.SNAPSHOT).is_file()):
             st["active"] = None
             store.write_json(state.STATE_FILE, st)
-            moved.append(f"active task {active} cleared")
+            done.append(f"active task {active} cleared")
         elif not store.path(state.STATE_FILE).is_file():
             store.write_json(state.STATE_FILE, st)
-    if not moved:
-        return Result("nothing damaged in .rt/", {"moved": []})
-    return Result("set aside in .rt/damaged/:\n" + "\n".join(f"  {m}" for m in moved), {"moved": moved},
-                  ExitCode.OK)
+    if broken_index:   # after the lock: building the index takes it
+        load_index(ctx, rebuild=True)
+        done.append("the index was rebuilt from the tree")
+    if not (moved or done):
+        return Result("nothing damaged in .rt/", {"moved": [], "done": []})
+    lines = [f"  {rel}: damaged, set aside in .rt/damaged/" for rel in moved] + [f"  {d}" for d in done]
+    return Result("repaired .rt/:\n" + "\n".join(lines), {"moved": moved, "done": done})
+
+
+def _store_files(store) -> list[str]:
+    """Every file under `.rt/` that a reader could find damaged, sorted; the index is checked apart
+    (`rt.index.index.damaged`), the lock and what was set aside already are not checked."""
+    out = []
+    for folder, dirs, files in os.walk(store.dir):
+        rel_dir = os.path.relpath(folder, store.dir).replace(os.sep, "/")
+        if rel_dir == ".":
+            dirs[:] = [d for d in dirs if d not in ("damaged", "index")]
+            files = [f for f in files if f not in ("lock", ".gitignore")]
+        out += [f if rel_dir == "." else f"{rel_dir}/{f}" for f in files if not f.startswith(".tmp-")]
+    return sorted(out)
+
+
+def _sound(store, rel: str) -> bool:
+    """Whether a store file reads as its reader expects: JSON with rt's schema, a saved original whose
+    content still has its name's hash; logs and reports are plain text, sound as they are."""
+    if rel.endswith(".json"):
+        try:
+            store.read_json(rel)
+        except StoreError:
+            return False
+        return True
+    if rel.startswith("blobs/"):
+        digest = rel.replace("/", "")[len("blobs"):]
+        data = store.get_blob(digest)
+        return data is not None and blob_id(data) == digest
+    return True
+
+
+def _set_aside(store, rel: str) -> None:
+    target = store.path("damaged", rel.replace("/", "__"))
+    target.parent.mkdir(exist_ok=True)
+    os.replace(store.path(*rel.split("/")), target)

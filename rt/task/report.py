@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from rt.task.changes import format_change, task_changes
 from rt.checks import detect
+from rt.core import shown
 from rt.snapshot import fingerprint, scan
 from rt.task.verify import scope_mismatch, task_dir
 
@@ -61,8 +62,8 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, files_
     if task.get("scope") is None:
         lines.append("scope: no plan was recorded")
     else:
-        bits = ([f"outside the plan: {', '.join(outside)}"] if outside else []) + \
-               ([f"planned, not done: {', '.join(undone)}"] if undone else [])
+        bits = ([f"outside the plan: {', '.join(map(shown, outside))}"] if outside else []) + \
+               ([f"planned, not done: {', '.join(map(shown, undone))}"] if undone else [])
         lines.append("scope: " + ("; ".join(bits) or "as planned"))
     claims = task.get("claims", [])
     if claims:
@@ -91,7 +92,7 @@ def _to_check(task: dict, record: dict | None, found, checks, stale: bool, files
         items.append(f"what {', '.join(blind)} would have found (could not run)")
     if record and "test" in record.get("missing_kinds", []):
         items.append("behaviour: no test suite is configured")
-    uncovered = [c.path for c in found if c.status != "deleted" and not any(k.applies_to(c.path) for k in checks)]
+    uncovered = [shown(c.path) for c in found if c.status != "deleted" and not any(k.applies_to(c.path) for k in checks)]
     if uncovered:
         items.append(f"files no check covers: {_listed(uncovered, files_shown)}")
     return items

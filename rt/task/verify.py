@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 
 from rt import state
-from rt.task.changes import task_changes
-from rt.checks import CONFIG, Check, Ran, detect, fix_attempt_limit, run_all, run_check, seconds, select
-from rt.core import ExitCode, Result, StateError, UsageError, to_rel
+from rt.task.changes import MARK, task_changes
+from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
+from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
 from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
 from rt.diagnostics.model import Diagnostic
 from rt.snapshot import changes, fingerprint, scan
@@ -46,10 +46,43 @@ def _head(run: Run) -> str:
     return "".join(f"\n    | {ln}" for ln in run.head.splitlines())
 
 
-def _baseline_line(check: str, run: Run) -> str:
+def _baseline_line(check: str, ran: Ran, log: str) -> str:
+    run = ran.run
     if run.status == "could_not_run":
-        return f"- {check}: could not run: {run.reason}" + _head(run)
-    return f"- {check}: {len(run.diagnostics)} diagnostic(s)"
+        return f"- {check}: could not run: {run.reason}" + _head(run) + _cut_line(ran, log)
+    return f"- {check}: {len(run.diagnostics)} diagnostic(s)" + _cut_line(ran, log)
+
+
+def _cut_line(ran: Ran, log: str) -> str:
+    return f"\n    {cut_note(ran)}; full output: {log}" if ran.cut else ""
+
+
+# ---------------------------------------------------------------- running the checks, watching the tree
+
+def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str) -> tuple[list[Ran], dict]:
+    """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
+    makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
+    recorded in the task's effects, not the task's change. The runs, and the tree after the last."""
+    store = ctx.store
+    before = state.load_snapshot(store, task)
+    effects = state.load_effects(store, task)
+    known = dict(effects)
+    tree = scan(ctx.repo, store).files
+
+    def after(check: Check, ran: Ran) -> None:
+        nonlocal tree
+        now = scan(ctx.repo, store).files
+        for path, _ in changes(tree, now):
+            was = tree.get(path)
+            if was == before.get(path) or (path in effects and was == effects[path][1]):
+                effects[path] = (check.name, now.get(path))
+        tree = now
+
+    ran = run_all(ctx.repo, checks, timeout, logs, after)
+    if effects != known:
+        with store.locked():
+            state.save_effects(store, task, effects)
+    return ran, tree
 
 
 # ---------------------------------------------------------------- baseline
@@ -65,34 +98,42 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     if task["state"] not in ("scanned", "ready"):
         raise StateError(f"task {task['id']} is {task['state']}; a baseline is taken before editing, "
                          f"in scanned or ready (start a new task to take a fresh one)")
-    moved = [] if just_snapshotted else changes(state.load_snapshot(store, task), scan(ctx.repo, store).files)
+    moved = []
+    if not just_snapshotted:
+        files = scan(ctx.repo, store).files
+        made = state.made_by_checks(store, task, files)
+        moved = [(p, s) for p, s in changes(state.load_snapshot(store, task), files) if p not in made]
     if moved:
         raise StateError(f"{len(moved)} file(s) changed since `rt start` (first: {moved[0][0]}); a baseline of "
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
     checks = select(ctx.repo, with_ or [])
-    ran = run_all(ctx.repo, checks, timeout)
+    logs = f"{task_dir(task)}/baseline"
+    ran, _ = run_watched(ctx, task, checks, timeout, logs)
     with store.locked():
         task = state.active_task(store)
         path = f"{task_dir(task)}/baseline.json"
         kept = (store.read_json(path) or {"checks": {}})["checks"]
         for check, r in zip(checks, ran):
             kept[check.name] = _dump(r.run, check.command)
-            store.write_text(f"{task_dir(task)}/baseline/{check.name}.log", r.output)
         store.write_json(path, {"checks": kept})
         if task["state"] == "scanned":
             state.move(task, "ready", "baseline")
         state.save_task(store, task)
     lines = [f"baseline for task {task['id']}: {len(checks)} check(s)"]
-    lines += [_baseline_line(c.name, r.run) for c, r in zip(checks, ran)]
+    lines += [_baseline_line(c.name, r, f".rt/{logs}/{c.name}.log") for c, r in zip(checks, ran)]
     if not checks:
         lines.append(f"no checks found; `rt verify` will be INCOMPLETE until some are declared (see `rt checks`, {CONFIG})")
     failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
-    if failed:
+    none_ran = bool(checks) and len(failed) == len(checks)
+    if none_ran:
+        lines.append("no check could run, so the baseline holds nothing: `rt verify` will be INCOMPLETE until "
+                     "they run; fix them (see each reason above) and run `rt baseline` again before editing")
+    elif failed:
         lines.append(f"{', '.join(failed)} could not run: verify cannot tell new problems from old there; "
                      f"fix it and run `rt baseline` again before editing")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
-    return Result(without_root(ctx, "\n".join(lines)), data)
+    return Result(without_root(ctx, "\n".join(lines)), data, ExitCode.INCOMPLETE if none_ran else ExitCode.OK)
 
 
 def run_options(p) -> None:
@@ -119,7 +160,7 @@ class Compared:
     new: list[Diagnostic]
     fixed: int
     unchanged: int
-    output: str
+    ran: Ran
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
@@ -128,20 +169,20 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
     `renamed` (old path -> new) keeps a moved file's old findings old."""
     run = ran.run
     if run.status == "could_not_run":
-        return Compared(check, run, [], 0, 0, ran.output)
+        return Compared(check, run, [], 0, 0, ran)
     before = baseline.get(check.name)
     found = [d for d in run.diagnostics if only is None or d.file == only]
     if before is None or before["status"] == "could_not_run":
         if not found:
-            return Compared(check, run, [], 0, 0, ran.output)
+            return Compared(check, run, [], 0, 0, ran)
         why = "no baseline was taken" if before is None else "its baseline run could not run"
         blind = Run(check.name, check.required, "could_not_run", run.diagnostics,
                     f"{len(found)} diagnostic(s) but {why}, so new cannot be told from old "
                     f"(run `rt baseline` before editing)", "")
-        return Compared(check, blind, [], 0, 0, ran.output)
+        return Compared(check, blind, [], 0, 0, ran)
     old = before["diagnostics"]
     result = diff(old if only is None else [d for d in old if d.file == only], found, renamed)
-    return Compared(check, run, result.new, result.fixed, result.unchanged, ran.output)
+    return Compared(check, run, result.new, result.fixed, result.unchanged, ran)
 
 
 # ---------------------------------------------------------------- rt check FILE
@@ -244,11 +285,11 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 def _check_line(c: Compared, log: str) -> str:
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
-        return head + f"could not run: {c.run.reason}" + _head(c.run) + f"\n    full output: {log}"
+        return head + f"could not run: {c.run.reason}" + _head(c.run) + (_cut_line(c.ran, log) or f"\n    full output: {log}")
     counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
-        return head + f"failed: {len(c.new)} new ({counts}); full output: {log}"
-    return head + f"passed: nothing new ({counts})"
+        return head + f"failed: {len(c.new)} new ({counts})" + (_cut_line(c.ran, log) or f"; full output: {log}")
+    return head + f"passed: nothing new ({counts})" + _cut_line(c.ran, log)
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
@@ -284,8 +325,9 @@ def cmd_verify(ctx, args) -> Result:
     every = detect(ctx.repo)
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)
-    ran = run_all(ctx.repo, checks, args.timeout)
-    before, now = state.load_snapshot(store, task), scan(ctx.repo, store).files  # one scan for the whole verify
+    base = task_dir(task)
+    ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
+    before = state.load_snapshot(store, task)
     moves = renames(before, now)
     compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
@@ -293,9 +335,8 @@ def cmd_verify(ctx, args) -> Result:
     new = [d for c in compared for d in c.new]
     result = verdict([c.run for c in compared], len(new), not (outside or undone))
     limit = fix_attempt_limit(ctx.repo)
-    base = task_dir(task)
-    for c in compared:
-        store.write_text(f"{base}/verify/{c.check.name}.log", c.output)
+    made = state.made_by_checks(store, task, now)
+    by_checks = [{"path": p, "status": s, "check": made[p]} for p, s in changes(before, now) if p in made]
     with store.locked():
         task = state.active_task(store)
         failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
@@ -313,6 +354,7 @@ def cmd_verify(ctx, args) -> Result:
         record = {
             "verdict": result, "summary": summary, "outside": outside, "undone": undone,
             "changed": [f"{c.status[0].upper()} {c.path}" for c in found],
+            "by_checks": by_checks,
             "checks": [{"name": c.check.name, "kind": c.check.kind, "required": c.check.required,
                         "status": "failed" if c.new else "could_not_run" if c.run.status == "could_not_run" else "passed",
                         "new": len(c.new), "reason": c.run.reason} for c in compared],
@@ -332,7 +374,7 @@ def cmd_verify(ctx, args) -> Result:
 def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
                failures: int) -> str:
     base = f".rt/{task_dir(task)}"
-    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {task['text']}", "", "## checks"]
+    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {state.head(task['text'])}", "", "## checks"]
     lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
     lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
               for n in record["not_run"]]
@@ -348,8 +390,11 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
         lines.append("- no plan: scope not checked")
     elif not (record["outside"] or record["undone"]):
         lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
-    lines += [f"- changed outside the plan: {p} (approve it with `rt scope add {p}`, or undo it)" for p in record["outside"]]
-    lines += [f"- planned but not done: {p} (do it, or drop it with `rt scope remove {p}`)" for p in record["undone"]]
+    lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)" for p in record["outside"]]
+    lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)" for p in record["undone"]]
+    if record["by_checks"]:
+        lines += ["", "## made by the checks themselves (theirs, not the task's: not counted)"]
+        lines += [f"- {MARK[m['status']]} {shown(m['path'])} ({m['check']})" for m in record["by_checks"]]
     if record["verdict"] == "FAIL":
         lines += ["", "## fix attempts"]
         if failures >= limit:
@@ -367,7 +412,7 @@ def args_claim(p) -> None:
 
 
 def cmd_claim(ctx, args) -> Result:
-    text = " ".join(args.text.split())
+    text = " ".join(state.checked_text("claim", args.text).split())
     if not text:
         raise UsageError("the claim is empty; say what you assert: rt claim \"the page renders in Safari\"")
     store = ctx.store

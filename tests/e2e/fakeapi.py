@@ -6,6 +6,7 @@ script ran out get a short text answer. Every request body is kept: it is what t
 """
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -28,7 +29,6 @@ class FakeAPI:
         self.requests: list[dict] = []  # every body, in arrival order
         self.turns: list[dict] = []     # the bodies that took a scripted turn
         self._lock = threading.Lock()
-        self._ids = 0
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
 
@@ -40,10 +40,13 @@ class FakeAPI:
         self.server.shutdown()
         self.server.server_close()
 
+    _ids = itertools.count(1)
+    """One count for every instance: a session continued with `--continue` under a new FakeAPI must not
+    see a tool_use id again (the client then takes the new call for an interrupted old one)."""
+
     def next_id(self) -> int:
         with self._lock:
-            self._ids += 1
-            return self._ids
+            return next(FakeAPI._ids)
 
     def answer(self, body: dict) -> list[dict]:
         """The content blocks for one request."""

@@ -44,7 +44,9 @@ def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *,
     """One `claude -p` session in `repo`: the fake API answers with `script`, one turn per model request.
 
     A list of prompts is sent as consecutive user messages of one session (stream-json input), e.g.
-    `["/compact", "go on"]`. `path` goes first on the client's PATH (e.g. a folder with an `rt` command).
+    `["/compact", "go on"]`; they are written at once, so a prompt that arrives while a turn runs is folded
+    into that turn (same prompt_id). For one turn per message, run again with `args=("--continue",)`.
+    `path` goes first on the client's PATH (e.g. a folder with an `rt` command).
     """
     binary = claude_binary()
     assert binary, "the claude client is not on PATH"

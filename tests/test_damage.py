@@ -1,0 +1,127 @@
+"""Damaged state: every kind of file under .rt/ cut short. A damaged index is only a cache, so look-ups and
+`rt index --rebuild` build it again and answer; `rt repair` checks every file and sets the damaged aside."""
+from __future__ import annotations
+
+import json
+import os
+import re
+
+import pytest
+
+INDEX_FILES = ("meta.json", "paths", "quick", "blobs.json", "delta.json", "f000.json", "s000.json", "w000.json",
+               "r000.json")
+LOOKUPS = (("symbol", "foo"), ("refs", "foo"), ("find", "return 1"), ("outline", "a.py"), ("refs", "bar"),
+           ("slice", "a.py", "--symbol", "foo"), ("index",))
+
+
+def _indexed(project) -> dict[tuple, str]:
+    """A repository whose index has a delta (c.py edited after the build); each look-up's answer."""
+    project.write("a.py", "def foo():\n    return 1\n")
+    project.write("b.py", "from a import foo\nfoo()\n")
+    project.write("c.py", "X = 1\n")
+    project.init_git()
+    project.rt("index")
+    project.write("c.py", "def bar():\n    return 1\n\nbar()\n")
+    answers = {args: project.rt(*args) for args in LOOKUPS}
+    assert json.loads(project.read(".rt/index/delta.json"))["files"]   # the delta holds c.py
+    return answers
+
+
+def _cut(path, how: str) -> None:
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2] if how == "half" else data[:-1])
+
+
+@pytest.mark.parametrize("how", ["half", "last byte"])
+@pytest.mark.parametrize("name", INDEX_FILES)
+def test_look_ups_rebuild_a_cut_index_file_and_answer(project, name, how):
+    answers = _indexed(project)
+    for args in LOOKUPS:
+        _cut(project.root / ".rt" / "index" / name, how)
+        assert _same(project.rt(*args)) == _same(answers[args]), (name, args)
+
+
+def _same(answer: str) -> str:
+    """An answer without what differs between a build and a warm look-up: how many files were parsed now."""
+    return re.sub(r"\(\d+ files parsed now\)", "", answer)
+
+
+@pytest.mark.parametrize("name", INDEX_FILES)
+def test_index_rebuild_mends_every_file(project, name):
+    """With the tree as the last build saw it, each shard's content is unchanged: a rebuild that skipped
+    the shards whose content it thought it had would leave the cut one as it is."""
+    _indexed(project)
+    project.rt("index", "--rebuild")
+    healthy = {p.name: p.read_bytes() for p in (project.root / ".rt" / "index").iterdir() if p.name != "quick"}
+    _cut(project.root / ".rt" / "index" / name, "last byte")
+    project.rt("index", "--rebuild")
+    now = {p.name: p.read_bytes() for p in (project.root / ".rt" / "index").iterdir() if p.name != "quick"}
+    assert now == healthy
+
+
+def test_a_look_up_as_a_real_process_never_ends_in_an_internal_error(project):
+    _indexed(project)
+    _cut(project.root / ".rt" / "index" / "paths", "last byte")
+    proc = project.rt_proc("symbol", "foo")
+    assert (proc.returncode, proc.stdout) == (0, "a.py:1-2  function foo  def foo():\n"), proc.stderr
+    assert "the index is damaged" in proc.stderr and "rebuilt" in proc.stderr
+
+
+@pytest.mark.parametrize("name", INDEX_FILES)
+def test_repair_finds_a_cut_index_file_and_rebuilds_the_index(project, name):
+    answers = _indexed(project)
+    _cut(project.root / ".rt" / "index" / name, "last byte")
+    out = project.rt("repair")
+    assert f"  index/{name}" in out and "the index was rebuilt" in out, out
+    assert (project.root / ".rt" / "damaged" / f"index__{name}").is_file()
+    assert project.rt("repair") == "nothing damaged in .rt/\n"
+    assert project.rt("refs", "foo") == answers[("refs", "foo")]
+
+
+def test_repair_checks_task_files_blobs_and_the_gitignore(project):
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.write("notes.txt", "untracked, so its original is kept in .rt/blobs\n")
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "a.py")
+    rt = project.root / ".rt"
+    store = {p.relative_to(rt).as_posix() for p in rt.rglob("*") if p.is_file()}
+    blobs = sorted(p for p in store if p.startswith("blobs/"))
+    assert blobs
+    (rt / "tasks" / "1-t" / "hook-outside.json").write_text('{"files": {"a.py"', encoding="utf-8")
+    _cut(rt / blobs[0], "last byte")
+    _cut(rt / "statcache.json", "half")
+    (rt / ".gitignore").write_text("", encoding="utf-8")
+    out = project.rt("repair")
+    assert "  tasks/1-t/hook-outside.json" in out and f"  {blobs[0]}" in out and "  statcache.json" in out
+    assert "  .gitignore: restored" in out
+    assert ".rt" not in project.git("status", "--porcelain", "--untracked-files=all")   # hidden from git again
+    assert project.rt("repair") == "nothing damaged in .rt/\n"
+    assert project.rt_json("status")["task"]["state"] == "planned"   # the task itself was sound and stays
+    project.write("a.py", "x = 2\n")
+    assert "M a.py  +1 -1" in project.rt("delta")
+
+
+def test_repair_leaves_a_sound_store_alone(project):
+    _indexed(project)
+    project.rt("start", "t", "--no-baseline")
+    before = {p: p.read_bytes() for p in (project.root / ".rt").rglob("*") if p.is_file() and p.name != "lock"}
+    assert project.rt("repair") == "nothing damaged in .rt/\n"
+    after = {p: p.read_bytes() for p in (project.root / ".rt").rglob("*") if p.is_file() and p.name != "lock"}
+    assert after == before
+    assert not os.path.exists(project.root / ".rt" / "damaged")
+
+
+@pytest.mark.parametrize("name", ["s000.json", "w000.json", "f000.json"])
+def test_runtask_hook_answers_over_a_damaged_index(project, name):
+    from tests.hooks_support import context_text, hook, payload
+    project.write("billing/invoice.py", "def total(items):\n    return sum(i.price for i in items)\n")
+    project.write("README.md", "# shop\n")
+    project.init_git()
+    project.rt("index")
+    _cut(project.root / ".rt" / "index" / name, "last byte")
+    code, out, _ = hook(project, "user-prompt-submit",
+                        payload(project, "UserPromptSubmit", prompt="/runtask fix the invoice total rounding"))
+    text = context_text(out, "UserPromptSubmit")
+    assert code == 0 and text.startswith("rt: started 1-fix-the-invoice-total-rounding"), text
+    assert "could not run" not in text and "billing/invoice.py" in text

@@ -1,0 +1,95 @@
+"""Files the checks themselves write are theirs, not the task's: a test suite that writes `./test` at the root
+(as a popular HTTP library's does) must not fail verify, count as a fix attempt, or stand in the way of a plan."""
+from __future__ import annotations
+
+from tests.checks_support import CALC, commit_config, python_project, verify_md
+from tests.hooks_support import bash, context_text, hook, payload
+
+WRITER = ("def test_writes_a_file():\n"
+          "    with open('test', 'w') as f:\n"
+          "        f.write('written by the suite\\n')\n")
+
+
+def suite_writing_test(project) -> None:
+    """calc.py with its tests, one of which writes `./test` at the root, run by the real pytest."""
+    python_project(project, tools="pytest", old_problem=False)
+    project.write("tests/test_io.py", WRITER)
+    project.git("add", "-A")
+    project.git("commit", "-qm", "a test that writes ./test")
+
+
+def test_a_file_the_test_suite_writes_is_not_the_tasks(project):
+    suite_writing_test(project)
+    project.rt("start", "make add sum three")
+    assert project.read("test") == "written by the suite\n"     # the baseline's pytest wrote it
+    assert project.rt("delta").splitlines() == ["0 file(s) changed since task 1-make-add-sum-three started",
+                                                "made by the checks themselves (not counted): A test (pytest)"]
+    code, out, _ = hook(project, "stop", payload(project, "Stop", stop_hook_active=False))
+    assert out is None, out                                         # nothing of the task's to verify yet
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n\ndef add3(a: int, b: int, c: int) -> int:\n    return a + b + c\n")
+    out = project.rt("verify")
+    assert out.startswith("# verify: PASS"), out
+    assert "changed outside the plan" not in out
+    assert "## made by the checks themselves (theirs, not the task's: not counted)\n- A test (pytest)" in out
+    data = project.rt_json("status")["task"]
+    assert data["failed_verifies"] == 0 and data["state"] == "verified"
+    project.rt("verify")                                            # the suite writes it again: still theirs
+    report = project.rt("finish")
+    assert "outside the plan" not in report and "verdict: PASS" in report
+
+
+def test_the_baseline_may_run_again_over_what_a_check_wrote(project):
+    suite_writing_test(project)
+    project.rt("start", "t")
+    out = project.rt("baseline")    # refused before: "1 file(s) changed since `rt start` (first: test)"
+    assert "- pytest: 0 diagnostic(s)" in out
+
+
+def test_a_file_a_check_made_can_be_planned(project):
+    suite_writing_test(project)
+    project.rt("start", "t")
+    project.rt("plan", "--edit", "calc.py", "--create", "test")  # refused before: "--create test: already exists"
+    project.write("calc.py", CALC + "\n")
+    project.write("test", "the task's own content\n")
+    out = project.rt("verify")   # planned, so the task's: created as the plan said
+    assert out.startswith("# verify: PASS") and "- as planned (2 file(s) changed)" in out
+    assert "## made by the checks themselves" not in out
+
+
+def with_check(project, rel: str, name: str, command: str) -> None:
+    """A project with a committed file `rel` and one more check, `command` (TOML), that acts on it."""
+    python_project(project, tools="ruff", old_problem=False)
+    project.write(rel, "one\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", rel)
+    commit_config(project, f'[checks.{name}]\nkind = "lint"\nparser = "generic"\ncommand = {command}\n')
+    project.rt("start", "t")
+
+
+def test_a_check_does_not_launder_the_tasks_own_change(project):
+    with_check(project, "other.txt", "touch", '["sh", "-c", "[ -f other.txt ] && echo touched >> other.txt; true"]')
+    assert project.read("other.txt") == "one\ntouched\n"            # the baseline's check changed it: theirs
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    assert "## made by the checks themselves" in project.rt("verify")
+    project.write("other.txt", "the agent's edit\n")               # now the task changes it
+    out = project.rt("verify", ret=1)
+    assert "- changed outside the plan: other.txt" in out
+    assert "## made by the checks themselves" not in out
+
+
+def test_a_file_a_check_deletes_is_the_checks(project):
+    with_check(project, "scratch.log", "clean", '["rm", "-f", "scratch.log"]')
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify")
+    assert out.startswith("# verify: PASS") and "- D scratch.log (clean)" in out
+
+
+def test_the_shell_hook_does_not_blame_the_task_for_a_checks_file(project):
+    suite_writing_test(project)
+    project.rt("start", "t")
+    project.rt("plan", "--edit", "calc.py")
+    code, out, _ = hook(project, "post-tool-use", bash(project, "ls", event="PostToolUse"))
+    assert "test" not in context_text(out, "PostToolUse")
