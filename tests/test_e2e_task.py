@@ -61,8 +61,8 @@ def test_runtask_puts_the_tasks_code_into_the_first_request(repo):
     assert run.code == 0, run.stderr
     first = seen(run.turns[0])
     assert "UserPromptSubmit hook additional context: rt: task 1-rename-total-to-grand-total started." in first
-    assert "### app.py 1-2 of 2: whole file\n1\tdef total(xs):\n2\t    return sum(xs)\n" in first
-    assert "rt has started the task" in first  # the skill body, expanded by /runtask
+    assert "### app.py 1-2 of 2: function total\n1\tdef total(xs):\n2\t    return sum(xs)\n" in first
+    assert "rt started the task" in first  # the skill body, expanded by /runtask
     assert first.count("rename total to grand_total") == 2   # the command's arguments, as the client repeats them
     assert repo.rt_json("status")["task"]["state"] == "ready"  # started with its baseline
 
@@ -200,7 +200,7 @@ def test_compaction_brings_the_task_status_back(repo):
     assert run.code == 0, run.stderr
     after = seen(run.turns[-1])
     assert "COMPACT_SUMMARY" in after  # the old turns are replaced by the summary
-    assert "rt has started the task" not in after
+    assert "rt started the task" not in after
     assert "SessionStart hook additional context: rt: a task is active in this repository." in after
     assert "state: planned\nscope: edit app.py" in after
 
@@ -249,5 +249,5 @@ def test_a_user_wide_install_works_in_a_project_without_its_own(project, tmp_pat
     run = run_claude(project.root, home, "/runtask rename total to grand_total", [[text("ok")]])
     assert run.code == 0, run.stderr
     first = seen(run.turns[0])
-    assert "rt has started the task" in first
+    assert "rt started the task" in first
     assert "1\tdef total(xs):" in first

@@ -144,7 +144,7 @@ def test_runtask_starts_the_task_injects_its_code_and_writes_manifest_and_pack(p
     code, out, _ = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit", prompt=prompt))
     text = context_text(out, "UserPromptSubmit")
     assert code == 0 and text.startswith("rt: task 1-fix-the-invoice-total-rounding started.")
-    assert "### billing/invoice.py 1-2 of 2: whole file\n1\tdef total(items):\n" in text
+    assert "### billing/invoice.py 1-2 of 2: function total\n1\tdef total(items):\n" in text
     assert "Read .rt/tasks/1-fix-the-invoice-total-rounding/: pack.md" in text
     task_dir = project.root / ".rt/tasks/1-fix-the-invoice-total-rounding"
     assert (task_dir / "pack.md").read_text().startswith("# Task pack")

@@ -70,7 +70,7 @@ def test_runtask_pins_paths_written_before_a_colon(project):
     text = runtask(project, "/runtask src/shop/ README.md: round the total")
     status = project.rt_json("status")["task"]
     assert status["text"] == "round the total" and status["paths"] == ["README.md", "src/shop"]
-    assert "### src/shop/cart.py 1-2 of 2: whole file" in text   # pinned: shown though no word matches it
+    assert "### src/shop/cart.py 1-2 of 2: function add\n1\tdef add(cart, item):\n" in text   # pinned: shown though no word matches it
 
 
 @pytest.mark.parametrize("prompt", ["/runtask fix: the total is wrong", "/runtask v2.0: bump the version"])

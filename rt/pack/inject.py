@@ -23,8 +23,7 @@ from __future__ import annotations
 import math
 import re
 
-from rt.bm25 import tokens
-from rt.pack.fragments import DEF_LINES, Fragment, fragments
+from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
 from rt.pack.rank import is_test, short
 
 INJECT_CHARS = 9500
@@ -38,11 +37,11 @@ CODE_FILES = 3
 LOCATIONS = 5
 TESTS = 4
 """At most this many other definitions, and test functions, given as Read lines."""
-TEST_WORDS = frozenset({"test", "tests", "spec", "specs", "testing"})
+TEST_WORDS = frozenset(as_keys(["test", "tests", "spec", "specs", "testing"]))
 """Task words that name every test ("add a test"), so they cannot say which test is about the task."""
 TEST_CODE = 2
-TEST_LINES = 60
-TEST_HEAD, TEST_TAIL = 12, 4
+TEST_LINES = 30
+TEST_HEAD, TEST_TAIL = 8, 4
 """The best tests (TEST_CODE at most) are shown as code when the code room allows: whole when shorter
 than TEST_LINES, else their first and last lines."""
 TEST_FILES = 3
@@ -50,7 +49,11 @@ TEST_FILES = 3
 LEAD_IN = ("#", "//", "/*", "*", "@")
 """Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
-"""A name the task writes as code is shown when it is defined in at most this many places."""
+NAMED_LINES = 80
+"""A name the task writes as code is shown when it is defined in at most NAMED places, its first
+NAMED_LINES lines (a Read line gives the rest)."""
+PAIRED = 10
+"""What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
 """Code is shown down to this share of the best fragment's value; the rest only as locations."""
 GAP = 10
@@ -68,8 +71,8 @@ def _read_line(path: str, start: int, end: int, what: str) -> str:
 def _value(frag: Fragment, terms: set[str], place: int) -> float:
     """Task words in the fragment's names count three times those in its lines; later files count less,
     and so do windows of matching lines outside any definition (they rarely hold the change)."""
-    named = len(terms & set(tokens(" ".join(frag.names))))
-    body = len(terms & set(tokens("".join(frag.lines))))
+    named = len(terms & line_keys(" ".join(frag.names)))
+    body = len(terms & line_keys("".join(frag.lines)))
     return (3 * named + body) / (1 + place) * (1.0 if frag.names else 0.5)
 
 
@@ -118,7 +121,7 @@ def _named(view) -> list[Fragment]:
             start = d.start
             while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
                 start -= 1   # its comment and decorators: a change often starts there
-            end = min(d.end, start + DEF_LINES - 1, len(lines))
+            end = min(d.end, start + NAMED_LINES - 1, len(lines))
             if end >= start:
                 out.append(Fragment(path, start, end, len(lines), f"{d.kind} {d.name}", lines[start - 1:end], [d.name]))
     return out
@@ -135,7 +138,7 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
     for path in files:
         if len(chosen) == CODE_FILES:
             break
-        entry = view.index.files.get(path)
+        entry = view.index.entry(path)
         text = view.read(path) if entry is not None and not entry.note else ""
         if not text:
             continue
@@ -166,7 +169,7 @@ def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], l
             break
         if any(f.path == frag.path and f.start <= frag.end and frag.start <= f.end for f in shown):
             continue   # a named definition and a matching fragment of the same lines
-        entry = view.index.files.get(frag.path)
+        entry = view.index.entry(frag.path)
         label, last = _label(entry, frag)
         body = _numbered(frag)
         head = f"### {frag.path} {frag.start}-{last} of {frag.total}: {label}\n"
@@ -212,7 +215,7 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     """The test files most about the shown code, and those of them named for a shown file: named for one,
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
-    paired = sorted(p for p in view.index.files if is_test(p) and _subject(p) in subjects)
+    paired = [p for p in view.index.paths if is_test(p) and _subject(p) in subjects]
     ranked = [f.path for f in view.ranking.files if is_test(f.path)][:TEST_FILES]
 
     def most(counts: dict[str, int]) -> list[str]:
@@ -220,7 +223,7 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
 
     worded: dict[str, int] = {}
     for t in terms:
-        for path in view.index.with_word(t):
+        for path in _files_with(view, t):
             if is_test(path):
                 worded[path] = worded.get(path, 0) + 1
     users: dict[str, int] = {}
@@ -250,10 +253,15 @@ def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+def _files_with(view, key: str) -> list[str]:
+    """The files whose text holds a ranking key (the index's postings)."""
+    return [view.index.path_of(x[0] if isinstance(x, list) else x) for x in view.index.postings("terms", key)]
+
+
 def _rarity(view, terms: set[str]) -> dict[str, float]:
     """How much a task word in a test's name says: a word in few files says more than one in many."""
-    total = max(len(view.index.files), 2)
-    return {t: math.log(total / (1 + len(view.index.with_word(t)))) for t in terms}
+    total = max(len(view.index.paths), 2)
+    return {t: math.log(total / (1 + len(view.index.postings("terms", t)))) for t in terms}
 
 
 def _tests(view, terms: set[str], names: list[str], sources: list[str], room: int) -> tuple[list[str], list[str]]:
@@ -266,7 +274,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
     found: list[tuple[float, str, int, int, str]] = []   # (score, path, start, end, label)
     files, paired = _test_files(view, terms, wanted, sources)
     for path in files:
-        entry = view.index.files.get(path)
+        entry = view.index.entry(path)
         text = view.read(path)
         if entry is None or not text:
             continue
@@ -275,12 +283,14 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
                 if not any(o is not d and o.start <= d.start and d.end <= o.end for o in entry.defs)]
         calls = [(a, b, title, f"block {title!r}") for a, b, title in _call_blocks(lines)]
         calls = [c for c in calls if not any(o is not c and o[0] < c[0] and c[1] <= o[1] for o in calls)]
-        for start, end, name, label in tops + calls:   # outermost: test functions, not what they hold
+        units = sorted(tops + calls)
+        for start, end, name, label in units:   # outermost: test functions, not what they hold
             body = "\n".join(lines[start - 1:end])
             uses = any(n in body for n in wanted)
-            named = sum(weight[t] for t in terms & set(tokens(name)))
-            if uses or named:
-                value = 3 * named + 2 * uses + len(terms & set(tokens(body))) / 4 + (path in paired)
+            named = sum(weight[t] for t in terms & line_keys(name))
+            if uses or named or path in paired:   # the file named for the code: where its tests go,
+                value = (3 * named + 2 * uses + len(terms & line_keys(body)) / 4    # a new one often last
+                         + (PAIRED + (start == units[-1][0]) if path in paired else 0))
                 found.append((value, path, start, end, label))
     found.sort(key=lambda x: (-x[0], x[1], x[2]))
     found = [x for x in found if x[0] >= found[0][0] * KEEP] if found else []
@@ -288,7 +298,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
     reads: list[str] = []
     for _, path, start, end, label in found:
         if len(code) < TEST_CODE:
-            total = view.index.files[path].lines
+            total = view.index.entry(path).lines
             lines_ = view.read(path).splitlines(keepends=True)
             if end - start < TEST_LINES:
                 body = _numbered(Fragment(path, start, end, total, label, lines_[start - 1:end]))
@@ -311,10 +321,10 @@ def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
     for definitions lying close together)."""
     out: list[str] = []
     for ranked in view.ranking.files[:12]:
-        entry = view.index.files.get(ranked.path)
+        entry = view.index.entry(ranked.path)
         if entry is None or is_test(ranked.path):
             continue
-        hits = [d for d in entry.defs if terms & set(tokens(d.name))
+        hits = [d for d in entry.defs if terms & line_keys(d.name)
                 and not any(f.path == ranked.path and f.start <= d.start <= f.end for f in shown)]
         hits = [d for d in hits if not any(o is not d and d.start <= o.start and o.end <= d.end for o in hits)]
         if not hits:
@@ -350,7 +360,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     """The text for the model: `view` gives the index, the ranking (done once) and file reads; `baseline`
     the checks' baseline runs by name; `files` the manifest and pack written for the task."""
     r = view.ranking
-    terms = set(r.terms)
+    terms = set(r.keys) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
     head = [f"rt: task {task_id} started. {_checks(baseline)}"]
     folder, _, pack = files[1].rpartition("/")
     more = (f"More, if needed: Read {folder}/: {pack} (more code, ranked files), "
@@ -363,7 +373,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
         return "\n".join(head + [more]) + "\n"
     frags = _candidates(view, terms)
     code, shown = _code(view, frags)
-    names = [d.name for f in shown for d in view.index.files[f.path].defs if f.start <= d.start <= f.end]
+    names = [d.name for f in shown for d in view.index.entry(f.path).defs if f.start <= d.start <= f.end]
     test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
                               CODE_CHARS + TEST_CHARS - sum(map(len, code)))
     code += test_code
