@@ -13,9 +13,11 @@ import re
 import tomllib
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
+from rt.index.langs import language
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, short
 
@@ -40,6 +42,12 @@ class View:
 
     def read(self, path: str) -> str:
         return read_text(self.ctx.repo, path) or ""
+
+    @cached_property
+    def langs(self) -> dict[str, str]:
+        """Path -> language, as the index names it (from the path alone): the manifest's counts need no
+        file entry, so the whole file table is not loaded for them."""
+        return {p: language(p) for p in self.paths}
 
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
         """Files with one of these names at most `depth` folders down, sorted, tests and examples left out."""
@@ -112,7 +120,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 
 def section_stack(view: View) -> list[str]:
-    langs = Counter(e.lang for e in view.index.files.values() if e.lang not in ("other",))
+    langs = Counter(lang for lang in view.langs.values() if lang not in ("other",))
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
     other = [(lang, n) for lang, n in langs.most_common() if lang not in CODE_LANGS]
     lines = ["## Stack"]
@@ -198,10 +206,10 @@ def folder_summary(view: View, folder: str) -> str:
 def folder_lines(view: View, depth: int = 2) -> list[tuple[str, int, str]]:
     """(folder, file count, line) per folder up to `depth` levels, in path order; the root's own files first."""
     counts: dict[str, Counter] = {}
-    for e in view.index.files.values():
-        parts = e.path.split("/")[:-1]
+    for path, lang in view.langs.items():
+        parts = path.split("/")[:-1]
         for d in range(1, min(depth, len(parts)) + 1):
-            counts.setdefault("/".join(parts[:d]), Counter())[e.lang] += 1
+            counts.setdefault("/".join(parts[:d]), Counter())[lang] += 1
     root_files = [p for p in view.paths if "/" not in p]
     out = [("", len(root_files), f"- ./ ({len(root_files)} files at the root)")] if root_files else []
     for folder in sorted(counts):
