@@ -20,9 +20,11 @@ here.
 """
 from __future__ import annotations
 
+import itertools
 import math
 import re
 
+from rt.index.terms import keys_of_word
 from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
 from rt.pack.rank import is_test, short
 
@@ -131,13 +133,16 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
     """Fragments worth showing from the best files: first the ones that must be shown (the definitions the
     task names, the pinned files', else the best-ranked file's best), then the rest by value."""
     named = _named(view)
-    pinned = [f.path for f in view.ranking.files if f.why == ["pinned"] and not is_test(f.path)]
-    files = pinned + [f.path for f in view.ranking.files if f.why != ["pinned"] and not is_test(f.path)]
+    pins = [f.path for f in view.ranking.files if f.why == ["pinned"]]   # they lead the ranking
+    pinned = [p for p in pins if not is_test(p)]
+    files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
     chosen: list[str] = []
     scored: list[tuple[bool, float, int, Fragment]] = []
     for path in files:
         if len(chosen) == CODE_FILES:
             break
+        if is_test(path):
+            continue
         entry = view.index.entry(path)
         text = view.read(path) if entry is not None and not entry.note else ""
         if not text:
@@ -215,8 +220,10 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     """The test files most about the shown code, and those of them named for a shown file: named for one,
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
-    paired = [p for p in view.index.paths if is_test(p) and _subject(p) in subjects]
-    ranked = [f.path for f in view.ranking.files if is_test(f.path)][:TEST_FILES]
+    near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
+            for s in subjects for x in view.index.postings("pterms", keys_of_word(s)[-1])} if subjects else set()
+    paired = sorted(p for p in near if is_test(p) and _subject(p) in subjects)
+    ranked = list(itertools.islice((f.path for f in view.ranking.files if is_test(f.path)), TEST_FILES))
 
     def most(counts: dict[str, int]) -> list[str]:
         return sorted(counts, key=lambda p: (-counts[p], p))[:TEST_FILES]

@@ -59,15 +59,17 @@ def _cut_line(ran: Ran, log: str) -> str:
 
 # ---------------------------------------------------------------- running the checks, watching the tree
 
-def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str) -> tuple[list[Ran], dict]:
+def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str,
+                fresh: bool = False) -> tuple[list[Ran], dict]:
     """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
     makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
-    recorded in the task's effects, not the task's change. The runs, and the tree after the last."""
+    recorded in the task's effects, not the task's change. The runs, and the tree after the last.
+    `fresh`: the task's snapshot was just taken, so it is the tree before the first check."""
     store = ctx.store
     before = state.load_snapshot(store, task)
     effects = state.load_effects(store, task)
     known = dict(effects)
-    tree = scan(ctx.repo, store).files
+    tree = dict(before) if fresh else scan(ctx.repo, store).files
 
     def after(check: Check, ran: Ran) -> None:
         nonlocal tree
@@ -108,7 +110,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
     checks = select(ctx.repo, with_ or [])
     logs = f"{task_dir(task)}/baseline"
-    ran, _ = run_watched(ctx, task, checks, timeout, logs)
+    ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted)
     with store.locked():
         task = state.active_task(store)
         path = f"{task_dir(task)}/baseline.json"
