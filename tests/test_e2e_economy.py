@@ -28,7 +28,7 @@ def test_on_a_real_tree_the_first_request_holds_the_tasks_code_inline(tmp_path):
     repo = real_tree(tmp_path / "repo")
     repo.rt("install")
     task = "no-unused-vars reports a variable that is only assigned in a destructuring default; it should not"
-    run = run_claude(repo.root, tmp_path / "home", f"/runtask {task}", [[text("ok")]])
+    run = run_claude(repo.root, tmp_path / "home", f"/runtask {task}", [[text("ok")]], timeout=600)   # a cold index
     assert run.code == 0, run.stderr
     first = seen(run.turns[0])
     assert "Output too large" not in first and "<persisted-output>" not in first

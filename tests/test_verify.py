@@ -52,7 +52,7 @@ def test_verify_output_is_byte_stable_and_points_at_full_output(project):
     first = project.rt("verify", ret=1)
     again = project.rt("verify", ret=1)  # only the count of failed attempts differs
     assert again.split("## fix attempts")[0] == first.split("## fix attempts")[0]
-    assert "- ... and 5 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
+    assert "- ... and 15 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
     assert "/tmp" not in first and str(project.root) not in first
     log = project.read(".rt/tasks/1-add-imports/verify/ruff.log")
     assert "calc.py:25:8: F401" in log

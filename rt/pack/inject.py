@@ -36,8 +36,8 @@ TEST_CHARS = 1500
 the room is for locations and the checks."""
 CODE_FILES = 3
 """Files whose definitions may be shown as code (the best-ranked non-test files, pinned ones first)."""
-LOCATIONS = 5
-TESTS = 4
+LOCATIONS = 3
+TESTS = 3
 """At most this many other definitions, and test functions, given as Read lines."""
 TEST_WORDS = frozenset(as_keys(["test", "tests", "spec", "specs", "testing"]))
 """Task words that name every test ("add a test"), so they cannot say which test is about the task."""

@@ -16,8 +16,9 @@ from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
 from rt.diagnostics.model import Diagnostic
 from rt.snapshot import changes, fingerprint, scan
 
-SHOWN = 20
-"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
+SHOWN = 10
+"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output. The
+first ten say what broke; every one more is paid for again on each later request of the session."""
 
 
 def task_dir(task: dict) -> str:
