@@ -30,6 +30,7 @@ COMMANDS: dict[str, Command] = {
     "scope": Command("rt.task.commands", "task", "add files to the approved scope or remove them"),
     "step": Command("rt.task.commands", "task", "record progress on the active task"),
     "block": Command("rt.task.commands", "task", "stop the active task with the reason it cannot go on"),
+    "allow-fix": Command("rt.task.commands", "task", "allow more fix attempts after the limit of failed verifies (the user's decision)"),
     "finish": Command("rt.task.commands", "task", "close the verified task and write the final report"),
     "tasks": Command("rt.task.commands", "task", "list all tasks with their final states and the share finished"),
     "repair": Command("rt.task.commands", "task", "set damaged state files aside so rt can go on"),

@@ -145,15 +145,19 @@ def test_session_start_without_task_says_nothing(project):
 
 # ---------------------------------------------------------------- UserPromptSubmit
 
-def test_runtask_starts_the_task_and_injects_manifest_and_pack(project):
+def test_runtask_starts_the_task_injects_its_code_and_writes_manifest_and_pack(project):
     project.write("billing/invoice.py", "def total(items):\n    return sum(i.price for i in items)\n")
     project.write("README.md", "# shop\n")
     project.init_git()
     prompt = "   /runtask fix the invoice total rounding"
     code, out, _ = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit", prompt=prompt))
     text = context_text(out, "UserPromptSubmit")
-    assert code == 0 and text.startswith("rt: started 1-fix-the-invoice-total-rounding")
-    assert "billing/invoice.py" in text
+    assert code == 0 and text.startswith("rt: task 1-fix-the-invoice-total-rounding started.")
+    assert "### billing/invoice.py 1-2 of 2: function total\n1\tdef total(items):\n" in text
+    assert "Read .rt/tasks/1-fix-the-invoice-total-rounding/: pack.md" in text
+    task_dir = project.root / ".rt/tasks/1-fix-the-invoice-total-rounding"
+    assert (task_dir / "pack.md").read_text().startswith("# Task pack")
+    assert (task_dir / "manifest.md").read_text().startswith("# Repository manifest")
     status = project.rt_json("status")["task"]
     assert status["text"] == "fix the invoice total rounding"
     again = context_text(hook(project, "user-prompt-submit",
@@ -170,7 +174,7 @@ def test_plugin_namespaced_runtask_and_empty_task(project):
     assert "needs the task" in text
     text = context_text(hook(project, "user-prompt-submit",
                              payload(project, "UserPromptSubmit", prompt="/rt:runtask rename x"))[1], "UserPromptSubmit")
-    assert "started 1-rename-x" in text
+    assert text.startswith("rt: task 1-rename-x started.")
 
 
 @pytest.mark.parametrize("prompt", ["fix the bug", "/runtasks x", "please /runtask x", "/other x"])

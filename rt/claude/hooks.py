@@ -3,6 +3,7 @@
     event             matcher                                  command                       on an internal error
     PreToolUse        Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook pre-tool-use          closed: exit 2 + stderr
     PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
+    PostToolUseFailure Bash                                    rt hook post-tool-use         open: additionalContext
     SessionStart      (any source)                             rt hook session-start         open: additionalContext
     PreCompact        (manual and auto)                        rt hook pre-compact           open: plain stdout
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
@@ -10,8 +11,8 @@
 
 `HOOKS` below lists these; `rt install` registers them as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
-the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
-payloads (a failed Bash command may still have written files).
+the site-packages start-up, which rt does not need. `post-tool-use` answers PostToolUseFailure too:
+a Bash command that fails may still have written files outside the scope.
 
 SessionStart, UserPromptSubmit and PreCompact also record the session's transcript path
 (`rt/session/transcripts.py`), which `rt usage` reads.
@@ -36,6 +37,7 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
     ("UserPromptSubmit", None, "user-prompt-submit", 300),
     ("PreToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "pre-tool-use", 30),
     ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
+    ("PostToolUseFailure", "Bash", "post-tool-use", 180),
     ("Stop", None, "stop", 60),
     ("PreCompact", None, "pre-compact", 30),
 )
@@ -46,8 +48,8 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
 for 20,000 files on a busy 2-core machine), so its hook gets a long timeout: one that is cut off leaves
 the model without the manifest and pack."""
 
-EVENTS = {arg: event for event, _, arg, _ in HOOKS}
-"""`rt hook` argument -> the Claude Code event it answers."""
+EVENTS = {arg: event for event, _, arg, _ in reversed(HOOKS)}
+"""`rt hook` argument -> the Claude Code event it answers (the first, for `post-tool-use`)."""
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 
@@ -252,6 +254,12 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                                 f"blocked. Next: {state.NEXT_STEP[task['state']]}.")
     scope = state.scope_paths(task) or set()
     if rel in scope:
+        failed, limit = task.get("failed_verifies", 0), state.fix_limit(task)
+        if failed >= limit:
+            return decision("deny", f"rt: {failed} failed `rt verify` runs in a row reached the fix-attempt limit "
+                                    f"({limit}; `fix_attempts` in rt.toml), so edits are stopped. Tell the user what "
+                                    f"fails and what you tried: more attempts are their decision (`rt allow-fix`, "
+                                    f"which they approve), else `rt block \"<what fails>\"`.")
         return Reply()
     listed = ", ".join(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
@@ -463,8 +471,8 @@ def pre_compact(payload: dict) -> Reply:
 
 
 def user_prompt_submit(payload: dict) -> Reply:
-    """`/runtask <task>` starts the task and hands the model its manifest; then, where rt is in use, the
-    turn's intent command is recorded (`rt/claude/intent.py`)."""
+    """`/runtask [paths:] <task>` starts the task and hands the model what it most likely needs; then,
+    where rt is in use, the turn's intent command is recorded (`rt/claude/intent.py`)."""
     reply = _runtask_prompt(payload)
     where = _where(payload)  # after /runtask, which creates .rt/
     if where is not None:
@@ -477,6 +485,8 @@ def user_prompt_submit(payload: dict) -> Reply:
 
 
 def _runtask_prompt(payload: dict) -> Reply:
+    """The task started, and the injection (`rt/pack/inject.py`): one index load and one ranking serve it
+    and the manifest and pack written beside the task."""
     text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()
@@ -495,25 +505,61 @@ def _runtask_prompt(payload: dict) -> Reply:
         return context("UserPromptSubmit", f"rt: task {current['id']} is already active, so no new task was "
                                            f"started. Finish it (`rt finish`) or block it (`rt block \"<reason>\"`) "
                                            f"first, or tell the user.\n{describe(current)}")
-    started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
-    from rt.context import manifest_text, pack_text
-    from rt.core import IndexDamaged
-
-    def view() -> list[str]:
-        return [manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
     try:
-        parts = view()
+        text, pins = runtask_pins(repo, _cwd(payload), text)
+    except PathError as e:   # the user's own typo: shown to them, nothing sent to the model
+        return Reply(_dump({"decision": "block", "reason": f"rt: {e}. Name existing files or folders before the "
+                                                           f"colon: /runtask src/a.py src/b/: <task>"}))
+    started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(repo.root / p) for p in pins], force=False,
+                                             no_baseline=False))
+    from rt.context import task_files
+    from rt.core import IndexDamaged
+    from rt.pack.inject import injection
+    task = started.data["task"]
+
+    def inject() -> str:
+        view, files = task_files(ctx, task)
+        return injection(view, task["id"], started.data.get("baseline", {}), files)
+    try:
+        text = inject()
     except IndexDamaged as e:   # only a cache: built again, then asked once more
         from rt.index.index import recover
         recover(ctx, e)
-        parts = view()
-    return context("UserPromptSubmit", "\n\n".join([f"rt: {started.text}", *parts]))
+        text = inject()
+    return context("UserPromptSubmit", text)
 
 
 def _runtask_text(prompt: str) -> str | None:
     """The task text of a `/runtask ...` or `/<plugin>:runtask ...` prompt, or None for other prompts."""
     m = RUNTASK.match(prompt)
     return None if m is None else (m.group(1) or "").strip()
+
+
+PINS = re.compile(r"((?:[^\s:]+\s+)*[^\s:]+):\s+(\S.*)", re.DOTALL)
+"""`/runtask src/a.py src/b/: <task>`: paths before the first colon that ends a word are pinned."""
+
+
+def runtask_pins(repo: Repo, cwd: Path, text: str) -> tuple[str, list[str]]:
+    """The task text and the repository paths pinned in front of it. The words before the colon are
+    paths only when one of them exists (`fix: the bug` stays a task); then every one must exist."""
+    m = PINS.fullmatch(text)
+    if m is None:
+        return text, []
+    words = m.group(1).split()
+    rels = []
+    for w in words:
+        try:
+            rel = to_rel(repo, w, cwd)
+        except PathError:
+            return text, []
+        rels.append(rel)
+    exists = [os.path.lexists(repo.root / rel) for rel in rels]
+    if not any(exists):
+        return text, []
+    missing = [w for w, ok in zip(words, exists) if not ok]
+    if missing:
+        raise PathError(f"/runtask {missing[0]}: no such file or folder")
+    return m.group(2).strip(), sorted(set(rels))
 
 
 def stop(payload: dict) -> Reply:

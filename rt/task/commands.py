@@ -14,10 +14,8 @@ from rt.snapshot import blob_id, current_bytes, hash_path, scan
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
     lines = [f"task {task['id']}: {state.head(task['text'])}", f"state: {task['state']}"]
-    scope = task.get("scope")
-    if scope:
-        parts = [f"{k} {', '.join(v)}" for k, v in scope.items() if v]
-        lines.append("scope: " + "; ".join(parts))
+    if task.get("scope"):
+        lines.append(scope_line(task))
     if task.get("paths"):
         lines.append("pinned: " + ", ".join(task["paths"]))
     if task["steps"]:
@@ -29,6 +27,12 @@ def describe(task: dict) -> str:
         lines.append(f"blocked: {state.head(task['block_reason'], 'reason', 200)}")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     return "\n".join(lines)
+
+
+def scope_line(task: dict) -> str:
+    """The approved scope in one line: what `rt plan` and `rt scope` answer (the task's text is the
+    session's already, so it is not repeated)."""
+    return "scope: " + ("; ".join(f"{k} {', '.join(v)}" for k, v in (task.get("scope") or {}).items() if v) or "empty")
 
 
 def public(task: dict) -> dict:
@@ -223,7 +227,7 @@ def cmd_plan(ctx, args) -> Result:
             if rel not in task["originals"]:
                 _save_original(ctx, task, rel)
         state.save_task(store, task)
-    return Result(describe(task), {"task": public(task)})
+    return Result(scope_line(task), {"task": public(task)})
 
 
 def args_scope(p) -> None:
@@ -257,7 +261,28 @@ def cmd_scope(ctx, args) -> Result:
             if kind != "create" and rel not in task["originals"]:
                 _save_original(ctx, task, rel)
         state.save_task(store, task)
-    return Result(describe(task), {"task": public(task)})
+    return Result(scope_line(task), {"task": public(task)})
+
+
+def args_allow_fix(p) -> None:
+    p.add_argument("--attempts", type=int, default=1, metavar="N", help="how many more fix attempts (default 1)")
+
+
+def cmd_allow_fix(ctx, args) -> Result:
+    """More fix attempts after the limit (`fix_attempts` in rt.toml): the user's decision, like a scope
+    change, so the Bash guard puts the command to them."""
+    if args.attempts < 1:
+        raise UsageError(f"--attempts {args.attempts}: give a number of attempts above zero")
+    store = ctx.store
+    with store.locked():
+        task = state.active_task(store)
+        if task["state"] not in state.EDITABLE:
+            raise StateError(f"task {task['id']} is {task['state']}: fix attempts count only once it is planned")
+        task["fixes_allowed"] = task.get("fixes_allowed", 0) + args.attempts
+        state.save_task(store, task)
+    allowed = state.fix_limit(task)
+    return Result(f"fix attempts allowed: {allowed} failed verifies in a row (now {task.get('failed_verifies', 0)})",
+                  {"task": public(task), "allowed": allowed})
 
 
 # ---------------------------------------------------------------- progress and closing
@@ -276,7 +301,7 @@ def cmd_step(ctx, args) -> Result:
         state.move(task, "building", note)
         task["steps"].append({"at": state.now(), "note": note})
         state.save_task(store, task)
-    return Result(f"step {len(task['steps'])} recorded; task {task['id']} is building", {"task": public(task)})
+    return Result(f"step {len(task['steps'])} recorded", {"task": public(task)})
 
 
 def args_block(p) -> None:

@@ -44,7 +44,7 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, effort
              claims_shown: int, claim_chars: int) -> str:
     last = task.get("verify")
     outside, undone = scope_mismatch(task, found)
-    lines = [f"# report: {task['id']}", _cut(task["text"], 300), ""]
+    lines = ["# report", ""]   # the task's text and id are the session's already: not repeated
     if task.get("incomplete"):
         was = f"last verify {last['summary']}" if last else "rt verify was never run"
         lines.append(f"NOT VERIFIED: finished with --incomplete ({was}).")

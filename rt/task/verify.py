@@ -17,8 +17,9 @@ from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import ANSI, Diagnostic
 from rt.snapshot import changes, current_bytes, fingerprint, hash_path, scan, text_lines
 
-SHOWN = 20
-"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
+SHOWN = 10
+"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output. The
+first ten say what broke; every one more is paid for again on each later request of the session."""
 
 
 def task_dir(task: dict) -> str:
@@ -60,15 +61,17 @@ def _cut_line(ran: Ran, log: str) -> str:
 
 # ---------------------------------------------------------------- running the checks, watching the tree
 
-def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str) -> tuple[list[Ran], dict]:
+def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str,
+                fresh: bool = False) -> tuple[list[Ran], dict]:
     """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
     makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
-    recorded in the task's effects, not the task's change. The runs, and the tree after the last."""
+    recorded in the task's effects, not the task's change. The runs, and the tree after the last.
+    `fresh`: the task's snapshot was just taken, so it is the tree before the first check."""
     store = ctx.store
     before = state.load_snapshot(store, task)
     effects = state.load_effects(store, task)
     known = dict(effects)
-    tree = scan(ctx.repo, store).files
+    tree = dict(before) if fresh else scan(ctx.repo, store).files
 
     def after(check: Check, ran: Ran) -> None:
         nonlocal tree
@@ -109,7 +112,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
     checks = select(ctx.repo, with_ or [])
     logs = f"{task_dir(task)}/baseline"
-    ran, _ = run_watched(ctx, task, checks, timeout, logs)
+    ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted)
     with store.locked():
         task = state.active_task(store)
         path = f"{task_dir(task)}/baseline.json"
@@ -320,6 +323,7 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 
 
 def _check_line(c: Compared, log: str) -> str:
+    """A check that failed or could not run, on a line of its own with the path of its full output."""
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
         return head + f"could not run: {c.run.reason}" + _head(c.run) + (_cut_line(c.ran, log) or f"\n    full output: {log}")
@@ -329,7 +333,15 @@ def _check_line(c: Compared, log: str) -> str:
     if c.run.status == "partial":
         return (head + f"stopped early, nothing new where it got to ({counts}): {c.run.reason}"
                 + (_cut_line(c.ran, log) or f"; full output: {log}"))
-    return head + f"passed: nothing new ({counts})" + _cut_line(c.ran, log)
+    return head + "passed: nothing new" + _cut_line(c.ran, log)   # only read in part: said on its own line
+
+
+def _passed_line(passed: list[Compared]) -> str:
+    """The checks that passed, on one line: what the model needs of them is that nothing is new."""
+    def counts(c: Compared) -> str:
+        bits = [f"{n} {what}" for n, what in ((c.unchanged, "old"), (c.fixed, "fixed")) if n]
+        return f" ({', '.join(bits)})" if bits else ""
+    return "- passed, nothing new: " + ", ".join(f"{c.check.name}{counts(c)}" for c in passed)
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
@@ -386,6 +398,8 @@ def cmd_verify(ctx, args) -> Result:
         failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
         failures = failures + 1 if result == "FAIL" else 0 if result == "PASS" else failures
         task["failed_verifies"] = failures
+        task["fix_limit"] = limit   # read by the edit gate, which must not load the config on every edit
+        limit = state.fix_limit(task)
         if task["state"] == "planned":
             state.move(task, "building", "rt verify")
         if result == "PASS":
@@ -419,12 +433,21 @@ def cmd_verify(ctx, args) -> Result:
 
 def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
                failures: int) -> str:
+    """The report: failed and blind checks one per line, the rest on a line each kind, then what is new.
+    Neither the task's text nor its id: the session has both."""
     base = f".rt/{task_dir(task)}"
-    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {state.head(task['text'])}", "", "## checks"]
-    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
-    lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
-              for n in record["not_run"]]
-    lines += [f"- {k}: skipped (no {k} check configured; see `rt checks`)" for k in record["missing_kinds"]]
+    lines = [f"# verify: {record['verdict']}", "", "## checks"]
+    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared
+              if c.new or c.run.status in ("could_not_run", "partial") or c.ran.cut]
+    passed = [c for c in compared if not c.new and c.run.status not in ("could_not_run", "partial") and not c.ran.cut]
+    lines += [_passed_line(passed)] if passed else []
+    skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
+    if record["missing_kinds"]:
+        skipped.append(f"no {', '.join(record['missing_kinds'])} check configured (see `rt checks`)")
+    lines += ["- skipped: " + "; ".join(skipped)] if skipped else []
+    planned = task.get("scope") is not None and not (record["outside"] or record["undone"])
+    if planned:
+        lines.append(f"- scope: as planned ({len(record['changed'])} file(s) changed)")
     if new:
         lines += ["", f"## new diagnostics ({len(new)})"]
         explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
@@ -438,21 +461,22 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     if changed:
         lines += ["", "## old failures"]
         lines += [f"- {format_changed(d)}" for d in changed[:SHOWN]]
-    lines += ["", "## scope"]
-    if task.get("scope") is None:
-        lines.append("- no plan: scope not checked")
-    elif not (record["outside"] or record["undone"]):
-        lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
-    lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)" for p in record["outside"]]
-    lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)" for p in record["undone"]]
+    if not planned:
+        lines += ["", "## scope"]
+        lines += ["- no plan: scope not checked"] if task.get("scope") is None else []
+        lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)"
+                  for p in record["outside"]]
+        lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)"
+                  for p in record["undone"]]
     if record["by_checks"]:
         lines += ["", "## made by the checks themselves (theirs, not the task's: not counted)"]
         lines += [f"- {MARK[m['status']]} {shown(m['path'])} ({m['check']})" for m in record["by_checks"]]
     if record["verdict"] == "FAIL":
         lines += ["", "## fix attempts"]
         if failures >= limit:
-            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): stop fixing and hand it back "
-                         f"with `rt block \"{record['summary']}\"`")
+            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): edits are blocked now. Tell the "
+                         f"user what fails and what you tried; more attempts are their decision (`rt allow-fix`, "
+                         f"which they approve), else `rt block \"{record['summary']}\"`")
         else:
             lines.append(f"- failed verify {failures} of {limit}: fix the above and run `rt verify` again")
     return "\n".join(lines)
