@@ -349,7 +349,7 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     return head + "".join(f"lines {f.start}-{f.end}: {f.what}\n{f.code()}" for f in frags)
 
 
-def _allocate(view: View, files: list[str], room: int, keys: set[str]) -> dict[str, list[Fragment]]:
+def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -> dict[str, list[Fragment]]:
     """Each file's fragments within `room` characters in all: a share by rank first, then what is left,
     in rank order, to the files that want more."""
     texts = {p: view.read(p) for p in files}
@@ -393,7 +393,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
     folder_ctx = [f"- {d}/: {s}" for d in folders for s in [folder_summary(view, d)] if s]
-    keys = r.keys or {k for t in r.terms for k in as_keys([t])}
+    keys = r.weights or as_keys(r.terms)
 
     def blocks(memory: list[str], folders: bool) -> tuple[str, str]:
         mem = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
@@ -411,7 +411,8 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
             for t in [t for t in ranked_tests if t in found] + [t for t in found if t not in ranked_tests][:2]:
                 text = view.read(t) if t not in code and t not in tested else ""
                 left = tests_room - t_used - len(t) - 60
-                frags = fragments(t, text, view.index.entry(t), set(names) | keys, left, fit=False) if text and left > 300 else []
+                calls = {k: max(keys.values(), default=1.0) for k in as_keys(names)}   # the shown names weigh most
+                frags = fragments(t, text, view.index.entry(t), keys | calls, left, fit=False) if text and left > 300 else []
                 if frags and not all(f.what.startswith("start of file") or f.what == "imports" for f in frags):
                     tested[t], tests_of[t] = frags, p
                     t_used += _cost(t, frags)
