@@ -60,7 +60,7 @@ this power: a word in every path (the project's name, `src`, `views`) adds nothi
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
-KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 2.0, "code": 1.0}
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies;
 the source locale file holds every text a user sees, which a change to the interface often edits too."""
 RANKED = 200
@@ -127,6 +127,7 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
@@ -160,6 +161,8 @@ def parse_task(text: str, defined=None) -> Query:
                 ident = code or dotted or bool(_IDENT.search(seg))
                 for word in re.findall(r"[A-Za-z0-9_$]+", seg):
                     _word(word, weight, ident, add, defined)
+        for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
+            add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
