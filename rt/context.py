@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
 
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
@@ -80,6 +78,7 @@ def _json(view: View, path: str) -> dict:
 
 
 def _toml(view: View, path: str) -> dict:
+    import tomllib   # here: `rt pack` reads no TOML
     try:
         return tomllib.loads(view.read(path))
     except (tomllib.TOMLDecodeError, ValueError):
@@ -329,14 +328,16 @@ def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
     return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
 
 
-@dataclass
 class Pack:
-    text: str
-    files: list[str]
-    fragments: list[dict]
-    dropped: list[str]
-    vague: bool
-    budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
+    """The pack's text, the files given code, each fragment's range, what a window dropped, whether the
+    task was too vague, and with a window the tokens asked for and what was kept (`budget`)."""
+
+    __slots__ = ("text", "files", "fragments", "dropped", "vague", "budget")
+
+    def __init__(self, text: str, files: list[str], fragments: list[dict], dropped: list[str], vague: bool,
+                 budget: dict | None = None):
+        self.text, self.files, self.fragments, self.dropped, self.vague = text, files, fragments, dropped, vague
+        self.budget = budget or {}
 
 
 def render_file(path: str, frags: list[Fragment], why: str = "") -> str:

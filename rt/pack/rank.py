@@ -18,7 +18,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from dataclasses import dataclass, field
 
 from rt.index.terms import keys_of_word, word_keys
 
@@ -108,12 +107,14 @@ def kind_of(path: str) -> str:
 
 # ---------------------------------------------------------------- the task's words
 
-@dataclass
 class Query:
-    keys: dict[str, float]            # ranking key -> weight
-    shown: dict[str, str]             # ranking key -> the task's word it came from
-    paths: list[str]                  # path-like words of the task
-    phrases: list[str]                # quoted texts of several words: UI text a locale file may hold
+    """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
+    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`)."""
+
+    __slots__ = ("keys", "shown", "paths", "phrases")
+
+    def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str]):
+        self.keys, self.shown, self.paths, self.phrases = keys, shown, paths, phrases
 
     @property
     def words(self) -> list[str]:
@@ -203,19 +204,23 @@ def _word(word: str, weight: float, ident: bool, add, defined) -> None:
 
 # ---------------------------------------------------------------- ranking
 
-@dataclass
 class Ranked:
-    path: str
-    score: float
-    why: list[str] = field(default_factory=list)
+    __slots__ = ("path", "score", "why")
+
+    def __init__(self, path: str, score: float, why: list[str] | None = None):
+        self.path, self.score, self.why = path, score, why or []
 
 
-@dataclass
 class Ranking:
-    files: list[Ranked]
-    terms: list[str]          # the task's words looked for
-    informative: list[str]    # words found in a few files only: the ones that can choose
-    weights: dict[str, float] = field(default_factory=dict)   # ranking key -> its weight, for fragments()
+    """The ranked files, the task's words looked for (`terms`), those found in a few files only, which can
+    choose (`informative`), and each ranking key's weight, for `fragments()` (`weights`).
+
+    Plain classes here and in the pack: `dataclasses` costs more start-up than a warm `rt pack` spends ranking."""
+
+    __slots__ = ("files", "terms", "informative", "weights")
+
+    def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float]):
+        self.files, self.terms, self.informative, self.weights = files, terms, informative, weights
 
     @property
     def vague(self) -> bool:
