@@ -120,15 +120,14 @@ def test_path_and_name_weigh_more_than_the_body(shop):
     assert paths[body_only[0][0]] == "docs/notes.md"      # plain body BM25 picks the prose
 
 
-def test_pack_shows_labelled_fragments_and_dependents(shop):
+def test_pack_shows_labelled_fragments(shop):
     data = shop.rt_json("pack", "render_invoice rounding")
     assert data["files"][0] == "shop/billing/invoice.py"
     text = data["pack"]
     total = len(SHOP["shop/billing/invoice.py"].splitlines())
-    assert f"### shop/billing/invoice.py (partial: lines 4-6 of {total}; function render_invoice)" in text
-    assert "### shop/money.py (whole file)" in text      # the short files come whole, and say so
-    assert "\n## Folder context\n- shop/: The shop: carts, orders and invoices.\n- shop/billing/: no summary\n" in text
-    assert "shop/views/cart.py:1: from shop.money import round_cents" in text   # a user outside the pack
+    assert re.search(rf"^### shop/billing/invoice.py \({total} lines; [^\n]*\)\nlines 4-6: function render_invoice\n```\n"
+                     r"def render_invoice\(lines\):", text, re.MULTILINE)
+    assert re.search(r"^### shop/cli.py \(5 lines[^\n]*\)\n```\nfrom shop.billing.invoice", text, re.MULTILINE)   # short: whole
     assert "helper_30" not in text    # the unrelated rest of the file stays out
     for frag in data["fragments"]:
         assert frag["start"] <= frag["end"] <= frag["of"]
@@ -146,7 +145,7 @@ def test_path_pins_files_and_folders(shop):
     data = shop.rt_json("pack", "invoice numbering", "--path", "shop/views")
     assert data["files"][0] == "shop/views/cart.py"
     assert data["ranked"][0] == {"path": "shop/views/cart.py", "score": None, "why": ["pinned"]}
-    assert "### shop/views/cart.py (whole file" in data["pack"]
+    assert "### shop/views/cart.py (5 lines; pinned)\n```\nfrom shop.money import round_cents" in data["pack"]
     # a pin works even when the words alone are too vague
     vague = shop.rt_json("pack", "make it better", "--path", "shop/money.py")
     assert vague["files"] == ["shop/money.py"] and "too vague" in vague["pack"]
@@ -208,13 +207,6 @@ def test_budget_drops_folders_then_memory_then_code_and_says_so(shop):
     assert "too small" in shop.last_err
 
 
-def test_ranking_strengthens_import_neighbours(shop):
-    data = shop.rt_json("pack", "round_cents")
-    why = {r["path"]: r["why"] for r in data["ranked"]}
-    assert data["ranked"][0]["path"] == "shop/money.py"
-    assert any("import neighbour of shop/money.py" in w for w in why["shop/views/cart.py"])
-
-
 def test_json_and_text_agree(shop):
     data = shop.rt_json("pack", "invoice numbering")
     assert shop.rt("pack", "invoice numbering").rstrip("\n") == data["pack"].rstrip("\n")
@@ -235,8 +227,8 @@ def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
     assert data["ranked"][0]["path"] == "src/components/CartFooter.jsx"
     assert 'uses key cart.checkout of "Proceed to checkout"' in data["ranked"][0]["why"]
     assert "src/locales/en.json" in [r["path"] for r in data["ranked"][:3]]
-    unquoted = project.rt_json("pack", "Rename the Proceed to checkout button")
-    assert unquoted["ranked"][0]["path"] == "src/components/CheckoutPage.jsx"   # words alone pick the page
+    unquoted = project.rt_json("pack", "Rename the Proceed to checkout button")   # words alone: no translation lift
+    assert not [w for r in unquoted["ranked"] for w in r["why"] if "uses key" in w or "translates" in w]
 
 
 def test_the_functions_hooks_call(shop):
@@ -253,7 +245,7 @@ def test_the_functions_hooks_call(shop):
         os.chdir(old)
     assert "- plan: round once at the end" in own          # the active task's notes come along
     assert "## Memory" not in other and "budget: 8192 tokens" in other
-    assert "### shop/money.py (whole file)" in other
+    assert "### shop/money.py (2 lines; pinned)\n```\ndef round_cents(value):" in other
 
 
 def test_manifest_lists_the_projects_checks_and_survives_a_broken_config(project):
@@ -292,8 +284,11 @@ def test_a_pack_with_more_relevant_code_than_room_stops_at_the_documented_cap(pr
     data = project.rt_json("pack", "invoice total rounding", "--path", "billing")
     text = data["pack"]
     assert len(text) <= PACK_CAP and data["chars"] == len(text)
-    assert len(text) > 0.9 * PACK_CAP, "the pack reaches its cap"
-    assert "(partial: lines" in text
+    # the pack fills its room (code, with a share kept for tests and importers' uses this project lacks),
+    # so a higher cap would show more: raised to 24,000, this pack passes 18,000
+    assert len(text) > 0.8 * PACK_CAP, "the pack fills its room"
+    assert re.search(r"^### billing/invoice_totals_0.py \(640 lines; pinned\)\nlines 1-\d+: function invoice_total_0_0",
+                     text, re.MULTILINE), "files shown in part say which lines"
     assert "## Where the files importing them use them\nreports/uses_0.py:1: from billing" in text
     assert len(data["files"]) == 6
     assert project.rt("pack", "invoice total rounding", "--path", "billing").rstrip("\n") == text.rstrip("\n")
