@@ -32,7 +32,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -117,9 +117,9 @@ NAMED = [
     Named("pytest run on the tree's own bytecode", "rt/checks.py",
           '    "pytest": ([], {"PYTHONPYCACHEPREFIX": "{cache}", "PYTHONDONTWRITEBYTECODE": ""}, True),\n', "",
           ["tests/test_tool_caches.py"]),
-    Named("ruff run with its cache", "rt/diagnostics/parsers.py", '"--output-format=concise", "--no-cache"]',
+    Named("ruff run with its cache", "rt/diagnostics/parsers/__init__.py", '"--output-format=concise", "--no-cache"]',
           '"--output-format=concise"]', ["tests/test_tool_caches.py"]),
-    Named("eslint run with its cache", "rt/diagnostics/parsers.py", '"eslint": ["--format", "json"]',
+    Named("eslint run with its cache", "rt/diagnostics/parsers/__init__.py", '"eslint": ["--format", "json"]',
           '"eslint": ["--format", "json", "--cache"]', ["tests/test_tool_caches.py"]),
     Named("the store's lock removed", "rt/store.py", "            fcntl.flock(fd, fcntl.LOCK_EX)\n",
           "            pass\n", ["tests/test_task.py"]),
@@ -319,6 +319,7 @@ def main() -> int:
     p.add_argument("--no-named", action="store_true", help="skip the named mutations")
     p.add_argument("--timeout", type=float, help="seconds per mutant (default: from the baseline run)")
     p.add_argument("--jobs", type=int, default=1, help="modules mutated at once (each in its own copy)")
+    p.add_argument("--sample", type=int, help="at most this many mutants per module (default: each module's own)")
     p.add_argument("--recheck", type=Path, metavar="RUN",
                    help="run only the survivors of an earlier run's --out folder again, against the tests as they are now")
     p.add_argument("--out", type=Path, default=Path(tempfile.gettempdir()) / "rt-mutation",
@@ -329,13 +330,19 @@ def main() -> int:
     unknown = [m for m in modules if m not in MODULES]
     if unknown:
         p.error(f"not in MODULES: {', '.join(unknown)}")
+    targets = {m: Target(t.tests, t.functions, t.why, min(t.sample or args.sample, args.sample) if args.sample else t.sample)
+               for m, t in MODULES.items()}
     if args.recheck:
         modules = [m for m in modules if (args.recheck / m.replace("/", "_") / "session.sqlite").is_file()]
         jobs = [(recheck, args.out, args.recheck / m.replace("/", "_"), m) for m in modules]
     else:
         jobs = [(mutate_module, args.out, m) for m in modules]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        futures = [pool.submit(*job, MODULES[job[-1]], args.timeout) for job in jobs]
+        futures = [pool.submit(*job, targets[job[-1]], args.timeout) for job in jobs]
+        for done in as_completed(futures):   # each module's figures kept as it ends: a stopped run keeps them
+            module = done.result()
+            print(report([module], []), file=sys.stderr, flush=True)
+            (args.out / f"{module['module'].replace('/', '_')}.json").write_text(json.dumps(module, indent=1))
         results = [f.result() for f in futures]
     named_results = [] if args.no_named else named(args.out)
     (args.out / "results.json").write_text(json.dumps({"modules": results, "named": named_results}, indent=1))
