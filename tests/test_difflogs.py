@@ -99,7 +99,7 @@ def test_refuses_missing_and_binary_logs(project):
     project.rt("diff-logs", "--parser", "ruff", before, after + ".nope", ret=2)
     assert "cannot read the after log" in project.last_err and "No such file" in project.last_err
     project.rt("diff-logs", "--parser", "nosuch", before, before, ret=2)
-    assert "argument --parser: invalid choice: 'nosuch' (choose from 'cargo'," in project.last_err
+    assert "argument --parser: invalid choice: 'nosuch' (choose from 'auto', 'cargo'," in project.last_err
 
 
 def test_real_process_output_is_byte_stable(project):

@@ -181,7 +181,8 @@ def test_unknown_event_is_a_usage_error(project):
     assert proc.returncode == 2 and "no event given" in proc.stderr
     proc = project.rt_proc("hook", "--help")
     assert (proc.returncode, proc.stderr) == (0, "")
-    assert proc.stdout.startswith("usage: rt hook <event>  (reads the hook's JSON on stdin; events: session-start,")
+    assert proc.stdout == ("usage: rt hook <event>  (reads the hook's JSON on stdin; events: pre-compact, stop, "
+                           "post-tool-use, pre-tool-use, user-prompt-submit, session-start)\n")
 
 
 def test_internal_error_blocks_the_edit_in_one_line(project):

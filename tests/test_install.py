@@ -229,7 +229,7 @@ def test_doctor_after_install_finds_everything_answering(project, tmp_path, monk
     project.rt("install")
     proc = project.rt_proc("doctor")
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert ".claude: installed: 4/4 files, 5/5 hooks, 12/12 git deny rules\n" in proc.stdout
+    assert ".claude: installed: 4/4 files, 7/7 hooks, 12/12 git deny rules\n" in proc.stdout
     for event, *_ in HOOKS:
         assert f"hook {event}: answers" in proc.stdout
 
