@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 
-from rt.claude.install import MCP_ALLOW, mcp_server
-from tests.mcp_support import server_env
+from tests.mcp_support import ROOT, server_env
 
 USERS = {"mcpServers": {"docs": {"command": "npx", "args": ["-y", "docs-server"]}}, "note": "mine"}
 
@@ -27,10 +27,11 @@ def test_merges_into_the_users_mcp_json_and_uninstall_puts_it_back(project):
     assert "backup of the previous .mcp.json: .claude/mcp.json.rt-backup" in out and "updated .mcp.json" in out
     data = mcp_json(project)
     assert data["mcpServers"]["docs"] == USERS["mcpServers"]["docs"] and data["note"] == "mine"
-    assert data["mcpServers"]["rt"] == mcp_server()
+    assert data["mcpServers"]["rt"] == {"type": "stdio", "command": sys.executable, "args": ["-S", "-m", "rt", "mcp"],
+                                        "env": {"PYTHONPATH": str(ROOT)}}   # this interpreter, this rt
     assert json.loads(project.read(".claude/mcp.json.rt-backup")) == USERS
     s = settings(project)
-    assert s["enabledMcpjsonServers"] == ["docs", "rt"] and MCP_ALLOW in s["permissions"]["allow"]
+    assert s["enabledMcpjsonServers"] == ["docs", "rt"] and "mcp__rt" in s["permissions"]["allow"]
     assert project.rt("install", "--mcp").startswith("nothing to change")   # twice: the same
     assert project.rt("install").startswith("nothing to change")   # a plain install keeps the server
     project.rt("install", "--uninstall")
