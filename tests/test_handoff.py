@@ -11,13 +11,16 @@ from pathlib import Path
 import pytest
 from hooks_support import context_text, hook, payload
 
-from rt.session.handoff import HANDOFF_CHARS, PRECOMPACT, SECTIONS, Item, fit
+from rt.session.handoff import PRECOMPACT, SECTIONS, Item, fit
 from rt.session.runs import QUOTE, quote
 from tests.handoff_support import DECISION, PATTERNS, long_task
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "handoff"
 needs_tools = pytest.mark.skipif(not (shutil.which("ruff") and shutil.which("pytest")),
                                  reason="ruff and pytest are not installed (run `bash .ci/run`)")
+
+HANDOFF_CHARS = 6_000
+"""The README's promise for `rt handoff`: "at most 6,000 characters"."""
 
 
 def runs_of(project) -> list[dict]:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from rt.pack.inject import INJECT_CHARS
 from tests.hooks_support import context_text, hook, payload
 from tests.realtree import real_tree
 
@@ -18,6 +17,9 @@ TASKS = (
     "vitest toMatchInlineSnapshot loses the indentation of a multi-line inline snapshot",
     "typescript getExePath should find the tsc binary of the platform package",
 )
+
+INJECT_CHARS = 9_500
+"""The README's promise for the /runtask injection: "within 9,500 characters"."""
 
 
 def runtask(project, prompt: str) -> str:
