@@ -332,7 +332,8 @@ HARMLESS = [
     "git reset -h", "git commit -h", "git push --help", "if git diff --quiet; then echo clean; fi",
     "x=$(git rev-parse HEAD); echo $x", "git status && npm test || echo fail", "git diff -- \"src/$name\"",
     # safe writes
-    "git checkout -b new", "git checkout -b feature origin/main", "git checkout", "git switch -c topic",
+    "git checkout -b new", "git checkout -b feature origin/main", "git checkout", "git switch -c topic", "git switch -c topic origin/main",
+    "git worktree add ../wt", "git stash list -3", "git blame -3 a.py",
     "git stash", "git stash push -m wip", "git stash push -m wip && git stash pop", "git branch new-branch",
     "git add -A", "git add src/a.py", "git restore --staged src/app.py", "git restore --staged .",
     "git reset", "git reset HEAD", "git reset -- src/app.py", "git reset HEAD src/app.py", "git clean -n",

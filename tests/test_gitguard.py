@@ -197,3 +197,35 @@ def test_sole_operation_names_one_plain_commit_or_push(command, op):
 ])
 def test_sole_operation_refuses_anything_more(command):
     assert sole_operation(command, ROOT, ROOT) is None
+
+
+# ---------------------------------------------------------------- where one word read more or less lets harm through
+
+@pytest.mark.parametrize("command", [
+    "git worktree add .git/x", "git worktree add .rt/wt",          # a worktree written into the store
+    "git worktree add -- .git/x", "git worktree add --end-of-options .rt/x", "git init -- .git/x",
+    "git clone x -- .git/y",                                       # the word after `--` is still read
+    "env -Sgit push", "env -Sgit push origin main",                # env -S with its text attached
+    "git status -3", "git status --stat", "git branch -3", "git tag -3", "git ls-files -3",   # no log options there
+])
+def test_refused_however_its_words_are_cut(tree, command):
+    verdict = check(command, tree, tree)
+    assert verdict is not None and verdict.decision == "deny", (command, verdict)
+
+
+def nested(depth: int, inner: str) -> str:
+    for _ in range(depth):
+        inner = f"echo $({inner})"
+    return inner
+
+
+def test_nesting_deeper_than_eight_is_refused_not_followed():
+    assert check(nested(8, "echo hi"), ROOT, ROOT) is None
+    verdict = check(nested(9, "echo hi"), ROOT, ROOT)
+    assert verdict is not None and verdict.decision == "deny"
+    assert verdict.reason.startswith("rt: ")
+
+
+def test_a_loop_ended_leaves_the_commands_after_it_run_once():
+    assert sole_operation("for f in a b; do echo $f; done; git commit -m x", ROOT, ROOT) == "commit"
+    assert sole_operation("while false; do :; done && git push origin main", ROOT, ROOT) == "push"
