@@ -333,7 +333,7 @@ HARMLESS = [
     "x=$(git rev-parse HEAD); echo $x", "git status && npm test || echo fail", "git diff -- \"src/$name\"",
     # safe writes
     "git checkout -b new", "git checkout -b feature origin/main", "git checkout", "git switch -c topic", "git switch -c topic origin/main",
-    "git worktree add ../wt", "git stash list -3", "git blame -3 a.py",
+    "git worktree add ../wt", "git stash list -3", "git blame -3 a.py", "echo {1..z}", "git statu\\s",
     "git stash", "git stash push -m wip", "git stash push -m wip && git stash pop", "git branch new-branch",
     "git add -A", "git add src/a.py", "git restore --staged src/app.py", "git restore --staged .",
     "git reset", "git reset HEAD", "git reset -- src/app.py", "git reset HEAD src/app.py", "git clean -n",

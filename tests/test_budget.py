@@ -58,6 +58,8 @@ def test_estimate_counts_words_numbers_punctuation_and_other_scripts():
     assert estimate("") == 0
     assert estimate("hello") == 1
     assert estimate(" internationalization") == 3          # 20 letters, 7 a token
+    assert estimate("overflow") == 2                         # 8 letters: a second token begins
+    assert estimate("==========") == 4                       # a run of 10 punctuation marks, 3 a token
     assert estimate("x = 12345") == 6          # x, " ", "=", " ", 123, 45
     assert estimate("日本語") == 3
     assert estimate("a\n    b") == 3

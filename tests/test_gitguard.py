@@ -207,6 +207,9 @@ def test_sole_operation_refuses_anything_more(command):
     "git clone x -- .git/y",                                       # the word after `--` is still read
     "env -Sgit push", "env -Sgit push origin main",                # env -S with its text attached
     "git status -3", "git status --stat", "git branch -3", "git tag -3", "git ls-files -3",   # no log options there
+    "{1..257} status", "gi{1..257} push",                          # a brace of more than 256 words is not expanded
+    "rm -rf $'\\u002ert'", "echo hi > $'\\u002egit'/config",        # \u takes four hex digits
+    "git pus\\h",                                                   # an escaped last letter is still read
 ])
 def test_refused_however_its_words_are_cut(tree, command):
     verdict = check(command, tree, tree)
