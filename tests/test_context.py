@@ -202,7 +202,10 @@ def test_budget_drops_folders_then_memory_then_code_and_says_so(shop):
     assert data["dropped"][:2] == [f"folder context ({folders} tokens)", "4 of 4 memory entries"]
     assert data["dropped"][2].startswith("code beyond")
     assert "## Memory" not in data["pack"] and data["fragments"]
-    assert at(1000)["fragments"]                       # code is cut, never dropped whole
+    small = at(1000)
+    assert small["fragments"]                          # code is cut, never dropped whole
+    code_of = lambda pack: pack.split("\n## Code\n", 1)[1]       # noqa: E731
+    assert len(code_of(small["pack"])) < len(code_of(roomy["pack"]))   # ... cut to fit
     shop.rt("pack", "--budget", "500", ret=2)
     assert "too small" in shop.last_err
 
@@ -292,3 +295,44 @@ def test_a_pack_with_more_relevant_code_than_room_stops_at_the_documented_cap(pr
     assert "## Where the files importing them use them\nreports/uses_0.py:1: from billing" in text
     assert len(data["files"]) == 6
     assert project.rt("pack", "invoice total rounding", "--path", "billing").rstrip("\n") == text.rstrip("\n")
+
+
+def billing_project(project, users: str) -> None:
+    """Six billing modules far bigger than a pack, their tests, and reports under `users` importing them
+    with long lines: the pack has to share its room between code, tests and the importers' uses."""
+    for i in range(6):
+        project.write(f"{users}/uses_{i}.py", "".join(
+            f"from billing.invoice_totals_{i} import invoice_total_{i}_{k}  # the report's invoice total, rounded "
+            "as the finance department requires for every quarterly regional export\n" for k in range(3)))
+        project.write(f"billing/invoice_totals_{i}.py", "".join(
+            f"def invoice_total_{i}_{k}(lines, rate):\n"
+            + "".join(f"    subtotal_{j} = round(lines[{j}].price * rate + {k}, 2)  # invoice total line\n"
+                      for j in range(12))
+            + "    return subtotal_0\n\n\n" for k in range(40)))
+        project.write(f"tests/test_invoice_totals_{i}.py", f"from billing.invoice_totals_{i} import invoice_total_{i}_0\n\n\n"
+                      + "".join(f"def test_invoice_total_{i}_{k}_rounds():\n    assert invoice_total_{i}_0([], 1.0) == {k}"
+                                "  # invoice total rounding\n\n\n" for k in range(40)))
+    project.init_git()
+
+
+def sections(text: str) -> list[str]:
+    return re.findall(r"^## (.*)$", text, re.MULTILINE)
+
+
+def test_a_full_pack_keeps_room_for_the_tests_and_the_uses(project):
+    """Code, tests and the importers' uses all in, within the cap: the code does not take the uses' room."""
+    billing_project(project, "reports/quarterly_regional_summaries/finance_department_exports")
+    text = project.rt_json("pack", "invoice total rounding", "--path", "billing")["pack"]
+    assert 0.9 * PACK_CAP < len(text) <= PACK_CAP
+    assert sections(text) == ["Code", "Tests", "Where the files importing them use them"]
+    assert "\n### tests/test_invoice_totals_0.py (163 lines; tests billing/invoice_totals_0.py)\n" in text
+
+
+def test_uses_too_long_for_the_room_left_are_dropped_first(project):
+    """Importers' lines longer than the room kept for them: the pack drops the uses, keeps code and tests,
+    and stays within its cap."""
+    billing_project(project, "reports/quarterly_regional_summaries/finance_department_exports/archived_by_fiscal"
+                             "_year/europe_middle_east_africa")
+    data = project.rt_json("pack", "invoice total rounding", "--path", "billing")
+    assert len(data["pack"]) <= PACK_CAP and sections(data["pack"]) == ["Code", "Tests"]
+    assert len(data["files"]) == 6
