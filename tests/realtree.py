@@ -13,7 +13,7 @@ NODE_MODULES = Path(__file__).resolve().parent.parent / ".ci" / "node_modules"
 def real_tree(dest: Path):
     """The packages copied to `dest` and committed; a `tests.conftest.Project`. Skips when not installed."""
     if not (NODE_MODULES / "eslint").is_dir():
-        pytest.skip("the CI's npm packages are not installed (run `bash .ci/run`)")
+        pytest.skip("needs the CI's npm packages: not installed here (`bash .ci/run` installs them)")
     from tests.conftest import Project
     shutil.copytree(NODE_MODULES, dest, symlinks=True,
                     ignore=lambda d, names: [n for n in names if n in ("@anthropic-ai", ".bin", ".package-lock.json")])

@@ -13,7 +13,7 @@ from tests.realtree import real_tree
 from tests.test_e2e_task import rt_on_path
 
 pytestmark = pytest.mark.skipif(claude_binary() is None,
-                                reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 
 def hook_context(body: dict) -> str:

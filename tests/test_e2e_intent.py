@@ -14,7 +14,7 @@ from tests.e2e.fakeapi import text, tool
 from tests.e2e.harness import claude_binary, run_claude, seen, tool_results
 
 pytestmark = pytest.mark.skipif(claude_binary() is None,
-                                reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = "def total(xs):\n    return sum(xs)\n"

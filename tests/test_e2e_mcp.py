@@ -13,7 +13,7 @@ from tests.mcp_support import shop
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_claude = pytest.mark.skipif(claude_binary() is None,
-                                  reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                  reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 
 def call(tool: str, **arguments) -> dict:

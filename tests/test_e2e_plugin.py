@@ -14,7 +14,7 @@ from tests.e2e.harness import claude_binary, run_claude, seen, tool_results
 
 ROOT = Path(__file__).resolve().parent.parent
 needs_claude = pytest.mark.skipif(claude_binary() is None,
-                                  reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                  reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 
 def test_plugin_hooks_are_the_installed_hooks_run_from_the_plugin_folder():

@@ -10,7 +10,7 @@ from tests.e2e.harness import claude_binary, run_claude, seen
 from tests.test_effects import WRITER
 
 pytestmark = pytest.mark.skipif(claude_binary() is None,
-                                reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 
 @pytest.fixture

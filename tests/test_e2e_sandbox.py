@@ -23,9 +23,9 @@ def _sandbox_works() -> bool:
 
 
 pytestmark = [
-    pytest.mark.skipif(claude_binary() is None, reason="the Claude Code client is not installed (`bash .ci/run`)"),
-    pytest.mark.skipif(not _sandbox_works(), reason="bubblewrap and socat are not installed, or cannot make "
-                                                    "namespaces here (`apt-get install bubblewrap socat`)"),
+    pytest.mark.skipif(claude_binary() is None, reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)"),
+    pytest.mark.skipif(not _sandbox_works(), reason="needs bwrap, socat: not installed here, or bwrap cannot "
+                                                    "make namespaces (`bash .ci/run` installs them)"),
 ]
 
 SCRIPT = '''import pathlib, socket, sys

@@ -17,7 +17,7 @@ from tests.e2e.harness import claude_binary, run_claude, seen
 from tests.test_e2e_task import APP, repo  # noqa: F401  (the fixture: a small project with rt installed)
 
 pytestmark = pytest.mark.skipif(claude_binary() is None,
-                                reason="the Claude Code client is not installed (run `bash .ci/run` to install it)")
+                                reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 
 ERROR = "app.py:1:8 ruff [F401] `os` imported but unused"
 DECISION = "DECISION_MARK total() stays a pure function"

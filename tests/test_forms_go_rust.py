@@ -9,8 +9,8 @@ from rt.diagnostics.parsers import parse
 from tests.diagnostics_support import have, write_tree
 from tests.forms_support import auto, crlf, judged, read, sh
 
-needs_go = pytest.mark.skipif(not have("go"), reason="go is not installed (.ci/run installs golang-go)")
-needs_cargo = pytest.mark.skipif(not have("cargo"), reason="cargo is not installed on this machine")
+needs_go = pytest.mark.skipif(not have("go"), reason="needs go: not installed here (`bash .ci/run` installs it)")
+needs_cargo = pytest.mark.skipif(not have("cargo"), reason="needs cargo: not installed here (`bash .ci/run` does not install it: Rust's toolchain)")
 
 GO_TESTS = {
     "go.mod": "module example.com/m\n\ngo 1.19\n",

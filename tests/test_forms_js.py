@@ -11,7 +11,7 @@ from tests.diagnostics_support import write_tree
 from tests.forms_support import CI_MODULES, auto, crlf, judged, keys, node_formatter, read, sh
 
 have_node = pytest.mark.skipif(not (CI_MODULES / ".bin" / "eslint").exists(),
-                               reason="the node tools are not installed (.ci/run installs them in .ci/node_modules)")
+                               reason="needs eslint (.ci/node_modules): not installed here (`bash .ci/run` installs it)")
 TSCONFIG = ('{"compilerOptions": {"strict": true, "noEmit": true, "target": "es2022", "module": "esnext",'
             ' "moduleResolution": "bundler", "types": []}, "include": ["src"]}\n')
 TS = {"tsconfig.json": TSCONFIG,
@@ -97,7 +97,7 @@ def test_eslint_sarif_and_junit(js):
     sarif = node_formatter("@microsoft/eslint-formatter-sarif", "sarif.js")
     junit = node_formatter("eslint-formatter-junit", "index.js")
     if not (sarif and junit):
-        pytest.skip("eslint's sarif and junit formatters are not installed (.ci/run installs them)")
+        pytest.skip("needs eslint's sarif and junit formatters: not installed here (`bash .ci/run` installs them)")
     _, text = sh(["eslint", "-f", sarif, "."], js)
     assert auto(text) == "sarif" and {(f, line, c) for f, line, c, _ in keys(read("sarif", text, js)) if c} == want
     _, text = sh(["eslint", "-f", junit, "."], js)
@@ -134,7 +134,7 @@ def test_vitest_json_default_and_junit_reporters_agree(tmp_path):
 
 
 @pytest.mark.skipif(not (CI_MODULES / "jest" / "bin" / "jest.js").is_file(),
-                    reason="jest is not installed (.ci/run installs it in .ci/node_modules)")
+                    reason="needs jest (.ci/node_modules): not installed here (`bash .ci/run` installs it)")
 def test_jest_default_reporter_and_json_agree(tmp_path):
     write_tree(tmp_path, {"package.json": '{"name": "fx", "private": true}\n',
                           "src/a.test.js": ('describe("math", () => {\n  test("adds", () => {\n'

@@ -17,7 +17,7 @@ from tests.handoff_support import DECISION, PATTERNS, long_task
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "handoff"
 needs_tools = pytest.mark.skipif(not (shutil.which("ruff") and shutil.which("pytest")),
-                                 reason="ruff and pytest are not installed (run `bash .ci/run`)")
+                                 reason="needs ruff, pytest: not installed here (`bash .ci/run` installs it)")
 
 HANDOFF_CHARS = 6_000
 """The README's promise for `rt handoff`: "at most 6,000 characters"."""

@@ -57,7 +57,7 @@ def builtin_names(binary: str) -> set[str]:
     return names
 
 
-@pytest.mark.skipif(claude_binary() is None, reason="the Claude Code client is not installed (`bash .ci/run`)")
+@pytest.mark.skipif(claude_binary() is None, reason="needs claude (the Claude Code client): not installed here (`bash .ci/run` installs it)")
 def test_no_name_is_a_builtin_command_but_stop():
     builtins = builtin_names(claude_binary())
     assert {"compact", "clear", "goal", "stop", "quit"} <= builtins, "the client's command table was not found"

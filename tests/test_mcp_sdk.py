@@ -13,7 +13,7 @@ import pytest
 from rt.mcp import tools
 from tests.mcp_support import ROOT, WAIT, shop
 
-mcp = pytest.importorskip("mcp", reason="the MCP SDK is a test dependency: pip install -r .ci/requirements.txt")
+mcp = pytest.importorskip("mcp", reason="needs mcp (the MCP SDK): not installed here (`bash .ci/run` installs it)")
 anyio = pytest.importorskip("anyio")
 
 from mcp import Client  # noqa: E402

@@ -146,7 +146,7 @@ def test_tsc_bad_option_in_tsconfig_is_a_run_that_did_not_happen(tmp_path):
     assert run.status == "could_not_run" and "tsconfig.json:1: TS6046" in run.reason, output
 
 
-@pytest.mark.skipif(not have("cargo"), reason="cargo is not installed on this machine")
+@pytest.mark.skipif(not have("cargo"), reason="needs cargo: not installed here (`bash .ci/run` does not install it: Rust's toolchain)")
 def test_cargo_short_and_default_forms_agree(tmp_path):
     from rt.core import run
     write_tree(tmp_path, {"Cargo.toml": '[package]\nname = "fx"\nversion = "0.1.0"\nedition = "2021"\n',
@@ -231,7 +231,7 @@ def test_go():
     assert PARSERS["go"]("ok  \texample.com/m\t0.002s\n", "go", None) == []
 
 
-@pytest.mark.skipif(not have("go"), reason="go is not installed on this machine")
+@pytest.mark.skipif(not have("go"), reason="needs go: not installed here (`bash .ci/run` installs it)")
 def test_go_vet_real(tmp_path):
     from rt.core import run
     write_tree(tmp_path, {"go.mod": "module example.com/m\n\ngo 1.19\n",

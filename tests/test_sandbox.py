@@ -75,7 +75,7 @@ def _bwrap_works() -> bool:
     return subprocess.run(["bwrap", "--unshare-net", "--ro-bind", "/", "/", "true"], capture_output=True).returncode == 0
 
 
-@pytest.mark.skipif(not _bwrap_works(), reason="bubblewrap is not installed or cannot make namespaces here")
+@pytest.mark.skipif(not _bwrap_works(), reason="needs bwrap: not installed here, or it cannot make namespaces (`bash .ci/run` installs it)")
 def test_checks_run_within_the_sandbox_bounds_once_it_is_installed(project):
     project.write("a.py", "x = 1\n")
     project.init_git()
@@ -111,7 +111,7 @@ except OSError:
     assert not (project.root / ".git" / "probe").exists()
 
 
-@pytest.mark.skipif(not _bwrap_works(), reason="bubblewrap is not installed or cannot make namespaces here")
+@pytest.mark.skipif(not _bwrap_works(), reason="needs bwrap: not installed here, or it cannot make namespaces (`bash .ci/run` installs it)")
 def test_a_sandboxed_check_writes_its_tool_cache_in_rt_and_nothing_else_there(project, tmp_path, monkeypatch):
     """mypy's cache is rt's (`.rt/cache/mypy/`): the sandbox keeps `.rt/` read-only but that folder."""
     from tests.checks_support import python_project

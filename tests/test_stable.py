@@ -19,7 +19,7 @@ from tests.conftest import GIT_ENV, ROOT, Project
 from tests.handoff_support import long_task
 
 pytestmark = pytest.mark.skipif(not (shutil.which("faketime") and shutil.which("ruff") and shutil.which("pytest")),
-                                reason="needs faketime, ruff and pytest (run `bash .ci/run`)")
+                                reason="needs faketime, ruff, pytest: not installed here (`bash .ci/run` installs it)")
 
 
 class Under(Project):
