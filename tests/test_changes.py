@@ -92,9 +92,10 @@ def test_an_untracked_file_read_through_the_stat_cache_is_still_saved_before_the
     is copied into `.rt/` at `rt start`: its later edit is counted line by line and shown."""
     project.write("a.py", "x = 1\n")
     project.init_git()
+    project.rt("start", "before", "--no-baseline")
     project.write("notes.txt", "first\nsecond\nthird\n")    # untracked
     os.utime(project.root / "notes.txt", ns=(10**18, 10**18))   # long before any scan: its stat is trusted
-    project.rt("start", "before", "--no-baseline")
+    project.rt("delta")             # a scan that hashes it but saves nothing (no task starts here)
     project.rt("block", "not this one")
     project.rt("start", "edit the notes", "--no-baseline")       # reads notes.txt from the stat cache
     project.write("notes.txt", "first\nSECOND\nthird\n")
