@@ -49,7 +49,9 @@ class Target:
 
 
 MODULES: dict[str, Target] = {
-    "rt/state.py": Target(["tests/test_task.py", "tests/test_hooks_gate.py", "tests/test_effects.py"],
+    "rt/state.py": Target(["tests/test_task.py", "tests/test_hooks_gate.py", "tests/test_effects.py",
+                           "tests/test_edges.py::test_a_text_of_exactly_the_cap_is_taken",
+                           "tests/test_verify.py::test_fix_attempt_limit"],
                           why="the state machine", sample=30),
     "rt/claude/hooks.py": Target(
         ["tests/test_hooks_gate.py", "tests/test_hooks_events.py"],

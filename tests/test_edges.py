@@ -136,3 +136,13 @@ def test_a_long_task_text_is_shown_by_its_head_everywhere_a_model_reads_it(proje
     assert len(json.dumps(tasks)) < 1000
     project.rt("step", "s" * 20_000)
     assert len(project.rt("status")) < 2000
+
+
+def test_a_text_of_exactly_the_cap_is_taken(project):
+    """README: "refused over 32,000 characters": 32,000 is taken, 32,001 refused."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "y" * 32_001, "--no-baseline", ret=2)
+    assert "task text is 32,001 characters, over rt's 32,000" in project.last_err
+    project.rt("start", "y" * 32_000, "--no-baseline")
+    assert project.rt_json("status")["task"]["state"] == "scanned"     # started (no baseline asked)
