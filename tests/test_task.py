@@ -123,6 +123,8 @@ def test_status_shows_a_long_task_text_cut_at_500_characters_and_says_where_it_i
     assert repo.rt_json("status")["task"]["text"] == text
     repo.rt("start", "short one", "--no-baseline", "--force")
     assert repo.rt("status").splitlines()[0] == "task 2-short-one: short one"
+    repo.rt("start", "rename configuration loader functions everywhere", "--no-baseline", "--force")
+    assert repo.rt_json("status")["task"]["id"] == "3-rename-configuration-loader-functions-ev"   # 40 at most
 
 
 def test_a_lost_task_counter_never_reuses_a_task_folder(repo):
