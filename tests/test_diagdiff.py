@@ -53,6 +53,15 @@ def test_rename_keeps_old_findings_old():
     assert len(diff(before, after).new) == 2        # without the rename both look new: never hidden
 
 
+def test_a_renamed_test_files_old_failure_stays_old_and_a_plain_finding_keeps_its_code():
+    def failing(file, test):
+        return Diagnostic("pytest", file, 5, 0, f"{file}::{test}", "error", "assert 3 == 4", kind="failed")
+    before = [failing("tests/test_old.py", "test_add"), d(file="tests/test_old.py", code="tests/test_old.py")]
+    after = [failing("tests/test_new.py", "test_add"), d(file="tests/test_new.py", code="tests/test_old.py")]
+    result = diff(before, after, {"tests/test_old.py": "tests/test_new.py"})
+    assert result.new == []          # the test's id follows its file; a code that merely starts with the path does not
+
+
 def test_big_groups_still_count_right():
     before = [d(line=n) for n in range(600)]
     after = [d(line=n) for n in range(601)]
