@@ -108,3 +108,18 @@ def test_real_process_output_is_byte_stable(project):
     second = project.rt_proc("diff-logs", "--parser", "ruff", *logs(project), "--json")
     assert first.returncode == 1 and first.stdout == second.stdout
     assert json.loads(first.stdout)["new"][0]["message"] == "`sys` imported but unused"
+
+
+def test_the_first_three_new_failures_show_their_explaining_lines(project):
+    """A report explains the first three new failing tests with their assertion lines, the rest in a line each."""
+    tests = "".join(f"def test_total_{k}():\n    total = {k} + 1\n    assert total == {k} + {{}}\n\n\n" for k in range(4))
+    write_tree(project.root, {"test_totals.py": tests.replace("{}", "1")})
+    (project.root.parent / "before.log").write_text(run_tool("pytest", project.root)[1])
+    write_tree(project.root, {"test_totals.py": tests.replace("{}", "2")})
+    (project.root.parent / "after.log").write_text(run_tool("pytest", project.root)[1])
+    out = project.rt("diff-logs", "--parser", "pytest", *logs(project), ret=1)
+    assert out.startswith("FAIL: 4 new, 0 fixed, 0 unchanged")
+    for k in range(4):
+        assert f"test_totals.py::test_total_{k} (failed) assert {k + 1} == ({k} + 2)\n" in out
+    explained = [k for k in range(4) if f"    | test_totals.py:{5 * k + 3}: assert total == {k} + 2\n" in out]
+    assert explained == [0, 1, 2], out
