@@ -210,6 +210,7 @@ def test_sole_operation_refuses_anything_more(command):
     "{1..257} status", "gi{1..257} push",                          # a brace of more than 256 words is not expanded
     "rm -rf $'\\u002ert'", "echo hi > $'\\u002egit'/config",        # \u takes four hex digits
     "git pus\\h",                                                   # an escaped last letter is still read
+    "/usr/bin/env -Sgit\\ push", "/usr/bin/xargs git status",      # a wrapper named by its path is still one
 ])
 def test_refused_however_its_words_are_cut(tree, command):
     verdict = check(command, tree, tree)
