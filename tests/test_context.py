@@ -204,8 +204,8 @@ def test_budget_drops_folders_then_memory_then_code_and_says_so(shop):
     assert "## Memory" not in data["pack"] and data["fragments"]
     small = at(1000)
     assert small["fragments"]                          # code is cut, never dropped whole
-    code_of = lambda pack: pack.split("\n## Code\n", 1)[1]       # noqa: E731
-    assert len(code_of(small["pack"])) < len(code_of(roomy["pack"]))   # ... cut to fit
+    code = [pack["pack"].split("\n## Code\n", 1)[1] for pack in (small, roomy)]
+    assert len(code[0]) < len(code[1])                 # ... cut to fit
     shop.rt("pack", "--budget", "500", ret=2)
     assert "too small" in shop.last_err
 

@@ -9,9 +9,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import pytest
+from conftest import needs
 
 from rt.diagnostics.diff import diff, verdict
-from conftest import needs
 from tests.diagnostics_support import check_run, have, programs, write_tree
 
 RUFF_TOML = '[lint]\nselect = ["E", "F"]\n'
