@@ -98,14 +98,16 @@ def test_a_folder_map_cut_keeps_the_biggest_folders(project):
     assert "- small299/" not in out
 
 
-def test_a_manifest_whose_other_sections_overflow_is_cut_after_a_whole_line(project):
+@pytest.mark.parametrize("pad", [0, 14])    # 14: the next line would end one character past the cap
+def test_a_manifest_whose_other_sections_overflow_is_cut_after_a_whole_line(project, pad):
     """A project declaring hundreds of checks: the manifest still stops at 6,000 characters, at a line's end."""
     project.write("src/app.py", "def run():\n    pass\n")
     project.write("rt.toml", "".join(f'[checks.lint_{i:03d}]\ncommand = ["lint-tool-{i:03d}", "--strict", '
-                                     f'"--config", "config/lint-{i:03d}.toml", "src"]\n' for i in range(200)))
+                                     f'"--config", "config/lint-{i:03d}.toml", "src"]\n' for i in range(200))
+                  .replace('"lint-tool-000"', '"lint-tool-000' + "x" * pad + '"'))
     project.init_git()
     out = project.rt("manifest")
-    assert 5000 < len(out.rstrip("\n")) <= 6000
+    assert 5000 < len(out) <= 6000          # the whole output, its last newline included
     assert out.startswith("# Repository manifest\n") and out.endswith(" src`\n")
     assert out.rstrip("\n").splitlines()[-1].startswith("- lint_")
 
