@@ -165,6 +165,7 @@ def test_the_users_mem_facts_are_key_decisions(project):
 def test_handoff_without_a_task_is_a_usage_error(project):
     project.init_git()
     project.rt("handoff", ret=2)
+    assert project.last_err == 'rt: error: no rt task here yet; start one with `rt start "<task>"`\n'
 
 
 # ---------------------------------------------------------------- the hooks

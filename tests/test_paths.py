@@ -44,6 +44,7 @@ def test_symlink_out_of_repo_is_never_followed(repo, tmp_path):
 def test_symlink_inside_repo_is_fine(repo):
     os.symlink("a.py", repo.root / "src" / "alias.py")
     repo.rt("plan", "--edit", "src/alias.py")
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/alias.py"]
 
 
 def test_an_absolute_path_spelled_through_a_symlink_to_the_repository_is_inside_it(repo, tmp_path):
