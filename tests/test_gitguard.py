@@ -211,6 +211,8 @@ def test_sole_operation_refuses_anything_more(command):
     "rm -rf $'\\u002ert'", "echo hi > $'\\u002egit'/config",        # \u takes four hex digits
     "git pus\\h",                                                   # an escaped last letter is still read
     "/usr/bin/env -Sgit\\ push", "/usr/bin/xargs git status",      # a wrapper named by its path is still one
+    "/usr/bin/g?t -C sub push", "/usr/bin/g[i]t --no-pager push",  # a glob that may name git, in a folder
+    'echo ${x:-"a"}; $PROG push', 'echo ${x:-"`date`"}; $PROG push',   # quotes inside ${...} are read through
 ])
 def test_refused_however_its_words_are_cut(tree, command):
     verdict = check(command, tree, tree)
