@@ -369,3 +369,47 @@ def test_an_active_task_is_not_taken_over(shop):
     with FakeEndpoint([RENAME]) as fake:
         agent(shop, fake, "rename total", ret=2)
     assert "task 1-mine is still active" in shop.last_err and fake.requests == []
+
+
+def test_delete_and_create_in_a_new_folder(shop):
+    shop.write("notes/old.txt", "outdated\n")
+    shop.git("add", "-A")
+    shop.git("commit", "-qm", "notes")
+    steps = plan((1, "notes/old.txt", "delete", "remove the outdated notes", []),
+                 (2, "docs/guide/cart.md", "create", "a short guide to Cart", []))
+    with FakeEndpoint([steps], {2: ["# Cart\n\nAdd items, then ask what is due.\n"]}) as fake:
+        out = agent(shop, fake, "replace the old notes with a guide")
+    assert not (shop.root / "notes/old.txt").exists()
+    assert shop.read("docs/guide/cart.md") == "# Cart\n\nAdd items, then ask what is due.\n"
+    assert [who for who, _ in fake.requests] == ["planner", "2"]   # a delete needs no call
+    assert "rt verify: PASS" in out and "scope: as planned" in out
+
+
+def test_line_endings_encoding_and_permissions_are_kept(shop):
+    script = shop.write("bin/run.sh", b"#!/bin/sh\r\necho caf\xe9\r\nexit 0\r\n")
+    script.chmod(0o755)
+    shop.git("add", "-A")
+    shop.git("commit", "-qm", "script")
+    steps = plan((1, "bin/run.sh", "edit", "exit with 3", []))
+    with FakeEndpoint([steps], {1: [edit("exit 0\n", "exit 3\n")]}) as fake:
+        agent(shop, fake, "make the script exit with 3")
+    assert script.read_bytes() == b"#!/bin/sh\r\necho caf\xe9\r\nexit 3\r\n"
+    assert script.stat().st_mode & 0o777 == 0o755
+    assert "exit 0\n" in fake.of("1")[0]["messages"][-1]["content"]   # the model saw plain newlines
+
+
+def test_prose_instead_of_the_file_is_not_written(shop):
+    steps = plan((1, "src/shop/price.py", "edit", "rename the function total to order_total", []))
+    with FakeEndpoint([steps], {1: ["I renamed total to order_total.", "Done: it is renamed now."]}) as fake:
+        out = agent(shop, fake, "rename total", ret=1)
+    assert "the answer keeps no line of src/shop/price.py, so it is not the whole new file" in out
+    assert shop.read("src/shop/price.py") == PRICE
+
+
+def test_a_query_about_the_repository_is_answered_from_the_map(shop):
+    steps = plan((1, "", "query", "which folders hold tests?", []))
+    with FakeEndpoint([steps], {1: ["tests/"]}) as fake:
+        out = agent(shop, fake, "which folders hold tests?")
+    user = fake.of("1")[0]["messages"][-1]["content"]
+    assert "## Task 1: query (no file)" in user and "- tests/ (2 files: python 2)" in user
+    assert "    | tests/" in out

@@ -158,6 +158,10 @@ def result(text: str | None, answer: str, path: str, *, whole: bool) -> str:
         if not new.strip():
             raise EditError("the answer is empty")
         new = new if new.endswith("\n") else new + "\n"
+        kept = {line.strip() for line in old.splitlines() if line.strip()}
+        if len(kept) >= 3 and not kept & {line.strip() for line in new.splitlines()}:
+            raise EditError(f"the answer keeps no line of {path}, so it is not the whole new file (prose?); "
+                            f"answer with the whole file or with SEARCH/REPLACE edits")
     else:
         raise EditError("no <<<<<<< SEARCH ... ======= ... >>>>>>> REPLACE block in the answer")
     if new == old:

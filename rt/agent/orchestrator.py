@@ -17,7 +17,7 @@ from dataclasses import replace
 from rt.agent.client import EndpointError
 from rt.agent.executor import Outcome
 from rt.agent.planner import Step
-from rt.core import PathError, UsageError, closest_paths, list_files, read_text, to_rel
+from rt.core import PathError, RtError, UsageError, closest_paths, list_files, read_text, to_rel
 
 
 def resolve(ctx, steps: list[Step]) -> list[Step]:
@@ -52,14 +52,17 @@ def resolve(ctx, steps: list[Step]) -> list[Step]:
 
 
 def scope(steps: list[Step]) -> dict[str, list[str]]:
-    """The plan's files by what the task does to them in the end, for `rt plan`; queries change nothing."""
-    final: dict[str, str] = {}
+    """The plan's files by what the run does to them in all, for `rt plan`: a file there before is edited or
+    deleted, a new one created; queries change nothing."""
+    first: dict[str, str] = {}
+    last: dict[str, str] = {}
     for s in steps:
-        if s.action == "query":
-            continue
-        was = final.get(s.file)
-        final[s.file] = "create" if was == "create" and s.action == "edit" else s.action
-    return {kind: sorted(f for f, k in final.items() if k == kind) for kind in ("edit", "create", "delete")}
+        if s.action != "query":
+            first.setdefault(s.file, s.action)
+            last[s.file] = s.action
+    kinds = {f: ("delete" if last[f] == "delete" else "edit") if first[f] != "create" else
+             ("" if last[f] == "delete" else "create") for f in first}
+    return {kind: sorted(f for f, k in kinds.items() if k == kind) for kind in ("edit", "create", "delete")}
 
 
 def dependencies(steps: list[Step]) -> dict[str, tuple[str, ...]]:
@@ -142,3 +145,5 @@ def _guarded(job: Callable[[], Outcome]) -> Outcome:
         return job()
     except EndpointError as e:
         return Outcome("failed", f"{ENDPOINT}{e}")
+    except RtError as e:
+        return Outcome("failed", str(e))
