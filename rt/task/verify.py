@@ -126,7 +126,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     failed = [c.name for c, r in zip(checks, ran) if r.run.status == "could_not_run"]
     none_ran = bool(checks) and len(failed) == len(checks)
     if none_ran:
-        lines.append(f"no check could run, so the baseline holds nothing: `rt verify` will be INCOMPLETE until "
+        lines.append("no check could run, so the baseline holds nothing: `rt verify` will be INCOMPLETE until "
                      "they run; fix them (see each reason above) and run `rt baseline` again before editing")
     elif failed:
         lines.append(f"{', '.join(failed)} could not run: verify cannot tell new problems from old there; "
