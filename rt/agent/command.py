@@ -41,7 +41,7 @@ def cmd_agent(ctx, args) -> Result:
     if not request:
         raise UsageError("the request is empty; say what to do: rt agent \"rename total to order_total\"")
     settings = config.settings(ctx.repo, args)
-    budget.split(settings.context)   # refuses a window with no room for code, before any call
+    budget.split(settings.context, "--context")   # refuses a window with no room for code, before any call
     if not (args.dry_run or args.force):
         current = state.active_task(ctx.store, required=False)
         if current:

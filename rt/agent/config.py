@@ -56,8 +56,8 @@ def settings(repo: Repo, args) -> Settings:
     if missing:
         raise UsageError(f"no model for the tier(s) {', '.join(missing)}: pass --model NAME (one model for all), "
                          f"or set model or [agent.models] in rt.toml")
-    context = args.context or data["context"]
-    jobs = args.jobs or data["jobs"]
-    if jobs < 1:
-        raise UsageError(f"--jobs {jobs}: give 1 or more")
-    return Settings(endpoint, models, context, jobs, args.timeout or data["timeout"], args.key_env or data["key_env"])
+    context, jobs, timeout = (data[k] if getattr(args, k) is None else getattr(args, k) for k in ("context", "jobs", "timeout"))
+    for name, value in (("jobs", jobs), ("timeout", timeout)):
+        if value < 1:
+            raise UsageError(f"--{name} {value}: give 1 or more")
+    return Settings(endpoint, models, context, jobs, timeout, args.key_env or data["key_env"])
