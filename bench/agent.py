@@ -139,8 +139,35 @@ LIVE_TASKS = [
 ]
 
 
+def counted(url: str, model: str, context: int) -> None:
+    """The prompts of scripted runs, sent to the real endpoint with max_tokens 1: its tokenizer's count of
+    each against rt's estimate, and against the window with the answer's reserve."""
+    from rt.agent.client import Client
+    from rt.agent.prompt import sent
+    bodies = []
+    for files, steps, answers in ((SHOP, RENAME, RENAME_ANSWERS),
+                                  (SHOP | {"src/shop/pipeline.py": big_module(120)},
+                                   plan((1, "src/shop/pipeline.py", "edit", "make target round the value", [])),
+                                   {1: [edit("    return math.floor(value)\n", "    return round(math.floor(value))\n")]})):
+        root = repo(files)
+        with FakeEndpoint([steps], answers) as fake:
+            agent(root, fake.url, "m", "refactor it", "--context", str(context))
+        bodies += [body for _, body in fake.requests]
+    client = Client(url, "OPENAI_API_KEY", 600)
+    rows = []
+    for body in bodies:
+        real = client.chat(model, body["messages"], 1).prompt_tokens
+        rows.append((sent(body["messages"]), real, body["max_tokens"]))
+    print(f"{len(rows)} prompts of scripted runs at window {context}, counted by the endpoint's tokenizer: "
+          + ", ".join(f"{est} est / {real} real" for est, real, _ in rows))
+    print(f"real / estimate: median {statistics.median(r / e for e, r, _ in rows):.2f}, "
+          f"max {max(r / e for e, r, _ in rows):.2f}; largest real share of the window with the answer's "
+          f"reserve: {max((r + a) / context for _, r, a in rows):.0%}")
+
+
 def live(url: str, model: str, context: int, timeout: float) -> None:
     print(f"\n## 3. a real model: {model} at {url}, window {context}")
+    counted(url, model, context)
     root = repo(SHOP)
     passed = 0
     ratios = []
@@ -153,9 +180,8 @@ def live(url: str, model: str, context: int, timeout: float) -> None:
         except subprocess.TimeoutExpired:
             print(f"- {task[:60]}...: gave up after {timeout * 20:.0f} s")
             continue
-        if data is None:
-            print(f"- {task[:60]}...: exit {code}, {err.strip().splitlines()[-1] if err.strip() else 'no output'} "
-                  f"({wall:.0f} s)")
+        if data is None or "error" in data:
+            print(f"- {task[:60]}...: exit {code}, {data['error'] if data else 'no output'} ({wall:.0f} s)")
             continue
         calls = data["calls"]
         ratios += [c["reported"] / c["sent"] for c in calls if c["reported"]]
@@ -184,13 +210,17 @@ def main() -> None:
     ap.add_argument("--live-model", default="local")
     ap.add_argument("--live-context", type=int, default=8192)
     ap.add_argument("--live-timeout", type=float, default=600)
-    ap.add_argument("--skip-scripted", action="store_true")
+    ap.add_argument("--skip-scripted", action="store_true", help="only the live part")
+    ap.add_argument("--count-only", action="store_true", help="live: only the token counts, no tasks")
     args = ap.parse_args()
     print(f"load average at start: {os.getloadavg()[0]:.1f}")
     if not args.skip_scripted:
         tokens()
         waves(args.runs, args.delay)
-    if args.live:
+    if args.live and args.count_only:
+        print(f"\n## 3. a real model's tokenizer: {args.live_model} at {args.live}")
+        counted(args.live, args.live_model, args.live_context)
+    elif args.live:
         live(args.live, args.live_model, args.live_context, args.live_timeout)
     print(f"load average at end: {os.getloadavg()[0]:.1f}")
 
