@@ -12,6 +12,10 @@ rt's modules are byte-compiled first (`compileall`), as `pip install` does: with
 set, a checkout would otherwise be compiled from source on every call.
 
     python3 bench/hook_latency.py [--runs 200] [--files 2000]
+    python3 bench/hook_latency.py --against /path/to/other/checkout   # before/after, paired call by call
+
+With `--against`, only the gate cases in the `-S` form run, alternating call by call between the other
+checkout's rt and this one's, so both meet the same load.
 """
 from __future__ import annotations
 
@@ -43,9 +47,9 @@ def payload(repo: Path, tool: str, tool_input: dict) -> str:
 
 
 def timed(argv: list[str], repo: Path, stdin: str, runs: int, expect: str | None = None,
-          check: bool = True) -> tuple[list[float], list[float]]:
+          check: bool = True, rt_root: Path = ROOT) -> tuple[list[float], list[float]]:
     """Wall and CPU (user + system, the child and its git) milliseconds of each run."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(rt_root)}
     wall, cpu = [], []
     for _ in range(runs):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -70,10 +74,30 @@ def row(wall: list[float], cpu: list[float]) -> str:
     return " | ".join(f"{pct(t, q):.1f}" for t in (wall, cpu) for q in (50, 95))
 
 
+def paired(other: Path, repo: Path, cases: list, argv: list[str], runs: int) -> None:
+    """Each gate case, alternating call by call between `other`'s rt and this checkout's."""
+    compileall.compile_dir(str(other / "rt"), quiet=1)
+    sides = {f"other ({other})": other, "this checkout": ROOT}
+    print(f"{runs} calls per checkout per case, alternating; load average before: {os.getloadavg()[0]:.2f}\n")
+    print("| case | rt | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---|---|---|---|---|")
+    for name, stdin, expect in cases:
+        got: dict[str, tuple[list[float], list[float]]] = {side: ([], []) for side in sides}
+        for i in range(runs):
+            for side in (list(sides) if i % 2 else list(sides)[::-1]):
+                wall, cpu = timed(argv, repo, stdin, 1, expect, rt_root=sides[side])
+                got[side][0].extend(wall)
+                got[side][1].extend(cpu)
+        for side, (wall, cpu) in got.items():
+            print(f"| {name} | {side} | {row(wall, cpu)} |")
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--files", type=int, default=2000, help="size of the synthetic repository")
+    ap.add_argument("--against", type=Path, help="another rt checkout to compare with, call by call")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "bench"))
     from genrepo import generate
@@ -94,6 +118,9 @@ def main() -> None:
         ]
         forms = [("default", [sys.executable, "-m", "rt", "hook", "pre-tool-use"]),
                  ("-S", [sys.executable, "-S", "-m", "rt", "hook", "pre-tool-use"])]
+        if args.against:
+            paired(args.against, repo, cases, forms[1][1], args.runs)
+            return
         print(f"{args.runs} runs each; repository of {args.files} files; Python {sys.version.split()[0]}; "
               f"load average before: {os.getloadavg()[0]:.2f}\n")
         print("| case | command form | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |")

@@ -7,6 +7,7 @@ edited. So when the install says the sandbox is on, rt runs those checks within 
 """
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -36,11 +37,15 @@ def is_on(root: Path) -> bool:
 
 def bounded(root: Path, argv: list[str]) -> list[str]:
     """`argv` run as the agent's shell runs under the sandbox: the repository writable but its `.git/` and
-    `.rt/`, /tmp writable, the rest read-only, no network. Without bubblewrap the command names `bwrap`,
-    so it fails as a program not found and the check does not run (it is never run unbounded)."""
+    `.rt/`, /tmp writable, the rest read-only, no network. FileNotFoundError (naming the program) when
+    bubblewrap or the program is missing: the check does not run, and is never run unbounded."""
     if not is_on(root):
         return argv
-    bwrap = shutil.which("bwrap") or "bwrap"
+    bwrap = shutil.which("bwrap")
+    program = os.path.join(root, argv[0]) if "/" in argv[0] else shutil.which(argv[0])
+    for name, found in (("bwrap", bwrap), (argv[0], program)):
+        if not found or not os.access(found, os.X_OK):
+            raise FileNotFoundError(errno.ENOENT, "not found", name)
     top = str(root)
     box = [bwrap, "--die-with-parent", "--unshare-net", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
            "--bind", "/tmp", "/tmp", "--bind", top, top]

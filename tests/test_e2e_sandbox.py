@@ -14,10 +14,18 @@ from tests.e2e.fakeapi import text, tool
 from tests.e2e.harness import claude_binary, run_claude, tool_results
 from tests.test_e2e_task import rt_on_path
 
+def _sandbox_works() -> bool:
+    """bubblewrap and socat present, and bubblewrap able to make the namespaces it needs here."""
+    if shutil.which("bwrap") is None or shutil.which("socat") is None:
+        return False
+    probe = ["bwrap", "--unshare-net", "--ro-bind", "/", "/", "true"]
+    return subprocess.run(probe, capture_output=True, check=False).returncode == 0
+
+
 pytestmark = [
     pytest.mark.skipif(claude_binary() is None, reason="the Claude Code client is not installed (`bash .ci/run`)"),
-    pytest.mark.skipif(shutil.which("bwrap") is None or shutil.which("socat") is None,
-                       reason="bubblewrap and socat are not installed (`apt-get install bubblewrap socat`)"),
+    pytest.mark.skipif(not _sandbox_works(), reason="bubblewrap and socat are not installed, or cannot make "
+                                                    "namespaces here (`apt-get install bubblewrap socat`)"),
 ]
 
 SCRIPT = '''import pathlib, socket, sys
