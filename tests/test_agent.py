@@ -93,7 +93,7 @@ def test_a_multi_file_refactor_runs_in_two_waves_and_ends_pass_through_rt_verify
         out = agent(shop, fake, "refactor: rename total to order_total", "--jobs", "2")
     assert "rt agent: 3 task(s) in 2 wave(s)" in out
     assert "waves: 1) 1  2) 2, 3" in out
-    assert "rt verify: PASS" in out and "# report: 1-refactor-rename-total-to-order-total" in out
+    assert "rt verify: PASS" in out and "# report\n\nverdict: PASS\n" in out
     assert shop.read("src/shop/price.py") == PRICE.replace("def total", "def order_total")
     assert shop.read("src/shop/cart.py") == CART.replace("total", "order_total")
     assert shop.read("tests/test_cart.py") == TESTS.replace("total", "order_total")   # the fence stripped
@@ -277,7 +277,7 @@ def test_a_file_too_big_for_the_window_is_cut_to_the_section_the_task_needs(shop
     with FakeEndpoint([steps], {1: [answer]}) as fake:
         out = agent(shop, fake, "make target round", window=4096, ret=1)   # ruff: math now unused
     sent = fake.of("1")[0]["messages"][-1]["content"]
-    assert "### src/shop/pipeline.py (partial: lines" in sent and "function target" in sent
+    assert "### src/shop/pipeline.py (" in sent and ": function target\n```\ndef target(value):" in sent
     assert "def step_60(" not in sent
     assert "    return round(value)\n" in shop.read("src/shop/pipeline.py")
     assert_within_window(fake, 4096)

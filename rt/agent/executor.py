@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from rt import budget
 from rt.agent import prompt
 from rt.agent.planner import Step
-from rt.context import View, folder_summary
+from rt.context import View, folder_summary, render_file
 from rt.lookup.symbols import OUTLINE_HINT
-from rt.pack.fragments import Fragment, fill, fragments
-from rt.pack.rank import query_terms
+from rt.pack.fragments import Fragment, fragments
+from rt.pack.rank import parse_task
 
 FORMAT_EDITS = """Answer with edits only, each in this exact form:
 <<<<<<< SEARCH
@@ -55,7 +55,8 @@ class Draft:
     step: Step
     text: str | None         # the file's text (newlines as \n); None for a new file or no file
     material: list[Fragment] | str   # the code: the whole file (one fragment), or the repository map
-    parts: list[Fragment]    # the file's parts the task's words point at, shown when the whole does not fit
+    entry: object            # the file's index entry (its outline), for the parts the task's words point at
+    keys: dict[str, float]   # the task's words as ranking keys
     folder: str              # folder context
     memory: list[str]        # notes from the tasks it depends on
     mode: str                # edits, whole, create, query
@@ -92,7 +93,12 @@ class Draft:
     def _cost(self) -> int:
         if isinstance(self.material, str):
             return budget.estimate(self.material)
-        return sum(budget.estimate(f.render()) for f in self.material or self.parts)
+        if self.text is None:
+            return 0
+        return budget.estimate(render_file(self.step.file, self.material or self._parts(None)))
+
+    def _parts(self, room: int | None) -> list[Fragment]:
+        return fragments(self.step.file, self.text or "", self.entry, self.keys, room, fit=False)
 
     def _code(self, limit: int) -> tuple[str, bool]:
         """The code shown in `limit` tokens, and whether it is all of the material: the whole file when it
@@ -100,10 +106,20 @@ class Draft:
         if isinstance(self.material, str):
             code = budget.cut_to(self.material, limit)
             return code, code == self.material
-        whole = "".join(f.render() for f in self.material)
-        if self.material and budget.estimate(whole) <= limit:
-            return whole, True
-        return "".join(f.render() for f in fill(self.parts, 1 << 30, limit)), False
+        if self.text is None:
+            return "", True
+        if self.material:
+            whole = render_file(self.step.file, self.material)
+            if budget.estimate(whole) <= limit:
+                return whole, True
+        room = limit * 4      # characters; shrunk by what the estimate says until the parts fit
+        for _ in range(6):
+            code = render_file(self.step.file, self._parts(room))
+            spent = budget.estimate(code)
+            if spent <= limit:
+                return code, False
+            room = room * limit * 9 // (spent * 10)
+        return budget.cut_to(code, limit), False
 
 
 def draft(view: View, step: Step, text: str | None, memory: list[str], repo_map: str, window: int) -> Draft:
@@ -112,16 +128,16 @@ def draft(view: View, step: Step, text: str | None, memory: list[str], repo_map:
     summary = folder_summary(view, folder) if step.file else ""
     folder_ctx = f"{folder or '.'}/" + (f": {summary}" if summary else "") if step.file else ""
     if step.action == "query" and not step.file:
-        return Draft(step, None, repo_map, [], "", memory, "query")
+        return Draft(step, None, repo_map, None, {}, "", memory, "query")
     if step.action == "create" or text is None:
-        return Draft(step, None, [], [], folder_ctx, memory, "create")
+        return Draft(step, None, [], None, {}, folder_ctx, memory, "create")
     lines = text.splitlines(keepends=True)
     short = len(lines) <= OUTLINE_HINT
     whole = [Fragment(step.file, 1, len(lines), len(lines), "whole file", lines)] if short else []
-    parts = fragments(step.file, text, view.index.entry(step.file), set(query_terms(step.what)))
+    keys = parse_task(step.what).keys
     small = short and budget.estimate(text) <= budget.split(window).output * 3 // 4
     mode = "query" if step.action == "query" else "whole" if small else "edits"
-    return Draft(step, text, whole, parts, folder_ctx, memory, mode)
+    return Draft(step, text, whole, view.index.entry(step.file), keys, folder_ctx, memory, mode)
 
 
 def carry_out(d: Draft, caller: prompt.Caller, position: int, tier) -> Outcome:
