@@ -301,6 +301,37 @@ def test_what_can_fit_dropped_is_reported_when_the_window_is_small(shop):
     assert "function target" in user and "def step_10(" not in user   # its part the task's words point at
 
 
+def test_memory_keeps_four_entries_and_goes_after_folder_context_before_code(shop):
+    """A task after five others: four notes of them at most (the split's memory entries); in a small window
+    folder context goes first, then the notes, and only then is code cut."""
+    shop.write("src/shop/pipeline.py", big_module(20))
+    shop.git("add", "-A")
+    shop.git("commit", "-qm", "pipeline")
+    made = [(i, f"src/shop/m{i}.py", "create", f"a module m{i} with a docstring", []) for i in range(1, 6)]
+    steps = plan(*made, (6, "src/shop/pipeline.py", "edit", "make target round the value", [1, 2, 3, 4, 5]))
+    answers = {i: [f'"""M{i}."""\n'] for i in range(1, 6)}
+    answers[6] = [edit("    return math.floor(value)\n", "    return round(math.floor(value) + 0.5)\n")]
+    lines = {}
+    for window in (8192, 1300):
+        shop.git("checkout", "-q", "--", ".")
+        shop.git("clean", "-qfd", "-e", ".rt")
+        with FakeEndpoint([steps], answers) as fake:
+            out = agent(shop, fake, "make target round", window=window)
+        assert_within_window(fake, window)
+        user = fake.of("6")[0]["messages"][-1]["content"]
+        lines[window] = next(x for x in out.splitlines() if x.startswith("  task 6:"))
+        notes = [x for x in user.splitlines() if x.startswith("- task ")]
+        if window == 8192:
+            assert len(notes) == 4 and "## Folder\nsrc/shop/" in user and "def step_19(" in user
+            assert lines[window].endswith("dropped: nothing")
+        else:
+            assert notes == [] and "## Folder" not in user and "def step_19(" not in user
+            dropped = lines[window].split("dropped: ")[1]
+            assert dropped.index("folder context") < dropped.index("4 of 4 memory entries") < dropped.index("code beyond")
+        shop.rt("start", "reset", "--no-baseline")
+        shop.rt("block", "reset")
+
+
 def test_a_window_too_small_for_any_code_is_refused_before_any_call(shop):
     with FakeEndpoint([RENAME]) as fake:
         agent(shop, fake, "rename total", window=600, ret=2)
