@@ -17,9 +17,11 @@ how many tasks end with PASS.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -43,7 +45,9 @@ def run(cmd: list[str], cwd: Path, timeout: float | None = None) -> subprocess.C
 
 
 def repo(files: dict[str, str]) -> Path:
-    root = Path(tempfile.mkdtemp(prefix="rt-agent-bench-")) / "repo"
+    top = Path(tempfile.mkdtemp(prefix="rt-agent-bench-"))
+    atexit.register(shutil.rmtree, top, True)
+    root = top / "repo"
     for rel, text in files.items():
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text(text)
