@@ -10,29 +10,16 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 
 import pytest
 
-from test_agent import CART, PRICE, TESTS
+from test_agent import shop  # noqa: F401  (the fixture: the same small shop repository)
 
 ENDPOINT = os.environ.get("RT_AGENT_LIVE_ENDPOINT")
 MODEL = os.environ.get("RT_AGENT_LIVE_MODEL", "local")
 WINDOW = int(os.environ.get("RT_AGENT_LIVE_CONTEXT", "8192"))
 
 pytestmark = pytest.mark.skipif(not ENDPOINT, reason="set RT_AGENT_LIVE_ENDPOINT to run rt agent against a real model")
-
-
-@pytest.fixture
-def shop(project):
-    project.write("pyproject.toml", '[tool.ruff]\nline-length = 100\n\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
-    project.write("src/shop/__init__.py", '"""Shop: prices and carts."""\n')
-    project.write("src/shop/price.py", PRICE)
-    project.write("src/shop/cart.py", CART)
-    project.write("tests/conftest.py", "import pathlib\nimport sys\n\nsys.path.insert(0, str(pathlib.Path(__file__).parent.parent / 'src'))\n")
-    project.write("tests/test_cart.py", TESTS)
-    project.init_git()
-    return project
 
 
 def live(project, task: str) -> tuple[int, dict | None, str]:
