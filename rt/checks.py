@@ -82,7 +82,8 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool,
+        "agent": dict}   # [agent]: read and checked by rt/agent/config.py
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 

@@ -53,20 +53,23 @@ class Store:
             os.close(fd)
 
     # ------------------------------------------------------------ files
-    def write_bytes(self, path: Path, data: bytes) -> None:
+    def write_bytes(self, path: Path, data: bytes, mode: int = 0o644) -> None:
         """Atomic write: a temp file in the same folder, fsync, then rename over the target."""
-        with self.writing(path) as f:
+        with self.writing(path, mode) as f:
             f.write(data)
 
     @contextlib.contextmanager
-    def writing(self, path: Path):
+    def writing(self, path: Path, mode: int = 0o644):
         """A binary file to write bit by bit (a check's output as it comes), which takes `path`'s place
-        atomically (fsync, then rename) only when the block ends without an error."""
+        atomically (fsync, then rename) only when the block ends without an error. `mode`: its permissions
+        (`rt agent` keeps an edited file's)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
         tmp = path.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{path.name}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
+            if mode != 0o644:
+                os.fchmod(fd, mode)
             with os.fdopen(fd, "wb") as f:
                 yield f
                 f.flush()
