@@ -1,9 +1,9 @@
 """The manifest (what this repository is) and the task pack (the code a task most likely touches).
 
 Both are written for a model to read: capped in size, byte-stable, and honest about being partial.
-Files are ranked by matching the task's words against paths, definition names and file text, a word
-in a path or a name weighing more than the same word in a body, then strengthened by import
-neighbours. `rt pack --json` gives the ranked list that `bench/localize` scores.
+Files are ranked by `rt/pack/rank.py` from the index's postings; the pack shows their code as
+`rt/pack/fragments.py` cuts it, within PACK_CHARS headings included. `rt pack --json` gives the
+ranked list that `bench/localize` scores.
 """
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from rt import budget, journal, state
-from rt.checks import CONFIG, detect
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
-from rt.pack.fragments import Fragment, fill, fragments
-from rt.pack.rank import CODE_LANGS, Ranking, is_test, rank, short
+from rt.pack.fragments import Fragment, as_keys, fragments, is_import
+from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -30,7 +29,7 @@ class View:
 
     def __init__(self, ctx, index, text: str, pinned: list[str]):
         self.ctx, self.index, self.text, self.pinned = ctx, index, text, pinned
-        self.paths = list(index.files)
+        self.paths = index.paths
         self._ranking: Ranking | None = None
 
     @property
@@ -243,6 +242,7 @@ def section_relevant(view: View) -> list[str]:
 
 def section_checks(view: View) -> list[str]:
     """The project's own checks and their commands: what `rt baseline` and `rt verify` run."""
+    from rt.checks import CONFIG, detect   # here: `rt pack` never needs the checks
     try:
         checks = detect(view.ctx.repo)
     except RtError as e:  # a broken rt.toml must not hide the rest of the manifest
@@ -280,20 +280,42 @@ def _join(head: list[str], sections: list[list[str]]) -> str:
 
 # ---------------------------------------------------------------- the task pack
 
-PACK_FILES = 6
-"""At most this many files get code in the pack; the ranked list names more."""
+PACK_FILES = 8
+"""At most this many ranked files get code in the pack."""
+PACK_RATIO = 0.25
+"""... each scoring at least this share of the best unpinned one."""
+SHARES = (0.34, 0.2, 0.14, 0.1, 0.08, 0.06, 0.05, 0.05)
+"""The first pass's share of the code room for the files in rank order; what is left goes, in rank
+order, to the files that want more."""
+TESTS_SHARE = 0.12
+USES_LINES = 8
+
+
 def dependents(view: View, path: str, names: list[str], skip: set[str]) -> list[str]:
-    """`file:line: code` for where the files importing `path` use its chosen names (or import it)."""
+    """`file:line: code` for where the files importing `path` use its chosen names (or import it), two
+    lines a file at most, uses before imports."""
     out = []
     for user in view.index.importers(path):
-        if user in skip:
+        if user in skip or is_rt_own(user):
             continue
         text = view.read(user)
         stem = posixpath.splitext(posixpath.basename(path))[0]
         wanted = re.compile(r"\b(" + "|".join(re.escape(n) for n in names + [stem]) + r")\b")
-        hits = [(i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if wanted.search(line)][:3]
-        out += [f"{user}:{i}: {short(line, 160)}" for i, line in hits]
+        hits = [(is_import(line), i, line.strip()) for i, line in enumerate(text.splitlines(), 1) if wanted.search(line)]
+        out += [f"{user}:{i}: {short(line, 160)}" for _, i, line in sorted(hits)[:2]]   # uses before the import
     return out
+
+
+def tests_for(view: View, path: str) -> list[str]:
+    """Test files for `path`: those importing it, then those named after it (`test_x.py`, `x_test.go`, `x.test.ts`)."""
+    stem = posixpath.basename(path).split(".", 1)[0]
+    named = re.compile(r"(^|/)(test_?" + re.escape(stem) + r"|" + re.escape(stem) + r"([._-](test|spec))|"
+                       + re.escape(stem) + r"_test)\.[A-Za-z]+$", re.IGNORECASE)
+    lists = [view.index.postings("pterms", k) for k in as_keys([stem])]
+    by_name = sorted(p for p in map(view.index.path_of, (v if type(v) is int else v[0] for v in min(lists, key=len)))
+                     if named.search(p)) if lists else []
+    found = [t for t in view.index.importers(path) if is_test(t)] + [p for p in by_name if is_test(p) and p != path]
+    return [t for t in dict.fromkeys(found) if not is_rt_own(t)]
 
 
 def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
@@ -317,8 +339,46 @@ class Pack:
     budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
 
 
+def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
+    """One file's fragments under one heading: its length and why it is here, then each part's lines."""
+    if not frags:
+        return ""
+    head = f"### {path} ({frags[0].total} lines" + (f"; {why}" if why else "") + ")\n"
+    if len(frags) == 1 and frags[0].what == "whole file":
+        return head + frags[0].code()
+    return head + "".join(f"lines {f.start}-{f.end}: {f.what}\n{f.code()}" for f in frags)
+
+
+def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -> dict[str, list[Fragment]]:
+    """Each file's fragments within `room` characters in all: a share by rank first, then what is left,
+    in rank order, to the files that want more."""
+    texts = {p: view.read(p) for p in files}
+    entries = {p: view.index.entry(p) for p in files}
+    heads = {p: len(p) + 60 for p in files}
+    out: dict[str, list[Fragment]] = {}
+    used = 0
+    for i, p in enumerate(files):
+        cap = min(room - used, int(room * SHARES[min(i, len(SHARES) - 1)])) - heads[p]
+        out[p] = fragments(p, texts[p], entries[p], keys, cap) if cap > 80 and texts[p] else []
+        used += _cost(p, out[p])
+    for p in files:
+        left = room - used
+        if left < 200 or not texts[p]:
+            continue
+        more = fragments(p, texts[p], entries[p], keys, _cost(p, out[p]) - heads[p] + left)
+        if _cost(p, more) > _cost(p, out[p]):
+            used += _cost(p, more) - _cost(p, out[p])
+            out[p] = more
+    return {p: f for p, f in out.items() if f}
+
+
+def _cost(path: str, frags: list[Fragment]) -> int:
+    return len(render_file(path, frags, "x" * 50)) if frags else 0
+
+
 def build_pack(view: View, task: dict | None = None, window: int | None = None) -> Pack:
-    """The pack in PACK_CHARS characters (and, with a window, in what `budget.can_fit` leaves for code)."""
+    """The pack in PACK_CHARS characters, headings included (and, with a window, in what `budget.can_fit`
+    leaves for code): code of the best files, the tests exercising them, where their importers use them."""
     r = view.ranking
     head = ["# Task pack", f"task: {short(view.text, 300)}" if view.text else "task: (none given; pinned paths only)"]
     if r.terms:
@@ -326,61 +386,90 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
         return Pack("\n".join(head + ["", vague_notice(r)]) + "\n", [], [], [], True)
-    chosen = _pack_files(r)
-    ranked = ["## Ranked files"] + [f"{i}. {f.path}" + (f" ({'; '.join(f.why)})" if f.why else "")
-                                    for i, f in enumerate(r.files[:12], 1)]
     if r.vague:
-        ranked.append(vague_notice(r))
+        head.append(vague_notice(r))
+    chosen, ranked_tests = _pack_files(r)
+    why = {f.path: short("; ".join(f.why), 140) for f in r.files[:len(chosen) + len(ranked_tests) + 5]}
     memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
-    folder_ctx = [f"- {d}/: {folder_summary(view, d) or 'no summary'}" for d in folders]
-    terms = set(r.terms)
-    frags: list[Fragment] = []
-    for p in chosen:
-        text = view.read(p)
-        frags += fragments(p, text, view.index.files.get(p), terms) if text else []
-    uses = []
-    for p in chosen[:3]:
-        uses += dependents(view, p, sorted({n for f in frags if f.path == p for n in f.names}), set(chosen))
-    fixed = "\n".join(head + [""] + ranked) + "\n"
-    mem_block = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
-    folder_block = ("\n## Folder context\n" + "\n".join(folder_ctx) + "\n") if folder_ctx else ""
-    uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:15]) + "\n") if uses else ""
-    room_chars = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - len(uses_block) - 200
-    code_frags = fill(frags, room_chars, None)
+    folder_ctx = [f"- {d}/: {s}" for d in folders for s in [folder_summary(view, d)] if s]
+    keys = r.weights or as_keys(r.terms)
+
+    def blocks(memory: list[str], folders: bool) -> tuple[str, str]:
+        mem = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
+        fold = ("\n## Folder context\n" + "\n".join(folder_ctx) + "\n") if folder_ctx and folders else ""
+        return mem, fold
+
+    def assemble(room: int, tests_room: int, uses_n: int):
+        code = _allocate(view, chosen, room, keys)
+        tested: dict[str, list[Fragment]] = {}
+        tests_of: dict[str, str] = {}
+        t_used = 0
+        for p in [p for p in code if not is_test(p)][:3]:
+            names = sorted({n for f in code[p] for n in f.names})
+            found = tests_for(view, p)
+            for t in [t for t in ranked_tests if t in found] + [t for t in found if t not in ranked_tests][:2]:
+                text = view.read(t) if t not in code and t not in tested else ""
+                left = tests_room - t_used - len(t) - 60
+                calls = {k: max(keys.values(), default=1.0) for k in as_keys(names)}   # the shown names weigh most
+                frags = fragments(t, text, view.index.entry(t), keys | calls, left, fit=False) if text and left > 300 else []
+                if frags and not all(f.what.startswith("start of file") or f.what == "imports" for f in frags):
+                    tested[t], tests_of[t] = frags, p
+                    t_used += _cost(t, frags)
+                    break
+        uses = []
+        for p in list(code)[:3]:
+            uses += dependents(view, p, sorted({n for f in code[p] for n in f.names}), set(code) | set(tested))
+        code_text = "".join(render_file(p, code[p], why.get(p, "")) for p in code)
+        tests_text = "".join(render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested)
+        uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:uses_n]) + "\n") if uses and uses_n else ""
+        return code, tested, ("\n## Code\n" + code_text if code_text else ""), ("\n## Tests\n" + tests_text if tests_text else ""), uses_block
+
+    mem_block, folder_block = blocks(memory, True)
+    fixed = "\n".join(head) + "\n"
+    room = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - 300
+    tests_room = int(room * TESTS_SHARE)
+    code, tested, code_block, tests_block, uses_block = assemble(room - tests_room - 120 * USES_LINES, tests_room, USES_LINES)
     dropped: list[str] = []
     asked: dict = {}
     if window:
-        code_tokens = sum(budget.estimate(f.render()) for f in code_frags) + budget.estimate(uses_block)
+        code_tokens = budget.estimate(code_block + tests_block + uses_block)
         fit = budget.can_fit(window, code=code_tokens, memory=[budget.estimate(m) for m in memory],
                              folders=budget.estimate(folder_block))
         dropped = fit.dropped
         asked = {"window": window, "code": code_tokens, "memory": [budget.estimate(m) for m in memory],
                  "folders": budget.estimate(folder_block), "kept": {"code": fit.code, "memory": fit.memory,
                                                                     "folders": fit.folders}}
-        folder_block = folder_block if fit.folders else ""
         memory = memory[:fit.memory]
-        mem_block = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
+        mem_block, folder_block = blocks(memory, fit.folders)
         if fit.code < code_tokens:
-            uses_block = ""
-            code_frags = fill(frags, room_chars, fit.code)
+            share = fit.code / code_tokens
+            for _ in range(6):   # fewer characters until the estimate fits what is left for code
+                code, tested, code_block, tests_block, uses_block = assemble(int(room * share * 0.85), int(tests_room * share), 0)
+                if budget.estimate(code_block + tests_block) <= fit.code:
+                    break
+                share *= 0.8
         head.append(f"budget: {window} tokens (system {budget.split(window).system}, answer {budget.split(window).output}, "
                     f"code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped else "; nothing dropped"))
-        fixed = "\n".join(head + [""] + ranked) + "\n"
-    code = "\n## Code\n" + "\n".join(f.render() for f in code_frags) if code_frags else ""
-    text = fixed + mem_block + folder_block + code + uses_block
-    return Pack(text, chosen, [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                               for f in code_frags], dropped, r.vague, asked)
+        fixed = "\n".join(head) + "\n"
+    text = fixed + mem_block + folder_block + code_block + tests_block + uses_block
+    if len(text) > PACK_CHARS:   # never over: the parts that matter least go first
+        text = fixed + mem_block + folder_block + code_block + tests_block
+    frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
+    return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
+                                   for f in frags], dropped, r.vague, asked)
 
 
-def _pack_files(r: Ranking) -> list[str]:
-    """Pinned files, then the ranked files scoring at least a fifth of the best unpinned one."""
+def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:
+    """(files given code, ranked tests): pinned files, then the ranked files scoring at least PACK_RATIO
+    of the best unpinned one, at most PACK_FILES; a ranked test goes with the tests of the code instead."""
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     rest = [f for f in r.files if f.why != ["pinned"]]
     if r.vague:
-        return pinned
+        return pinned, []
     best = rest[0].score if rest else 0.0
-    return pinned + [f.path for f in rest[:PACK_FILES] if f.score >= best / 5]
+    good = [f.path for f in rest if f.score >= best * PACK_RATIO]
+    return pinned + [p for p in good if not is_test(p)][:PACK_FILES], [p for p in good if is_test(p)]
 
 
 # ---------------------------------------------------------------- commands and the functions hooks call

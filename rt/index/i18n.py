@@ -81,7 +81,27 @@ def is_locale(path: str) -> bool:
         return in_dir or "messages" in stem or "_" in stem and _LOCALE_CODE.match(stem.rsplit("_", 1)[-1]) is not None
     if ext in ("json", "yml", "yaml"):
         return in_dir or _LOCALE_CODE.match(stem) is not None and stem not in ("package", "tsconfig")
+    if ext in ("js", "ts", "mjs", "cjs"):   # a translation module written as code: `locales/de.ts`, `i18n/fr/index.js`
+        return in_dir and any(_LOCALE_CODE.match(p) and p not in _NOT_CODES for p in (stem, *parts[-2:-1]))
     return False
+
+
+_NOT_CODES = frozenset({"index", "utils", "util", "types", "type", "main", "base", "core", "lib", "src", "app", "api",
+                        "test", "spec", "config", "setup", "init", "load", "i18n", "lang", "locale", "messages"})
+"""Short names that look like a language code but name a module."""
+_SOURCE = re.compile(r"^(?:en|source|base|default|pot)(?:[-_](?:us|gb|en))?$")
+
+
+def is_source_locale(path: str) -> bool:
+    """Whether a locale file is the source (English) one, which a task worded in English edits:
+    `en.json`, `en_US/translation.json`, `locales/en/common.json`, `values/strings.xml`, a `.pot`."""
+    if not is_locale(path):
+        return False
+    parts = path.lower().split("/")
+    name = parts[-1]
+    if name.endswith(".pot") or name == "strings.xml" and parts[-2:-1] == ["values"]:
+        return True
+    return any(_SOURCE.match(p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
 def entries(path: str, text: str) -> list[tuple[str, str, int]]:

@@ -14,31 +14,37 @@ from __future__ import annotations
 import json
 import os
 import re
+import sys
 import time
 import zlib
+from array import array
 from collections import Counter
 from functools import cached_property
 
 from rt.index import freshness
-import sys
 
 from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 
-VERSION = 10
+VERSION = 11
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
-KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved")
-FAMILY = {"files": "f", "words": "w", "resolved": "r", "idents": "s", "defs": "s", "importers": "s", "keys": "s"}
+KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms", "counts")
+FAMILY = {"files": "f", "words": "w", "resolved": "r", "idents": "s", "defs": "s", "importers": "s", "keys": "s",
+          "terms": "t", "pterms": "t", "nterms": "t", "counts": "c"}
 """Which shard file holds a kind: file rows, the word map for `rt find`, each file's resolved imports and
-the symbol maps apart, so a symbol look-up never parses file rows or words."""
-ROWS = frozenset({"files", "resolved"})
+the symbol maps apart, so a symbol look-up never parses file rows or words. The ranking's postings
+(`terms.KINDS`) are apart too, and each file's word counts (read only to rebuild) apart from them."""
+ROWS = frozenset({"files", "resolved", "counts"})
 """Kinds keyed by path with one value per file; the others are posting lists."""
 PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
 QUICK = "quick"
 """The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
+STATS = "rankstats"
+"""Per base file, in file-number order, what the ranking weighs a match against: its lines and the words
+of its text; two arrays of unsigned 32-bit numbers, one after the other."""
 
 
 
@@ -47,9 +53,11 @@ class FileEntry:
     """What the index knows of one file. Lists are sorted; `resolved` holds the repository paths its
     imports resolve to, `idents` the identifiers in its code, `words` the lower-case words of its whole
     text, `keys` the translation keys its code uses; `note` is "" or why the file is indexed only partly
-    (binary, large, minified, generated, syntax-error)."""
+    (binary, large, minified, generated, syntax-error). `terms` (ranking keys -> counts, `terms.py`) is
+    kept apart from the row: None when not loaded."""
 
-    __slots__ = ("path", "lang", "lines", "defs", "imports", "resolved", "idents", "words", "keys", "note", "blob")
+    __slots__ = ("path", "lang", "lines", "defs", "imports", "resolved", "idents", "words", "keys", "note", "blob",
+                 "terms")
 
     def __init__(self, path: str, lang: str, lines: int, defs: list[Definition], imports: list[str],
                  resolved: list[str] | None = None, idents: list[str] | None = None, words: list[str] | None = None,
@@ -57,6 +65,7 @@ class FileEntry:
         self.path, self.lang, self.lines, self.defs, self.imports = path, lang, lines, defs, imports
         self.resolved, self.idents, self.words, self.keys = resolved or [], idents or [], words or [], keys or []
         self.note, self.blob = note, blob
+        self.terms: dict[str, int] | None = None
 
     def to_row(self) -> list:
         return [self.lang, self.lines, [d.row() for d in self.defs], self.imports, self.resolved, self.idents,
@@ -170,7 +179,11 @@ class Index:
     @cached_property
     def delta(self) -> dict[str, FileEntry]:
         """Files edited or added since the last full build, as they are now."""
-        return {p: FileEntry.from_row(p, row) for p, row in self._read("delta.json")["files"].items()}
+        data = self._read("delta.json")
+        out = {p: FileEntry.from_row(p, row) for p, row in data["files"].items()}
+        for p, counts in data.get("terms", {}).items():
+            out[p].terms = counts
+        return out
 
     @cached_property
     def removed(self) -> frozenset[str]:
@@ -244,6 +257,51 @@ class Index:
     def key_users(self, key: str) -> list[str]:
         """Files whose code uses the translation key `key`, sorted."""
         return self._path_list(self._lookup("keys", key))
+
+    # ------------------------------------------------------------ what the ranking reads (rt/pack/rank.py)
+
+    def postings(self, kind: str, key: str) -> list:
+        """The ranking posting list of `key` (a `terms.KINDS` kind): file numbers, or [number, count]."""
+        return self._lookup(kind, key)
+
+    def path_of(self, number: int) -> str:
+        return self._numbered[number]
+
+    @cached_property
+    def _stats(self) -> dict[str, array]:
+        numbers = array("I")
+        try:
+            numbers.frombytes(self.store.path(DIR, STATS).read_bytes())
+        except (FileNotFoundError, ValueError):
+            pass
+        n = len(self.base_paths)
+        if len(numbers) != 2 * n:
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{STATS} does not match its path list")
+        return {"lines": numbers[:n], "words": numbers[n:]}
+
+    def stats(self, number: int) -> tuple[int, int]:
+        """(lines, words in the text) of file `number`."""
+        path = self._numbered[number]
+        e = self.delta.get(path)
+        if e is not None:
+            return e.lines, sum((e.terms or {}).values())
+        s = self._stats
+        return s["lines"][number], s["words"][number]
+
+    @cached_property
+    def mean_words(self) -> float:
+        """Mean words in the text of the build's files with text."""
+        s = self._stats
+        return sum(s["words"]) / ((len(s["lines"]) - s["lines"].count(0)) or 1)
+
+    def with_counts(self) -> dict[str, FileEntry]:
+        """`files`, each with its word counts: what a rebuild reuses of files that did not change."""
+        files = self.files
+        for i in range(self.shards):
+            for path, counts in self._read(f"{FAMILY['counts']}{i:03d}.json")["counts"].items():
+                if path in files and path not in self.delta:
+                    files[path].terms = counts
+        return files
 
 
 # ---------------------------------------------------------------- building
@@ -353,7 +411,7 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
         if trusted:
             try:
                 idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
-                old = Index(store, meta).files if idx is None else {}
+                old = Index(store, meta).with_counts() if idx is None else {}
             except IndexDamaged as e:   # every shard is written anew: one may be damaged under a current digest
                 _say_rebuilt(e)
                 idx, old, trusted = None, {}, None
@@ -427,7 +485,8 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     for p in [*new, *removed]:   # each base row replaced or dropped
         defs += (len(new[p].defs) if p in new else 0) - (len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
                                                         if p in in_base else 0)
-    store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed)})
+    store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed),
+                                           "terms": {p: new[p].terms or {} for p in sorted(new)}})
     return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs, files=len(current))), parsed)
 
 
@@ -507,6 +566,11 @@ def damaged(store) -> list[str]:
             idx.base_blobs
         except IndexDamaged:
             bad.append("blobs.json")
+    if PATHS not in bad:
+        try:
+            idx._stats
+        except IndexDamaged:
+            bad.append(STATS)
     return sorted(bad)
 
 
@@ -518,6 +582,8 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
         blob, kind = files[path]
         prev = old.get(path)
         if prev is not None and prev.blob == blob:
+            if prev.terms is None:   # an index built before the counts were kept
+                prev.terms = _text_terms(prev, read_text(repo, path) or "")
             entries[path] = prev
             continue
         lang = langs.language(path)
@@ -530,13 +596,22 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
         entries[path] = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
                                   [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
+        entries[path].terms = _text_terms(entries[path], text)
     return entries, parsed
+
+
+def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
+    """The ranking's word counts of a file's text; none for a minified one."""
+    from rt.index import terms
+    return {} if e.note == "minified" else terms.text_counts(text)
+
+
 
 
 def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
     """Write every shard whose content changed, then the meta file that makes them current."""
     n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
-                        for e in entries.values()))
+                        + 2 * len(e.terms or ()) for e in entries.values()))
     shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
     where: dict[str, int] = {}   # key -> its shard number; the same identifiers recur in most files
     defs = 0
@@ -566,6 +641,9 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     paths = "\0".join(entries).encode("utf-8", "surrogateescape")
     store.write_bytes(store.path(DIR, PATHS), paths)
     store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
+    cap = 2 ** 32 - 1
+    store.write_bytes(store.path(DIR, STATS), array("I", [min(cap, x) for x in (
+        [e.lines for e in entries.values()] + [sum((e.terms or {}).values()) for e in entries.values()])]).tobytes())
     store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
@@ -590,6 +668,20 @@ def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = No
     for target in e.resolved:
         if target != path:
             yield "importers", target, fid
+    yield from _rank_postings(path, fid, e, ids is not None)
+
+
+def _rank_postings(path: str, fid: int, e: FileEntry, base: bool):
+    """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number."""
+    from rt.index import terms
+    if base:
+        yield "counts", path, e.terms or {}
+    for key, n in (e.terms or {}).items():
+        yield "terms", key, fid if n == 1 else [fid, n]
+    for key, where in terms.path_keys(path).items():
+        yield "pterms", key, fid if where == 1 else [fid, where]
+    for key, n in terms.name_counts([d.name for d in e.defs]).items():
+        yield "nterms", key, fid if n == 1 else [fid, n]
 
 
 def _digest(shard: dict) -> int:
@@ -603,7 +695,7 @@ def _write_meta(store, meta: dict) -> dict:
 
 def _drop_extra(store, n: int) -> None:
     """Files an earlier build left (more shards, another layout) are never read again; remove them."""
-    keep = {"meta.json", PATHS, QUICK, "blobs.json", "delta.json"} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
+    keep = {"meta.json", PATHS, QUICK, "blobs.json", "delta.json", STATS} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
     folder = store.path(DIR)
     for name in os.listdir(folder):
         if name not in keep and not name.startswith("."):

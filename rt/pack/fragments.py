@@ -1,23 +1,39 @@
-"""The code a pack shows of one file: whole when short, else its imports, its definitions matching the
-task and windows around the lines holding most task words; fitted into what the pack has room for.
+"""The code a pack shows of one file, in the room it is given: whole when short, else its matching
+definitions (a long one as its signature and the lines holding the task's words), the lines holding
+most task words elsewhere, and its imports; the most telling parts first when room is short.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
-from rt import budget
-from rt.bm25 import tokens
-from rt.pack.rank import _IMPORT
+from rt.index.terms import keys_of_word
 
 WHOLE_FILE = 60
-"""A file this short is shown whole; a longer one as its imports and its matching definitions."""
-DEF_LINES = 80
-"""A matching definition longer than this is shown from its start, cut here."""
-IMPORT_LINES = 30
+"""A file this short is shown whole."""
+WHOLE_FIT = 150
+"""A file this short is shown whole when it fits the room it is given: a few more lines beat the
+headings of many fragments."""
+GAP = 3
+"""Fragments this few lines apart are shown as one, the lines between included."""
+WHOLE_DEF = 40
+"""A matching definition this short is shown whole; a longer one as its signature and matching lines."""
+HEAD_LINES = 4
+"""At most this many lines of a long definition's start (its signature) are shown."""
+DEF_CONTEXT = 3
+DEF_WINDOWS = 3
+"""Inside a long definition: this many windows of this many lines either side of the lines holding task words."""
 MATCH_WINDOWS = 2
-MATCH_CONTEXT = 5
+MATCH_CONTEXT = 4
 """Outside the chosen definitions, this many windows of this many lines either side of the lines
 holding the most task words (markup templates, long functions, files without definitions)."""
+DEFS = 4
+"""At most this many matching definitions of one file."""
+IMPORT_LINES = 20
+_IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|(pub(\(\w+\))?\s+)?use\s|"
+                     r"#\s*include\b|require\s*\(|@import\b)")
+"""An import statement's first line; Rust's `use` only at the top level (inside a function it is not an import)."""
+_WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
 @dataclass
@@ -30,14 +46,23 @@ class Fragment:
     lines: list[str]
     names: list[str] = field(default_factory=list)   # the definitions it shows
 
-    def render(self) -> str:
-        span = f"lines {self.start}-{self.end} of {self.total}"
-        label = self.what if self.what == "whole file" else f"partial: {span}; {self.what}"
-        body = "".join(line if line.endswith("\n") else line + "\n" for line in self.lines)
-        return f"### {self.path} ({label})\n```\n{body}```\n"
+    def code(self) -> str:
+        return "```\n" + "".join(line if line.endswith("\n") else line + "\n" for line in self.lines) + "```\n"
 
 
-def _ranges(numbers: list[int], gap: int = 2) -> list[tuple[int, int]]:
+def line_keys(line: str) -> set[str]:
+    return {k for w in _WORD.findall(line) for k in keys_of_word(w)}
+
+
+def as_keys(terms) -> dict[str, float]:
+    """The ranking keys of the task's words with their weights: `terms` is the ranking's weights
+    (`Ranking.weights`) or words (or keys: a key maps to itself), each then weighing 1."""
+    if isinstance(terms, dict):
+        return dict(terms)
+    return {k: 1.0 for t in terms for w in _WORD.findall(t) for k in keys_of_word(w)}
+
+
+def _ranges(numbers: list[int], gap: int = 1) -> list[tuple[int, int]]:
     out: list[list[int]] = []
     for n in sorted(numbers):
         if out and n - out[-1][1] <= gap:
@@ -47,95 +72,167 @@ def _ranges(numbers: list[int], gap: int = 2) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-def fragments(path: str, text: str, entry, terms: set[str]) -> list[Fragment]:
-    """The parts of one file worth showing for the task: whole when short, else imports and matching definitions."""
+@dataclass
+class _Piece:
+    start: int
+    end: int
+    what: str
+    value: float
+    names: list[str] = field(default_factory=list)
+
+
+def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True) -> list[Fragment]:
+    """The parts of one file worth showing for the task (`terms` as `as_keys` takes them), in line order,
+    within `room` characters of rendered code when given (the most telling parts kept); `fit=False`
+    shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter)."""
+    keys = as_keys(terms)
     lines = text.splitlines(keepends=True)
     total = len(lines)
-    if total <= WHOLE_FILE:
-        return [Fragment(path, 1, total, total, "whole file", lines)] if total else []
-    imports = [i + 1 for i, line in enumerate(lines) if _IMPORT.match(line)][:IMPORT_LINES]
-    out = [Fragment(path, a, b, total, "imports", lines[a - 1:b]) for a, b in _ranges(imports)]
+    if not total:
+        return []
+    whole = _size(lines, 1, total)
+    if total <= WHOLE_FILE and (room is None or whole <= room) or fit and total <= WHOLE_FIT and room is not None and whole <= room:
+        defs = entry.defs if entry else []
+        named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
+        return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
+    hits = [line_keys(line) & keys.keys() if any(k in line.lower() for k in keys) else set() for line in lines]
+    pieces = _definition_pieces(entry, lines, hits, keys)
+    shown = {i for p in pieces for i in range(p.start, p.end + 1)}
+    pieces += _window_pieces(lines, hits, keys, shown)
+    imports = _import_lines(lines)
+    if len(imports) >= 2:
+        pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(imports, gap=GAP)]
+    if not any(p.what != "imports" for p in pieces):
+        end = min(total, 25)
+        pieces.append(_Piece(1, end, "start of file; nothing in it matches the task's words", 0.1))
+    chosen, used = [], 0
+    for p in sorted(pieces, key=lambda p: (-p.value, p.start)):
+        cost = _size(lines, p.start, p.end) + 40
+        if room is not None and used + cost > room:
+            if chosen:
+                continue
+            p = _cut(p, lines, room)   # the best piece, cut to the room
+            if p is None:
+                break
+            cost = room
+        chosen.append(p)
+        used += cost
+    return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
+
+
+def _size(lines: list[str], a: int, b: int) -> int:
+    return sum(len(line) for line in lines[a - 1:b]) + (b - a + 1)
+
+
+def _cut(p: _Piece, lines: list[str], room: int) -> _Piece | None:
+    end, used = p.start - 1, 40
+    while end < p.end and used + len(lines[end]) + 1 <= room:
+        used += len(lines[end]) + 1
+        end += 1
+    return _Piece(p.start, end, p.what + ", cut to fit", p.value, p.names) if end >= p.start else None
+
+
+def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float]) -> list[_Piece]:
+    """The definitions whose name or body holds task words, best first (by the words' weights, a word in
+    the name thrice): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
     for d in entry.defs if entry else []:
-        name_hits = len(terms & set(tokens(d.name)))
-        body_hits = len(terms & set(tokens("".join(lines[d.start - 1:d.end]))))
-        if name_hits or body_hits:
-            scored.append((-(3 * name_hits + body_hits), d.end - d.start, d.start, d))
+        if d.end < d.start or d.start < 1:
+            continue
+        name = line_keys(d.name) & keys.keys()
+        body = set().union(*hits[d.start - 1:d.end]) if d.end >= d.start else set()
+        if name or body:
+            scored.append((-(3 * _weight(name, keys) + _weight(body, keys)), d.end - d.start, d.start, d))
     chosen: list = []
     for *_, d in sorted(scored, key=lambda x: x[:3]):
         if any(c.start <= d.start and d.end <= c.end or d.start <= c.start and c.end <= d.end for c in chosen):
             continue   # a method inside a chosen class, or the class around a chosen method
         chosen.append(d)
-        if len(chosen) == 3:
+        if len(chosen) == DEFS:
             break
-    for d in sorted(chosen, key=lambda d: d.start):
-        end = min(d.end, d.start + DEF_LINES - 1, total)
-        out.append(Fragment(path, d.start, end, total, f"{d.kind} {d.name}", lines[d.start - 1:end], [d.name]))
-    shown = {i for d in chosen for i in range(d.start, d.end + 1)}
-    windows = _matching_lines(lines, terms, shown)
-    for a, b, found in windows:
-        out.append(Fragment(path, a, b, total, "lines with " + ", ".join(found), lines[a - 1:b]))
-    if not chosen and not windows:
-        end = min(total, 40)
-        out.append(Fragment(path, 1, end, total, "start of file; nothing in it matches the task's words", lines[:end]))
-    return _merge(out)
-
-
-def _matching_lines(lines: list[str], terms: set[str], skip: set[int]) -> list[tuple[int, int, list[str]]]:
-    """Up to MATCH_WINDOWS windows around the lines (outside `skip`) holding the most task words, two at least."""
-    best = []
-    for i, line in enumerate(lines, 1):
-        low = line.lower()
-        if i in skip or sum(t in low for t in terms) < min(2, len(terms)):
+    out: list[_Piece] = []
+    for rank, d in enumerate(chosen):
+        value = 10.0 - rank
+        label = f"{d.kind} {d.name}"
+        end = min(d.end, len(lines))
+        if end - d.start + 1 <= WHOLE_DEF:
+            out.append(_Piece(d.start, end, label, value, [d.name]))
             continue
-        found = sorted(terms & set(tokens(line)))
-        if len(found) >= min(2, len(terms)):
-            best.append((-len(found), i, found))
-    out: list[tuple[int, int, list[str]]] = []
-    for _, i, found in sorted(best):
-        if any(a <= i <= b for a, b, _ in out):
-            continue
-        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), found))
-        if len(out) == MATCH_WINDOWS:
-            break
-    return sorted(out)
-
-
-def _merge(frags: list[Fragment]) -> list[Fragment]:
-    """Overlapping or touching fragments of one file become one, so no line is shown twice."""
-    out: list[Fragment] = []
-    for f in sorted(frags, key=lambda f: f.start):
-        if out and f.start <= out[-1].end + 1:
-            last = out[-1]
-            if f.end > last.end:
-                last.lines = last.lines + f.lines[last.end + 1 - f.start:]
-                last.end = f.end
-                last.what = last.what if f.what in last.what else f"{last.what}, {f.what}"
-                last.names = last.names + f.names
-            continue
-        out.append(f)
+        head = min(end, d.start + HEAD_LINES - 1)
+        for i in range(d.start, head + 1):   # the signature ends at the line opening the body
+            if lines[i - 1].rstrip().endswith((":", "{", "=>")):
+                head = i
+                break
+        out.append(_Piece(d.start, head, label, value, [d.name]))
+        inside = [(-_weight(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
+        taken: list[tuple[int, int]] = []
+        for _, i in sorted(inside):
+            if any(a <= i <= b for a, b in taken):
+                continue
+            taken.append((max(head + 1, i - DEF_CONTEXT), min(end, i + DEF_CONTEXT)))
+            if len(taken) == DEF_WINDOWS:
+                break
+        out += [_Piece(a, b, f"in {label}", value - 0.5 - 0.1 * k, [d.name]) for k, (a, b) in enumerate(sorted(taken))]
     return out
 
 
-def fill(frags: list[Fragment], chars: int, tokens_left: int | None) -> list[Fragment]:
-    """Fragments in order while they fit; the first that does not fit whole is cut after a whole line."""
-    out, used, spent = [], 0, 0
-    for f in frags:
-        rendered = f.render()
-        cost = budget.estimate(rendered)
-        if used + len(rendered) <= chars and (tokens_left is None or spent + cost <= tokens_left):
-            out.append(f)
-            used += len(rendered)
-            spent += cost
+def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float], skip: set[int]) -> list[_Piece]:
+    """Windows around the lines (outside `skip`) weighing most by their task words: two words at least,
+    or the rarest."""
+    need = min(2, len(keys))
+    rarest = max(keys, key=lambda k: (keys[k], k)) if keys else ""
+    best = [(-_weight(h, keys), i) for i, h in enumerate(hits, 1) if i not in skip and h and (len(h) >= need or rarest in h)]
+    out: list[tuple[int, int, list[str]]] = []
+    for _, i in sorted(best):
+        if any(a <= i <= b for a, b, _ in out):
             continue
-        keep = []
-        for line in f.lines:
-            trial = Fragment(f.path, f.start, f.start + len(keep), f.total, f.what, keep + [line])
-            r2 = trial.render()
-            if used + len(r2) > chars or (tokens_left is not None and spent + budget.estimate(r2) > tokens_left):
-                break
-            keep.append(line)
-        if keep:
-            out.append(Fragment(f.path, f.start, f.start + len(keep) - 1, f.total, f.what + ", cut to fit", keep, f.names))
-        break
+        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), sorted(hits[i - 1])))
+        if len(out) == MATCH_WINDOWS:
+            break
+    return [_Piece(a, b, "lines with task words", 6.0 - k) for k, (a, b, _) in enumerate(out)]
+
+
+def _weight(found: set[str], keys: dict[str, float]) -> float:
+    return sum(keys[k] for k in found)
+
+
+def _import_lines(lines: list[str]) -> list[int]:
+    """Line numbers of the import statements at the top level (the pattern wants column 0), a
+    statement over several lines whole."""
+    out: list[int] = []
+    i = 0
+    while i < len(lines) and len(out) < IMPORT_LINES:
+        if _IMPORT.match(lines[i]):
+            first, depth = i, _depth(lines[i])
+            while depth > 0 and i + 1 < len(lines):
+                i += 1
+                depth += _depth(lines[i])
+            out += range(first + 1, i + 2)
+        i += 1
+    return out
+
+
+def is_import(line: str) -> bool:
+    return bool(_IMPORT.match(line))
+
+
+def _depth(line: str) -> int:
+    return line.count("(") + line.count("{") - line.count(")") - line.count("}")
+
+
+def _merge(frags: list[Fragment], lines: list[str]) -> list[Fragment]:
+    """Fragments of one file that overlap or lie within GAP lines become one, so no line is shown twice
+    and no heading costs more than the lines it skips."""
+    out: list[Fragment] = []
+    for f in sorted(frags, key=lambda f: (f.start, -f.end)):
+        if out and f.start <= out[-1].end + 1 + GAP:
+            last = out[-1]
+            if f.end > last.end:
+                last.lines = lines[last.start - 1:f.end]
+                last.end = f.end
+            if f.what not in last.what.split(", ") and f.what[3:] not in last.what.split(", "):
+                last.what = f"{last.what}, {f.what}"
+            last.names = last.names + [n for n in f.names if n not in last.names]
+            continue
+        out.append(f)
     return out

@@ -1,14 +1,26 @@
-"""Ranking a repository's files for a task: the task's words against paths, definition names and file
-text, a word in a path or a name weighing more than the same word in a body, then strengthened by import
-neighbours and by the translations of quoted UI text. The manifest and the pack both read it.
+"""Ranking a repository's files for a task, from the index's ranking postings (`rt/index/terms.py`).
+
+The task's words become weighted keys: identifiers as written (`snake_case`, `camelCase`, `Class.method`,
+paths) weigh most and are kept whole; plain words are stemmed lightly and stop words dropped unless the
+repository defines a name equal to one; words of URLs and quoted data weigh little. Only the files the
+keys' posting lists name are scored, so the cost follows the matches, not the tree. A file scores BM25F:
+per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
+folders or its definitions' names, saturating together, times the key's rarity (a path match also
+times its rarity among paths); the sum over keys rewards each distinct word matched. Then its kind
+weighs it: tests, prose, data and other languages' translations less, the source locale file more.
+The source locale file holding a quoted UI text and the code using its key get a bounded share of the
+best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
+out for changing nothing or less: a share of a top file's score for its import neighbours (even only
+for neighbours matching words themselves), and a factor for the share of the task's words matched.
 """
 from __future__ import annotations
 
+import heapq
+import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 
-from rt.bm25 import BM25, tokens
+from rt.index.terms import keys_of_word, word_keys
 
 STOPWORDS = frozenset("""
 a an the and or but of to in on at by for from with without into onto as is are be been being was were it its
@@ -21,34 +33,169 @@ add adds added adding update updates updated remove removes removed change chang
 allow allows improve improves improved handle handles handled instead correctly properly case cases work
 works working broken wrong error errors
 """.split())
-"""Words that say what kind of task it is, not where it lives; they never pick a file."""
+"""Words that say what kind of task it is, not where it lives: dropped unless the repository defines a
+name equal to one (`add`, `get`, `update` can be the function a task is about)."""
 
-W_PATH = 3.0
+W = {
+    "ident": 2.0,     # an identifier written in the task, kept whole
+    "word": 1.0,      # a plain word
+    "quoted": 0.5,    # a word inside quotes: example data, or UI text (which has its own channel)
+    "url": 0.2,       # a word of a URL
+    "stop": 0.5,      # a stop word that is also a defined name
+}
+"""Weight of a task word by where it stands in the task."""
+B = 0.5
+"""BM25's length normalisation of a file's text: lower than the usual 0.75, and over the square root of
+the length ratio (LENGTH), so a long central file is not sunk by its length."""
+LENGTH = 0.5
+K1 = 2.0
+W_NAME = 2.0
+W_FOLDER = 0.7
 W_DEFS = 1.5
-"""A word in a file's path or in a definition's name weighs this many times the same word in its body."""
-NEIGHBOUR = 0.3
-"""Share of a strong match's score given to the files it imports and the files importing it."""
-TF_FILES = 200
-"""The best-matching files whose text is read to count how often each word occurs (the rest count once)."""
+"""BM25F: a word in the file's name, in one of its folders, in a definition's name counts as this many
+occurrences in the text; all saturate together, so a word weighs at most its rarity once."""
+NAME_RARITY = 1.0
+"""The name and folder channels are scaled by (the word's rarity among paths / its rarity in text) to
+this power: a word in every path (the project's name, `src`, `views`) adds nothing by being there."""
+TRANSLATION = 0.5
+"""Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
+using its key."""
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 2.0, "code": 1.0}
+"""A file's kind weighs its score: tests and prose are context, translations of other languages copies;
+the source locale file holds every text a user sees, which a change to the interface often edits too."""
+RANKED = 200
+"""The ranking holds at least the best this many files: past them no file can move up by its kind."""
+PATH_HIT = 1.0
+"""A file whose path the task names gets this share of the best score."""
 
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
                         "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
+MARKUP = frozenset({"html", "css"})
+PROSE = frozenset({"markdown", "text"})
+_CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
 _TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
-_IMPORT = re.compile(r"^\s*(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|use\s|"
-                     r"#\s*include\b|require\s*\(|@import\b)")
+_RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
+"""What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
 
 def is_test(path: str) -> bool:
     return bool(_TEST.search(path))
 
 
-def query_terms(text: str) -> list[str]:
-    """The task's words that can pick out files, in first-seen order."""
-    seen: dict[str, None] = {}
-    for t in tokens(text):
-        if len(t) > 1 and t not in STOPWORDS and not t.isdigit():
-            seen.setdefault(t, None)
-    return list(seen)
+def is_rt_own(path: str) -> bool:
+    return path.startswith(".claude/") and bool(_RT_OWN.match(path))
+
+
+_MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", "l10n", "intl", "lproj")
+"""A code file whose path holds none of these is neither a test nor a translation: no pattern to run."""
+
+
+def kind_of(path: str) -> str:
+    """test, source-locale, locale, prose, data or code: what a file is, for the weight of its score."""
+    from rt.index import i18n
+    from rt.index.langs import language
+    lang = language(path)
+    if lang in CODE_LANGS and not any(m in path.lower() for m in _MARKERS):
+        return "code"
+    if i18n.is_locale(path):
+        return "source-locale" if i18n.is_source_locale(path) else "locale"
+    if is_test(path):
+        return "test"
+    if lang in CODE_LANGS or lang in MARKUP or _CODE_EXT.search(path):
+        return "code"
+    return "prose" if lang in PROSE else "data"
+
+
+# ---------------------------------------------------------------- the task's words
+
+@dataclass
+class Query:
+    keys: dict[str, float]            # ranking key -> weight
+    shown: dict[str, str]             # ranking key -> the task's word it came from
+    paths: list[str]                  # path-like words of the task
+    phrases: list[str]                # quoted texts of several words: UI text a locale file may hold
+
+    @property
+    def words(self) -> list[str]:
+        """The task's words looked for, in first-seen order, each once."""
+        return list(dict.fromkeys(self.shown.values()))
+
+
+_KIND_PREFIX = re.compile(r"^\s*(?:feat|fix|chore|refactor|perf|docs|style|test|tests|build|ci|revert|wip)(?:\(([^)\n]*)\))?!?:",
+                          re.IGNORECASE | re.MULTILINE)
+_URL = re.compile(r"\b(?:https?://|www\.)\S+")
+_BACKTICK = re.compile(r"`([^`\n]{1,200})`")
+_QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
+_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
+_EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
+                  r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
+
+
+def parse_task(text: str, defined=None) -> Query:
+    """The task's words as weighted ranking keys. `defined(word)` says whether the repository defines a
+    name equal to a stop word, which then counts."""
+    keys: dict[str, float] = {}
+    shown: dict[str, str] = {}
+    paths: list[str] = []
+    phrases: list[str] = []
+
+    def add(key: str, weight: float, word: str) -> None:
+        if weight > keys.get(key, 0.0):
+            keys[key] = weight
+        shown.setdefault(key, word)
+
+    def words(span: str, weight: float, code: bool, url: bool = False) -> None:
+        for m in _TOKEN.finditer(span):
+            tok = m.group(0).strip(".-/")
+            pathlike = "/" in tok or bool(_EXT.search(tok)) and "(" not in tok
+            if pathlike and not url:
+                paths.append(tok)
+            if pathlike:       # each folder or file name on its own, the extension left out
+                segments = _EXT.sub("", tok).split("/")
+            else:              # Class.method, mod::item, obj->field: each part is a name
+                segments = re.split(r"\.|::|->", tok.rstrip("()"))
+            dotted = len(segments) > 1 and not pathlike or tok.endswith("()")
+            for seg in segments:
+                ident = code or dotted or bool(_IDENT.search(seg))
+                for word in re.findall(r"[A-Za-z0-9_$]+", seg):
+                    _word(word, weight, ident, add, defined)
+
+    rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
+    for m in _URL.finditer(text):
+        words(m.group(0), W["url"], False, url=True)
+    rest = _URL.sub(" ", rest)
+    for m in _BACKTICK.finditer(rest):
+        words(m.group(1), W["ident"], True)
+    rest = _BACKTICK.sub(" ", rest)
+    for m in _QUOTED.finditer(rest):
+        quoted = m.group(1).strip()
+        if len(quoted.split()) >= 2:
+            phrases.append(quoted)
+        words(quoted, W["quoted"], False)
+    rest = _QUOTED.sub(" ", rest)
+    words(rest, W["word"], False)
+    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)))
+
+
+def _word(word: str, weight: float, ident: bool, add, defined) -> None:
+    """The keys of one word: an identifier's whole form weighs most, its pieces like plain words; a
+    stop word counts only when it is a defined name."""
+    word = word.strip("_$")
+    if len(word) < 2 or word.isdigit():
+        return
+    pieces, whole = word_keys(word)
+    if whole:   # an identifier, or a word with digits (`utf8`, `oauth2`): kept whole too
+        add(whole, W["ident"] if ident else weight, word)
+    elif ident and len(pieces) == 1:
+        add(pieces[0][1], W["ident"], word)
+        return
+    for shown, key in pieces:
+        if shown in STOPWORDS:
+            if defined is not None and defined(shown):
+                add(key, min(weight, W["stop"]), shown)
+            continue
+        add(key, min(weight, W["word"]), shown)
 
 
 # ---------------------------------------------------------------- ranking
@@ -63,145 +210,159 @@ class Ranked:
 @dataclass
 class Ranking:
     files: list[Ranked]
-    terms: list[str]
-    informative: list[str]   # terms found in a few files only: the ones that can choose
+    terms: list[str]          # the task's words looked for
+    informative: list[str]    # words found in a few files only: the ones that can choose
+    weights: dict[str, float] = field(default_factory=dict)   # ranking key -> its weight, for fragments()
 
     @property
     def vague(self) -> bool:
         return not self.informative
 
 
-_WORDS = re.compile(r"[A-Za-z0-9]+")
-
-
-def _hits(text: str, low: str, terms: list[str]) -> list[str]:
-    """The query terms among the tokens of `text` (its lower-case form `low` filters first: far fewer tokenizations)."""
-    if not any(t in low for t in terms):
-        return []
-    q = set(terms)
-    return [t for t in tokens(text) if t in q]
-
-
-def _body_hits(entry, terms: list[str]) -> list[str]:
-    """The query terms in a file's words or in its identifiers split at case changes, once each."""
-    found = set(terms) & set(entry.words)
-    missing = [t for t in terms if t not in found]
-    if missing:
-        low = " ".join(entry.idents).lower()
-        for t in missing:
-            if t in low and any(t in tokens(i) for i in entry.idents if t in i.lower()):
-                found.add(t)
-    return sorted(found)
-
-
-def _bm25(hits: list[list[str]], lens: list[int]) -> BM25:
-    """BM25 over documents given by their query-term hits and true lengths: the same scores for far less work."""
-    bm = BM25(hits)
-    bm.lens = lens
-    bm.avg = (sum(lens) / len(lens)) if lens else 0.0
-    return bm
+def _idf(n: int, df: int) -> float:
+    return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
 def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
-    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead.
+    """The files that match the task, best first (the RANKED best at least); pinned files (and files
+    under pinned folders) lead.
 
-    With `read` (path -> text), a quoted text in the task that a locale file translates puts the
-    files using that translation's key first.
+    With `read` (path -> text), a quoted UI text that the source locale file holds lifts that file and
+    the code using its key.
     """
-    terms = query_terms(text)
-    entries = [e for e in index.files.values() if e.lines]
-    paths = [e.path for e in entries]
-    stems = [p.rsplit(".", 1)[0] if "." in p.rsplit("/", 1)[-1] else p for p in paths]
-    path_hits = [_hits(s, s.lower(), terms) for s in stems]
-    def_names = ["\n".join(d.name for d in e.defs) for e in entries]
-    def_hits = [_hits(n, n.lower(), terms) for n in def_names]
-    body_hits = [_body_hits(e, terms) for e in entries]
-    df = Counter(t for h in body_hits for t in h)
-    path_df = Counter(t for h in path_hits for t in set(h))
-    limit = max(2, len(entries) // 10)
-    informative = [t for t in terms if 0 < df[t] <= limit or 0 < path_df[t] <= limit]
+    query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
+    n = max(1, len(index.paths))
+    mean_words = index.mean_words
+    raw: dict[int, float] = {}
+    matched: dict[int, dict[str, str]] = {}      # file number -> key -> where it matched: path, name, text
+    informative: list[str] = []
+    limit = max(3, n // 4)
+    weights: dict[str, float] = {}
+    stats: dict[int, tuple | None] = {}          # file number -> its stats, None when it is not ranked
+
+    def usable(fids) -> None:
+        for fid in fids:
+            if fid not in stats:
+                st = index.stats(fid)
+                stats[fid] = st if st[0] and not is_rt_own(index.path_of(fid)) else None
+
+    for key, weight in query.keys.items():
+        lists = [[(v, 1) if type(v) is int else v for v in index.postings(kind, key)] for kind in ("terms", "pterms", "nterms")]
+        body, where, names = lists
+        if not (body or where or names):
+            continue
+        usable(fid for lst in lists for fid, _ in lst)
+        idf = weights[key] = weight * _idf(n, max(map(len, lists)))
+        rarity = min(1.0, _idf(n, len(where)) / (idf / weight)) ** NAME_RARITY if where else 0.0
+        w_name, w_folder = W_NAME * rarity, W_FOLDER * rarity
+        if any(0 < len(p) <= limit for p in lists):
+            informative.append(query.shown[key])
+        tf: dict[int, float] = {}
+        hit: dict[int, str] = {}
+        for fid, count in body:
+            st = stats[fid]
+            if st is not None:
+                tf[fid] = count / (1 - B + B * (st[1] / (mean_words or 1)) ** LENGTH)
+                hit[fid] = "text"
+        for fid, place in where:
+            if stats[fid] is not None:
+                tf[fid] = tf.get(fid, 0.0) + (w_name if place == 2 else w_folder)
+                hit[fid] = "path"
+        for fid, count in names:   # a definition's name is not diluted by the file's other definitions
+            if stats[fid] is not None:
+                tf[fid] = tf.get(fid, 0.0) + W_DEFS * count
+                if hit.get(fid) != "path":
+                    hit[fid] = "name"
+        for fid, t in tf.items():
+            raw[fid] = raw.get(fid, 0.0) + idf * t * (K1 + 1) / (t + K1)
+            matched.setdefault(fid, {})[key] = hit[fid]
     scores: dict[str, float] = {}
+    kept: list[float] = []                       # the best RANKED scores so far, smallest first
+    for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind a file gains at most max(KIND): the rest cannot reach these
+        if len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
+            break
+        path = index.path_of(fid)
+        scores[path] = raw[fid] * KIND[kind_of(path)]
+        heapq.heappush(kept, scores[path])
+        if len(kept) > RANKED:
+            heapq.heappop(kept)
     why: dict[str, list[str]] = {}
-    if terms:
-        path_bm = _bm25(path_hits, [len(_WORDS.findall(s)) for s in stems])
-        def_bm = _bm25(def_hits, [len(e.defs) for e in entries])
-        matched = [i for i in range(len(paths)) if path_hits[i] or def_hits[i] or body_hits[i]]
-        names = {i: W_PATH * path_bm.score(terms, i) + W_DEFS * def_bm.score(terms, i) for i in matched}
-        if read is not None:   # how often each word occurs, for the files that can reach the top
-            first = _bm25(body_hits, [e.lines for e in entries])
-            q = set(terms)
-            for i in sorted(matched, key=lambda i: (-names[i] - first.score(terms, i), i))[:TF_FILES]:
-                body_hits[i] = [t for t in tokens(read(paths[i])) if t in q] or body_hits[i]
-        body_bm = _bm25(body_hits, [e.lines for e in entries])
-        for i in matched:
-            p = paths[i]
-            s_path, s_def, s_body = (path_bm.score(terms, i), def_bm.score(terms, i), body_bm.score(terms, i))
-            reasons = []
-            if s_path:
-                reasons.append("path: " + ", ".join(t for t in terms if t in path_hits[i]))
-            if s_def:
-                found = sorted({d.name for d in entries[i].defs if set(terms) & set(tokens(d.name))})
-                reasons.append("defines: " + ", ".join(found[:4]))
-            if s_body:
-                reasons.append("text: " + ", ".join(t for t in terms if t in body_hits[i]))
-            scores[p] = (names[i] + s_body) * _kind_weight(entries[i])
-            why[p] = reasons
-        _add_neighbours(index, scores, why)
-        if read is not None:
-            _add_translations(index, read, text, scores, why)
+    _add_named_paths(index, query, scores, why)
+    if scores and read is not None:
+        _add_translations(index, read, query, scores, why)
+    paths = index.paths
     pins = _expand_pins(paths, pinned)
     ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
     rest = sorted((p for p in scores if p not in set(pins)), key=lambda p: (-scores[p], p))
-    ordered += [Ranked(p, round(scores[p], 4), why[p]) for p in rest]
-    return Ranking(ordered, terms, informative)
+    ids = {index.path_of(f): f for f in matched}
+    for i, p in enumerate(rest):
+        reasons = _reasons(index, query, matched.get(ids.get(p), {}), p) if i < 15 else []
+        ordered.append(Ranked(p, round(scores[p], 4), reasons + why.get(p, [])))
+    return Ranking(ordered, query.words, list(dict.fromkeys(informative)), weights)
 
 
-def _kind_weight(entry) -> float:
-    """Code first: tests and data or prose files are context, rarely the place a change goes."""
-    if is_test(entry.path):
-        return 0.6
-    return 1.0 if entry.lang in CODE_LANGS else 0.5
+def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
+    """Why a file ranks: the task's words in its path, its definitions' names, its text."""
+    out = []
+    in_path = [query.shown[k] for k, w in hits.items() if w == "path"]
+    if in_path:
+        out.append("path: " + ", ".join(dict.fromkeys(in_path)))
+    named = {k for k, w in hits.items() if w == "name"}
+    if named:
+        entry = index.entry(path)
+        found = sorted({d.name for d in (entry.defs if entry else []) if named & set(keys_of_names([d.name]))})
+        if found:
+            out.append("defines: " + ", ".join(found[:4]))
+    in_text = [query.shown[k] for k, w in hits.items() if w == "text"]
+    if in_text:
+        out.append("text: " + ", ".join(dict.fromkeys(in_text)))
+    return out
 
 
-def _add_neighbours(index, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """Files importing, or imported by, one of the strongest matches get a share of its score."""
-    top = sorted(scores, key=lambda p: (-scores[p], p))[:10]
-    bonus: dict[str, tuple[float, str]] = {}
-    for p in top:
-        entry = index.files.get(p)
-        near = set(index.importers(p)) | set(entry.resolved if entry else [])
-        for n in sorted(near):
-            gain = NEIGHBOUR * scores[p]
-            if gain > bonus.get(n, (0.0, ""))[0]:
-                bonus[n] = (gain, p)
-    for n, (gain, src) in sorted(bonus.items()):
-        if n in index.files:
-            scores[n] = scores.get(n, 0.0) + gain
-            why.setdefault(n, []).append(f"import neighbour of {src}")
+def keys_of_names(names: list[str]) -> list[str]:
+    return [k for name in names for w in re.findall(r"[A-Za-z0-9_]+", name) for k in keys_of_word(w)]
 
 
-_QUOTED = re.compile(r"[\"'`\u201c\u2018]([^\"'`\u201d\u2019\n]{3,120})[\"'`\u201d\u2019]")
+def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A path the task names (whole, or its last parts) leads."""
+    if not query.paths:
+        return
+    top = max(scores.values(), default=1.0)
+    for named in query.paths:
+        tail = "/" + named.lstrip("./")
+        hits = [p for p in index.paths if ("/" + p).endswith(tail) and not is_rt_own(p)]
+        if 0 < len(hits) <= 3:
+            for p in hits:
+                scores[p] = scores.get(p, 0.0) + PATH_HIT * top
+                why.setdefault(p, []).append(f"named in the task as {named}")
 
 
-def _add_translations(index, read, text: str, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """A quoted phrase a locale file translates: the code using its key goes first, the locale file next."""
+def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A quoted text of several words that the source locale file holds as a whole value, or as a
+    phrase in one: that file and the code using the key get a share of the best score, once each."""
     from rt.index import i18n
     from rt.index.langs import words
-    top = max(scores.values(), default=1.0)
-    for phrase in sorted({m.group(1).strip() for m in _QUOTED.finditer(text)}):
-        wanted = " ".join(phrase.lower().split())
+    if not query.phrases:
+        return
+    gain = TRANSLATION * max(scores.values(), default=1.0)
+    lifted: dict[str, str] = {}
+    for phrase in query.phrases:
+        wanted = " ".join(words(phrase))
         found = [set(index.with_word(w)) for w in words(phrase)]
         for path in sorted(set.intersection(*found) if found else set()):
-            if not i18n.is_locale(path):
+            if not i18n.is_source_locale(path) or is_rt_own(path):
                 continue
             for key, value, _ in i18n.entries(path, read(path)):
-                if wanted not in " ".join(value.lower().split()):
+                said = " ".join(words(value))
+                if said != wanted and f" {wanted} " not in f" {said} ":
                     continue
+                lifted.setdefault(path, f"translates \"{short(phrase, 40)}\" as {key}")
                 for user in sorted(set(index.key_users(key)) | set(index.key_users(i18n.base_key(key)))):
-                    scores[user] = scores.get(user, 0.0) + top
-                    why.setdefault(user, []).append(f"uses key {key} of \"{short(phrase, 40)}\"")
-                scores[path] = scores.get(path, 0.0) + top / 2
-                why.setdefault(path, []).append(f"translates \"{short(phrase, 40)}\" as {key}")
+                    if not is_rt_own(user):
+                        lifted.setdefault(user, f"uses key {key} of \"{short(phrase, 40)}\"")
+    for path, reason in sorted(lifted.items()):
+        scores[path] = scores.get(path, 0.0) + gain
+        why.setdefault(path, []).append(reason)
 
 
 def _expand_pins(paths: list[str], pinned) -> list[str]:

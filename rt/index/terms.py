@@ -1,0 +1,89 @@
+"""The ranking's words: how file text, paths and definition names become the keys of the index's
+ranking postings, and how the task's words find the same keys.
+
+A word piece is lower-cased and lightly stemmed (`errors` -> `error`, `toggling` -> `toggl`), so a task
+saying "blocked" finds a file saying "block"; an identifier of several pieces (`toggleSidebar`,
+`toggle_sidebar`) is also kept whole and never stemmed (`togglesidebar`), so a name written in the
+task finds that name first. Postings carry counts: how often in the text, whether in the file's name
+or only its folders, how many definitions' names hold it.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+_WORD = re.compile(r"[A-Za-z0-9_]+")
+_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_VOWEL = re.compile(r"[aeiouy]")
+
+KINDS = ("terms", "pterms", "nterms")
+"""Posting kinds: text words with their counts, path words (in the file's name or only a folder's),
+definition-name words with the number of definitions holding them."""
+
+
+def stem(w: str) -> str:
+    """A light English stem of one lower-case word piece: plural and -ed/-ing endings, a final e."""
+    if len(w) <= 3 or not w.isalpha():
+        return w
+    if w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "y"
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and not w.endswith("eed"):
+            rest = w[:-len(suffix)]
+            if len(rest) >= 3 and _VOWEL.search(rest):
+                w = rest
+            break
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    return w
+
+
+def word_keys(word: str) -> tuple[list[tuple[str, str]], str | None]:
+    """(piece as written lower-case, its key) for each piece of one word worth a key, and the whole
+    identifier's key when the word has several pieces."""
+    parts = [p.lower() for p in _PART.findall(word)]
+    pieces = [(p, stem(p)) for p in parts if len(p) > 1 and not p.isdigit()]
+    return pieces, "".join(parts) if len(parts) > 1 else None
+
+
+_SPLIT: dict[str, tuple[str, ...]] = {}
+
+
+def keys_of_word(word: str) -> tuple[str, ...]:
+    """The keys one word of text gives: each piece stemmed (digits-only and one-letter pieces left out),
+    then the whole identifier, lower-case without separators, when it has several pieces."""
+    keys = _SPLIT.get(word)
+    if keys is None:
+        pieces, whole = word_keys(word)
+        keys = tuple(k for _, k in pieces) + ((whole,) if whole else ())
+        if len(_SPLIT) < 200_000:
+            _SPLIT[word] = keys
+    return keys
+
+
+def text_counts(text: str) -> dict[str, int]:
+    """Key -> how often it occurs in `text`."""
+    out: Counter = Counter()
+    for word, n in Counter(_WORD.findall(text)).items():
+        for k in keys_of_word(word):
+            out[k] += n
+    return dict(out)
+
+
+def path_keys(path: str) -> dict[str, int]:
+    """Key -> 1 when only a folder of `path` holds it, 2 when its file name does (extension left out)."""
+    folder, _, name = path.rpartition("/")
+    stem_name = name.rsplit(".", 1)[0] if "." in name[1:] else name
+    out = {k: 1 for w in _WORD.findall(folder) for k in keys_of_word(w)}
+    out.update({k: 2 for w in _WORD.findall(stem_name) for k in keys_of_word(w)})
+    return out
+
+
+def name_counts(names: list[str]) -> dict[str, int]:
+    """Key -> how many of these definition names hold it."""
+    out: Counter = Counter()
+    for name in names:
+        out.update({k for w in _WORD.findall(name) for k in keys_of_word(w)})
+    return dict(out)

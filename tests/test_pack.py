@@ -1,0 +1,111 @@
+"""What a task pack holds: code for every path it names, within its budget, headings included; long
+definitions as their signature and matching lines; imports whole; the tests of the ranked code."""
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+from rt.context import PACK_CHARS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from genrepo import generate  # noqa: E402
+
+
+def headings(pack: str) -> list[str]:
+    return re.findall(r"^### (\S+)", pack, re.MULTILINE)
+
+
+def test_never_over_budget_headings_included_and_no_path_without_code(project):
+    generate(project.root, 2000)
+    long_words = " ".join(f"{w} {w}_helper" for w in "alpha beta gamma delta order invoice user account".split())
+    tasks = ["render the invoice total button label for the cart session " * 6,   # the task line is cut, never the budget
+             f"{long_words} {long_words}", "cart"]
+    for task in tasks:
+        data = project.rt_json("pack", task)
+        text = data["pack"]
+        assert len(text) <= PACK_CHARS, (task, len(text))
+        assert "## Ranked files" not in text and not re.search(r"^\d+\. ", text, re.MULTILINE)   # the list is the manifest's
+        for path in headings(text):   # every file named has its code right below
+            block = text.split(f"### {path} ", 1)[1]
+            assert block.split("\n", 2)[1].startswith(("```", "lines ")), path
+        assert set(data["files"]) <= {f["path"] for f in data["fragments"]}
+        assert "no summary" not in text
+
+
+def test_more_files_with_less_code_each(project):
+    for i in range(10):
+        body = "".join(f"    step_{k} = ledger.post(entry, {k})\n" for k in range(150))
+        project.write(f"ledger/posting_{i}.py", f"def reconcile_ledger_{i}(ledger, entry):\n{body}"
+                      f"    return ledger.reconcile(entry)  # reconcile ledger posting\n")
+    for i in range(30):
+        project.write(f"web/view_{i}.py", f"def render_view_{i}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    data = project.rt_json("pack", "reconcile ledger posting")
+    assert len(data["files"]) >= 7        # not six files of 80 lines each
+    for f in data["fragments"]:
+        assert f["end"] - f["start"] < 40
+
+
+def test_a_long_definition_shows_its_signature_and_the_lines_that_match(project):
+    body = "".join(f"    total_{k} = line_{k}.amount * rate\n" for k in range(300))
+    project.write("billing/tax.py", "import decimal\nimport math\n\n\ndef apply_tax(lines, rate):\n"
+                  f"    \"\"\"Tax every line.\"\"\"\n{body}    rounded = round_half_even(total_0)  # rounding of the vat\n"
+                  "    return rounded\n")
+    project.write("billing/other.py", "def unrelated():\n    return 1\n")
+    project.init_git()
+    data = project.rt_json("pack", "vat rounding in apply_tax is wrong")
+    spans = [(f["start"], f["end"]) for f in data["fragments"] if f["path"] == "billing/tax.py"]
+    shown = {n for a, b in spans for n in range(a, b + 1)}
+    assert 5 in shown and 307 in shown          # the signature and the matching line, 300 lines apart
+    assert not set(range(40, 250)) & shown      # not the first 80 lines of the body
+    assert "def apply_tax(lines, rate):" in data["pack"] and "round_half_even(total_0)" in data["pack"]
+
+
+def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_function_is_not_one(project):
+    helpers = "".join(f"def helper_{k}(x):\n    return x + {k}\n\n\n" for k in range(40))
+    project.write("pkg/client.py", "from pkg._exceptions import (\n    TimeoutError,\n    ProtocolError,\n)\n"
+                  "from pkg._models import Request\n\n\n" + helpers +
+                  "def send_request(request):\n    raise TimeoutError(request)\n")
+    project.write("pkg/single.py", "from pkg._models import Request\n\n\n" + helpers +
+                  "def parse_request(raw):\n    return Request(raw)\n")
+    rust = "".join(f"fn helper_{k}(x: u32) -> u32 {{\n    x + {k}\n}}\n\n" for k in range(60))
+    project.write("src/cache.rs", "use std::collections::HashMap;\nuse std::sync::Mutex;\n\n" + rust +
+                  "fn evict_entries(map: &mut HashMap<u32, u32>) {\n    use std::cmp::Ordering;\n"
+                  "    map.clear();\n}\n")
+    project.init_git()
+    text = project.rt_json("pack", "send_request timeout")["pack"]
+    assert "from pkg._exceptions import (\n    TimeoutError,\n    ProtocolError,\n)\n" in text
+    fragments = project.rt_json("pack", "parse_request raw")["fragments"]
+    assert not [f for f in fragments if f["path"] == "pkg/single.py" and f["what"] == "imports"]   # one line: left out
+    fragments = project.rt_json("pack", "evict_entries clears the map")["fragments"]
+    imports = [f for f in fragments if f["path"] == "src/cache.rs" and "imports" in f["what"]]
+    assert imports and all(f["end"] <= 2 for f in imports)
+
+
+def test_the_pack_holds_the_tests_of_the_ranked_code(project):
+    helpers = "".join(f"def helper_{k}(x):\n    return x + {k}\n\n\n" for k in range(40))
+    project.write("shop/money.py", helpers + "def round_cents(value):\n    return round(value, 2)\n")
+    tests = "".join(f"def test_helper_{k}():\n    assert helper_{k}(0) == {k}\n\n\n" for k in range(30))
+    project.write("tests/test_money.py", "from shop.money import helper_0, round_cents\n\n\n" + tests +
+                  "def test_round_cents_half():\n    assert round_cents(0.125) == 0.12\n")
+    project.init_git()
+    data = project.rt_json("pack", "round_cents rounds half cents the wrong way")
+    assert data["files"][0] == "shop/money.py"
+    text = data["pack"]
+    assert "## Tests" in text and "def test_round_cents_half():" in text
+    assert "def test_helper_7" not in text      # the test function that exercises it, not the whole file
+
+
+def test_the_files_importing_a_packed_file_beyond_the_pack_show_their_lines_using_it(project):
+    project.write("shop/money.py", "def round_cents(value):\n    return round(value, 2)\n")
+    for i in range(12):
+        project.write(f"shop/views/view_{i:02d}.py", f"from shop.money import round_cents\n\n\ndef total_{i}(items):\n"
+                      f"    return round_cents(sum(items)) + {i}\n")
+    project.init_git()
+    data = project.rt_json("pack", "round_cents of a negative value")
+    assert data["files"][0] == "shop/money.py"
+    outside = sorted(f"shop/views/view_{i:02d}.py" for i in range(12) if f"shop/views/view_{i:02d}.py" not in data["files"])
+    assert outside
+    uses = data["pack"].split("## Where the files importing them use them\n", 1)[1]
+    assert f"{outside[0]}:5: return round_cents(sum(items))" in uses

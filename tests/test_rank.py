@@ -1,0 +1,198 @@
+"""Ranking from the index's postings: the task's words, the channels they match, what never ranks."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+from rt.index.terms import stem
+from rt.pack.rank import parse_task
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from genrepo import generate  # noqa: E402
+
+
+def ranked(project, *args) -> list[str]:
+    return [r["path"] for r in project.rt_json("pack", *args)["ranked"]]
+
+
+def test_what_rt_install_writes_is_never_ranked_or_packed(project):
+    project.write("calc.py", "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n")
+    project.write("README.md", "# calc\n\nA tiny calculator.\n")
+    project.init_git()
+    project.rt("install")
+    assert (project.root / ".claude/skills/runtask/SKILL.md").is_file()
+    assert any((project.root / ".claude/agents").glob("rt-*.md"))
+    for task in ("verify the task scope and review it", "make add handle None"):
+        data = project.rt_json("pack", task)
+        paths = [r["path"] for r in data["ranked"]] + data["files"] + [f["path"] for f in data["fragments"]]
+        assert not [p for p in paths if p.startswith(".claude/")], task
+    data = project.rt_json("pack", "make add handle None")
+    assert data["ranked"][0]["path"] == "calc.py" and data["files"][0] == "calc.py"
+    assert not data["vague"]   # one word picks the file in a small repository: no refusal
+
+
+def test_a_stop_word_counts_when_the_repository_defines_that_name(project):
+    project.write("calc.py", "def add(a, b):\n    return a + b\n")
+    project.write("notes.py", "def handle_note(note):\n    return note.strip()\n")
+    project.write("store.py", "def save(record):\n    # make the record durable\n    return record\n")
+    project.init_git()
+    terms = project.rt_json("pack", "make add handle None")["terms"]
+    assert "add" in terms and "make" not in terms     # `add` is defined, `make` is not
+    assert ranked(project, "make add handle None")[0] == "calc.py"
+
+
+def test_task_words_identifiers_urls_and_quotes():
+    q = parse_task("Make `parse_http_request` in Client.send() follow https://example.com/page?rel=next "
+                   "links; toggleSidebar errors; see src/app/main.ts and the \"Save draft\" button")
+    assert q.keys["parsehttprequest"] == q.keys["togglesidebar"] == 2.0   # identifiers whole, weighed most
+    assert q.keys["client"] == q.keys["send"] == 2.0                      # Class.method: each part a name
+    assert q.keys["exampl"] < 0.5 and q.keys["rel"] < 0.5                 # a URL's words weigh little
+    assert q.keys[stem("save")] < 1.0 and q.keys["draft"] < 1.0                # quoted text too...
+    assert q.phrases == ["Save draft"]                                    # ... which is looked up as UI text
+    assert "src/app/main.ts" in q.paths and "example.com/page" not in " ".join(q.paths)
+    assert q.keys[stem("links")] == 1.0 and "error" not in q.keys         # stop words dropped, the rest stemmed
+    assert "parse_http_request" in q.words and "toggleSidebar" in q.words
+
+
+def test_light_stemming_of_english_words_never_of_identifiers():
+    assert stem("errors") == stem("error") and stem("blocked") == stem("blocking") == stem("block")
+    assert stem("toggling") == stem("toggle") == stem("toggles")
+    assert stem("settings") != stem("set") and stem("string") == "string" and stem("status") == "status"
+    assert "togglesidebar" in parse_task("`toggleSidebar`").keys   # the whole identifier is never stemmed
+
+
+def test_another_form_of_a_task_word_finds_the_file(project):
+    project.write("src/blocklist.py", "class Blocker:\n    def block(self, user):\n        self.blocked_user = user\n")
+    project.write("src/users.py", "class User:\n    def rename(self, name):\n        self.name = name\n")
+    project.write("src/mail.py", "def send(message):\n    return message\n")
+    project.init_git()
+    assert ranked(project, "Blocking a user fails")[0] == "src/blocklist.py"   # block, not blocking, is in the file
+
+
+def test_an_identifier_written_in_the_task_beats_its_words_scattered(project):
+    project.write("app/layout/frame.py", "def toggle_sidebar(state):\n    return not state\n")
+    for i in range(6):   # each says toggle and sidebar in its name, none defines or calls the function
+        project.write(f"app/panels/sidebar_toggle_{i}.py", f"# toggle the sidebar from panel {i}\n"
+                      f"def sidebar_toggle_{i}():\n    return {{'sidebar': True, 'toggle': {i}}}\n")
+    project.init_git()
+    assert ranked(project, "toggle_sidebar keeps the sidebar open")[0] == "app/layout/frame.py"
+
+
+def _ui_repo(project, n_buttons: int = 120) -> None:
+    """A web app's source: a family of same-named button components, a large central editor, styles,
+    a locale file per language, and a translation module written as code."""
+    rng = random.Random(3)
+    words = "primary secondary danger ghost outline icon round small large link submit reset close".split()
+    for i in range(n_buttons):
+        w = words[i % len(words)]
+        project.write(f"src/components/buttons/{w.title()}{i}Button.tsx",
+                      f"import React from 'react';\n\nexport function {w.title()}{i}Button() {{\n"
+                      f"  return <button className=\"{w}\">{w} {i}</button>;\n}}\n")
+    body = []
+    for i in range(4000):
+        if i % 400 == 7:
+            body.append(f"  // the canvas redraw after a zoom gesture must keep the selection anchored ({i})\n")
+        body.append(f"  const v{i} = compute{rng.randrange(50)}(state, {i});\n")
+    project.write("src/editor/Editor.tsx", "export function Editor(state) {\n" + "".join(body) + "  return state;\n}\n")
+    project.write("src/theme/palette.ts", "export const darkShade = '#111';\nexport function shade(color: string) {\n"
+                  "  return color;\n}\n")
+    project.write("src/styles/layout.css", ".navbar {\n  box-shadow: 0 2px 4px rgba(0,0,0,.2);\n  color: teal;\n}\n"
+                  ".navbar-shadow-color { color: #333; }\n")
+    for i in range(40):
+        project.write(f"src/widgets/widget{i}.ts", f"export function widget{i}(color: string) {{\n  return color + {i};\n}}\n")
+    en = {"toolbar": {"save": "Save draft", "publish": "Publish now", "close": "Close"}, "zoom": {"reset": "Reset zoom"}}
+    de = {"toolbar": {"save": "Entwurf speichern", "publish": "Jetzt veröffentlichen", "close": "Schließen"},
+          "zoom": {"reset": "Zoom zurücksetzen"}}
+    project.write("src/locales/en.json", json.dumps(en, indent=2))
+    project.write("src/locales/de.json", json.dumps(de, indent=2))
+    for code in ("fr", "es", "it", "nl"):
+        project.write(f"src/locales/{code}.json", json.dumps(en, indent=2))   # untranslated copies
+    project.write("src/locales/pt.ts", "export default {\n  toolbar: { save: 'Save draft', publish: 'Publish now' },\n};\n")
+    project.write("src/toolbar/SaveButton.tsx", "import { t } from '../i18n';\n\nexport function SaveButton() {\n"
+                  "  return <button>{t('toolbar.save')}</button>;\n}\n")
+    project.write("src/i18n.ts", "export function t(key: string) { return key; }\n")
+
+
+def test_a_common_word_in_many_names_does_not_outweigh_rare_words_in_a_large_file(project):
+    generate(project.root, 2000)   # 2,000 files more, whose names say render, button, label, session ...
+    _ui_repo(project, 240)
+    project.git("add", "-A")
+    project.git("commit", "-qm", "ui")
+    top = ranked(project, "redraw after a zoom gesture loses the selection anchor: render the button label again")
+    assert top[0] == "src/editor/Editor.tsx"    # 4,000 lines, the rare words in its body
+
+
+def test_files_without_definitions_are_not_scored_down(project):
+    _ui_repo(project)
+    project.init_git()
+    assert ranked(project, "navbar shadow color is too dark")[0] == "src/styles/layout.css"   # the rare word, in a stylesheet
+
+
+def test_quoted_ui_text_lifts_the_source_locale_and_the_key_users_boundedly(project):
+    _ui_repo(project)
+    project.init_git()
+    data = project.rt_json("pack", 'The "Save draft" button should say "Save as draft"')
+    score = {r["path"]: r["score"] for r in data["ranked"]}
+    assert {r["path"] for r in data["ranked"][:2]} == {"src/toolbar/SaveButton.tsx", "src/locales/en.json"}
+    copies = [p for p in score if p.startswith("src/locales/") and p != "src/locales/en.json"]
+    assert all(score[p] < score["src/locales/en.json"] / 10 for p in copies)   # copies, modules too, stay far down
+    assert score["src/toolbar/SaveButton.tsx"] < 3 * score["src/locales/en.json"]   # a bounded lift, not a flood
+    one_word = project.rt_json("pack", 'rename "Close" to "Dismiss" in the toolbar')   # one quoted word: no lift
+    assert not [w for r in one_word["ranked"] for w in r["why"] if "translates" in w or "uses key" in w]
+
+
+def test_an_import_hub_does_not_rise_with_the_files_it_serves(project):
+    project.write("app/billing/invoice.py", "from app.core.db import session\n\n\n"
+                  "def invoice_total(lines):\n    return sum(l.amount for l in lines)\n")
+    project.write("app/core/db.py", "def session():\n    return None\n")
+    project.write("app/core/log.py", "def log(message):\n    print(message)\n")
+    project.init_git()
+    assert ranked(project, "invoice total is wrong") == ["app/billing/invoice.py"]   # not its import, db.py
+
+
+def test_ranking_reads_postings_not_every_file_row(project, monkeypatch):
+    generate(project.root, 2000)
+    project.rt("index")
+    from rt.index import index as index_mod
+    read = []
+    real = index_mod.Index._read
+
+    def every_row(self):
+        raise AssertionError("rt pack loaded every file row")
+    monkeypatch.setattr(index_mod.Index, "files", property(every_row))
+    monkeypatch.setattr(index_mod.Index, "_read", lambda self, name: read.append(name) or real(self, name))
+    data = project.rt_json("pack", "invoice cart session")
+    assert data["files"] and data["fragments"]
+    assert not [n for n in read if n.startswith("c")]       # the word counts are read only to rebuild
+
+
+def test_postings_follow_edits_additions_and_removals(project):
+    project.write("src/alpha.py", "def alpha():\n    return 'plain'\n")
+    project.write("src/beta.py", "def beta():\n    return 'plain'\n")
+    project.init_git()
+    assert "src/alpha.py" not in ranked(project, "quaternion")
+    project.write("src/alpha.py", "def alpha():\n    return 'quaternion rotation'\n")
+    project.write("src/gamma.py", "def gamma():\n    return 'quaternion'\n")
+    (project.root / "src/beta.py").unlink()
+    top = ranked(project, "quaternion rotation")
+    assert top[:2] == ["src/alpha.py", "src/gamma.py"] and "src/beta.py" not in top
+    project.rt("index", "--rebuild")
+    assert ranked(project, "quaternion rotation")[:2] == ["src/alpha.py", "src/gamma.py"]
+
+
+def test_a_large_update_reuses_the_word_counts_of_unchanged_files(project, monkeypatch):
+    for i in range(120):
+        project.write(f"pkg/mod_{i}.py", f"def handler_{i}(value):\n    return value + {i}  # gadget{i}\n")
+    project.init_git()
+    project.rt("index")
+    for i in range(70):   # more than the delta takes: a full update, reusing the 50 files that stayed
+        project.write(f"pkg/mod_{i}.py", f"def handler_{i}(value):\n    return value * {i}  # widget{i}\n")
+    from rt.index import terms
+    counted = []
+    real = terms.text_counts
+    monkeypatch.setattr(terms, "text_counts", lambda text: counted.append(text) or real(text))
+    assert ranked(project, "gadget100")[0] == "pkg/mod_100.py"     # an unchanged file: its counts came along
+    assert ranked(project, "widget3")[0] == "pkg/mod_3.py"
+    assert len(counted) == 70                                      # only the changed files were counted again
