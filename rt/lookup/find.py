@@ -52,6 +52,32 @@ def _lines_with(text: str, q: str) -> list[tuple[int, str]]:
     return out
 
 
+_JSON_STRING = re.compile(r'("(?:[^"\\\n]|\\.)*")\s*(:?)')
+
+
+def _only_in_keys(text: str, word: str) -> bool:
+    """Whether every place a JSON file holds `word` (lower case, letters and digits) is inside a key, read
+    from its raw text: then no translation in it can hold the query, and the file need not be parsed.
+    (Strings never span lines in JSON; a `\\u` escape could spell the word, so a file with one is parsed.)"""
+    low = text.lower()
+    if not word.isalnum() or len(low) != len(text) or "\\u" in text:
+        return False
+    strings: list[re.Match] = []   # the strings of the line being looked at
+    line_end = -1
+    at = low.find(word)
+    while at != -1:
+        if at > line_end:
+            line_start = text.rfind("\n", 0, at) + 1
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end == -1 else line_end
+            strings = list(_JSON_STRING.finditer(text, line_start, line_end))
+        inside = next((m for m in strings if m.start(1) < at and at + len(word) < m.end(1)), None)
+        if inside is None or not inside.group(2):   # in a value, or outside any string: the parser tells
+            return False
+        at = low.find(word, at + 1)
+    return True
+
+
 def _snippet(line: str) -> str:
     s = line.strip()
     return s if len(s) <= SNIPPET else s[:SNIPPET] + " [...]"
@@ -78,12 +104,18 @@ def cmd_find(ctx, args) -> Result:
     if not candidates:   # text without spaces between words (CJK) hides inside longer words: read the locale files
         locales = [p for p in idx.paths if i18n.is_locale(p)]
     keys: dict[str, tuple[str, int, str]] = {}
+    first = q.split(" ", 1)[0]   # in every text holding the query: a quick test before the whole one
+
+    def holds(value: str) -> bool:
+        return first in value.lower() and q in _norm(value)
+
     for path in locales:
-        text = read_text(ctx.repo, path)
-        for key, value, line in i18n.entries(path, text or ""):
-            if q in _norm(value):
-                hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
-                keys.setdefault(key, (path, line, value))
+        text = read_text(ctx.repo, path) or ""
+        if path.endswith((".json", ".arb")) and _only_in_keys(text, first):
+            continue
+        for key, value, line in i18n.entries(path, text, holds):
+            hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
+            keys.setdefault(key, (path, line, value))
     used: set[tuple[str, int]] = set()
     for key in sorted(keys):
         hits += _key_uses(ctx, idx, key, keys[key], used)
