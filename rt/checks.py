@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
+from rt.state import FIX_ATTEMPTS
 from rt.sandbox import bounded
 from rt.store import Store
 
@@ -30,7 +31,6 @@ KINDS = ("typecheck", "lint", "format", "build", "test")
 """Every check has one of these kinds; checks run in this order (cheap and telling first)."""
 
 DEFAULT_TIMEOUT = 600
-FIX_ATTEMPTS = 2
 CONFIG = "rt.toml"
 
 PY = ("*.py", "*.pyi")
@@ -649,18 +649,27 @@ def _end(proc) -> None:
     proc.wait()
 
 
+def show_progress() -> bool:
+    """Progress lines are for a person at a terminal: Claude Code (CLAUDECODE=1) puts a command's stderr
+    into the tool result, where they would cost the model bytes and tell it nothing the report does not."""
+    return os.environ.get("CLAUDECODE") != "1" and sys.stderr is not None and sys.stderr.isatty()
+
+
 def run_all(repo: Repo, checks: list[Check], timeout: int | None = None, logs: str | None = None,
             after=None) -> list[Ran]:
-    """Run checks one after another, with progress on stderr (which check, elapsed); each one's whole
-    output goes to `<logs>/<name>.log` in `.rt/` when `logs` is given, and `after(check, ran)` is called
-    once each has run."""
+    """Run checks one after another, with progress on a terminal's stderr (which check, elapsed); each
+    one's whole output goes to `<logs>/<name>.log` in `.rt/` when `logs` is given, and `after(check, ran)`
+    is called once each has run."""
     out = []
+    progress = show_progress()
     for i, check in enumerate(checks, 1):
-        print(f"rt: [{i}/{len(checks)}] {check.name}: {' '.join(check.command)}", file=sys.stderr, flush=True)
+        if progress:
+            print(f"rt: [{i}/{len(checks)}] {check.name}: {' '.join(check.command)}", file=sys.stderr, flush=True)
         ran = run_check(repo, check, timeout=timeout, log=f"{logs}/{check.name}.log" if logs else None)
-        count = len(ran.run.diagnostics)
-        what = ran.run.status.replace("_", " ") + (f", {count} diagnostic(s)" if count else "")
-        print(f"rt: [{i}/{len(checks)}] {check.name}: {what} ({ran.seconds:.1f}s)", file=sys.stderr, flush=True)
+        if progress:
+            count = len(ran.run.diagnostics)
+            what = ran.run.status.replace("_", " ") + (f", {count} diagnostic(s)" if count else "")
+            print(f"rt: [{i}/{len(checks)}] {check.name}: {what} ({ran.seconds:.1f}s)", file=sys.stderr, flush=True)
         if after is not None:
             after(check, ran)
         out.append(ran)

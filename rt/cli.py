@@ -30,6 +30,7 @@ COMMANDS: dict[str, Command] = {
     "scope": Command("rt.task.commands", "task", "add files to the approved scope or remove them"),
     "step": Command("rt.task.commands", "task", "record progress on the active task"),
     "block": Command("rt.task.commands", "task", "stop the active task with the reason it cannot go on"),
+    "allow-fix": Command("rt.task.commands", "task", "allow more fix attempts after the limit of failed verifies (the user's decision)"),
     "finish": Command("rt.task.commands", "task", "close the verified task and write the final report"),
     "tasks": Command("rt.task.commands", "task", "list all tasks with their final states and the share finished"),
     "repair": Command("rt.task.commands", "task", "set damaged state files aside so rt can go on"),
@@ -52,6 +53,10 @@ COMMANDS: dict[str, Command] = {
     "verify": Command("rt.task.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
     "claim": Command("rt.task.verify", "checks", "record something you assert that rt did not measure"),
     "diff-logs": Command("rt.diagnostics.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
+    # session: long sessions under Claude Code (rt/session/)
+    "handoff": Command("rt.session.handoff", "session", "the active task in eight sections from rt's records, to carry it past compaction"),
+    "note": Command("rt.session.notes", "session", "keep a decision (--decision) or an architecture pattern (--pattern) for the handoff"),
+    "usage": Command("rt.session.usage", "session", "tokens per task from Claude Code's transcripts: requests, cache reads and writes, hit ratio"),
     # integration: Claude Code hooks, install, help
     "hook": Command("rt.claude.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
     "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
+from functools import cached_property
 
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
+from rt.index.langs import language
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, short
 
@@ -40,6 +40,12 @@ class View:
 
     def read(self, path: str) -> str:
         return read_text(self.ctx.repo, path) or ""
+
+    @cached_property
+    def langs(self) -> dict[str, str]:
+        """Path -> language, as the index names it (from the path alone): the manifest's counts need no
+        file entry, so the whole file table is not loaded for them."""
+        return {p: language(p) for p in self.paths}
 
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
         """Files with one of these names at most `depth` folders down, sorted, tests and examples left out."""
@@ -80,6 +86,7 @@ def _json(view: View, path: str) -> dict:
 
 
 def _toml(view: View, path: str) -> dict:
+    import tomllib   # here: `rt pack` reads no TOML
     try:
         return tomllib.loads(view.read(path))
     except (tomllib.TOMLDecodeError, ValueError):
@@ -112,7 +119,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 
 def section_stack(view: View) -> list[str]:
-    langs = Counter(e.lang for e in view.index.files.values() if e.lang not in ("other",))
+    langs = Counter(lang for lang in view.langs.values() if lang not in ("other",))
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
     other = [(lang, n) for lang, n in langs.most_common() if lang not in CODE_LANGS]
     lines = ["## Stack"]
@@ -198,10 +205,10 @@ def folder_summary(view: View, folder: str) -> str:
 def folder_lines(view: View, depth: int = 2) -> list[tuple[str, int, str]]:
     """(folder, file count, line) per folder up to `depth` levels, in path order; the root's own files first."""
     counts: dict[str, Counter] = {}
-    for e in view.index.files.values():
-        parts = e.path.split("/")[:-1]
+    for path, lang in view.langs.items():
+        parts = path.split("/")[:-1]
         for d in range(1, min(depth, len(parts)) + 1):
-            counts.setdefault("/".join(parts[:d]), Counter())[e.lang] += 1
+            counts.setdefault("/".join(parts[:d]), Counter())[lang] += 1
     root_files = [p for p in view.paths if "/" not in p]
     out = [("", len(root_files), f"- ./ ({len(root_files)} files at the root)")] if root_files else []
     for folder in sorted(counts):
@@ -329,14 +336,16 @@ def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
     return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
 
 
-@dataclass
 class Pack:
-    text: str
-    files: list[str]
-    fragments: list[dict]
-    dropped: list[str]
-    vague: bool
-    budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
+    """The pack's text, the files given code, each fragment's range, what a window dropped, whether the
+    task was too vague, and with a window the tokens asked for and what was kept (`budget`)."""
+
+    __slots__ = ("text", "files", "fragments", "dropped", "vague", "budget")
+
+    def __init__(self, text: str, files: list[str], fragments: list[dict], dropped: list[str], vague: bool,
+                 budget: dict | None = None):
+        self.text, self.files, self.fragments, self.dropped, self.vague = text, files, fragments, dropped, vague
+        self.budget = budget or {}
 
 
 def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
@@ -485,6 +494,16 @@ def _view(ctx, text: str, paths: list[str]) -> View:
             raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))
         pinned.append(rel)
     return View(ctx, idx, " ".join(text.split()), pinned)
+
+
+def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
+    """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
+    for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read."""
+    view = _view(ctx, task["text"], list(task.get("paths") or []))
+    base = f"tasks/{task['id']}"
+    ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
+    ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
+    return view, (f".rt/{base}/manifest.md", f".rt/{base}/pack.md")
 
 
 def manifest_text(ctx, task_text: str) -> str:

@@ -197,6 +197,16 @@ def all_tasks(store: Store) -> list[dict]:
     return sorted(tasks, key=lambda t: (t["created_at"], t["id"]))
 
 
+FIX_ATTEMPTS = 2
+"""Failed `rt verify` runs in a row after which edits stop, unless `fix_attempts` in rt.toml says otherwise."""
+
+
+def fix_limit(task: dict) -> int:
+    """Failed verifies in a row the task may have before its edits are denied: the limit the last verify
+    read from the config, plus what the user allowed since (`rt allow-fix`)."""
+    return task.get("fix_limit", FIX_ATTEMPTS) + task.get("fixes_allowed", 0)
+
+
 def scope_paths(task: dict) -> set[str] | None:
     scope = task.get("scope")
     if scope is None:

@@ -56,14 +56,14 @@ def edit(repo, rel: str, old: str, new: str) -> dict:
     return tool("Edit", file_path=str(repo.root / rel), old_string=old, new_string=new)
 
 
-def test_runtask_puts_the_manifest_and_pack_into_the_first_request(repo):
+def test_runtask_puts_the_tasks_code_into_the_first_request(repo):
     run = run_claude(repo.root, repo.home, "/runtask rename total to grand_total", [[text("ok")]])
     assert run.code == 0, run.stderr
     first = seen(run.turns[0])
-    assert "UserPromptSubmit hook additional context: rt: started 1-rename-total-to-grand-total" in first
-    assert "# Repository manifest\ntask: rename total to grand_total" in first
-    assert "# Task pack" in first and "def total(xs):" in first  # the code the task is about, already there
-    assert "The task: rename total to grand_total" in first  # the skill body, expanded by /runtask
+    assert "UserPromptSubmit hook additional context: rt: task 1-rename-total-to-grand-total started." in first
+    assert "### app.py 1-2 of 2: function total\n1\tdef total(xs):\n2\t    return sum(xs)\n" in first
+    assert "rt started the task" in first  # the skill body, expanded by /runtask
+    assert first.count("rename total to grand_total") == 2   # the command's arguments, as the client repeats them
     assert repo.rt_json("status")["task"]["state"] == "ready"  # started with its baseline
 
 
@@ -100,6 +100,20 @@ def test_a_shell_write_outside_the_scope_is_reported_in_the_next_request(repo):
     assert run.code == 0, run.stderr
     after = seen(run.turns[1])
     assert "PostToolUse:Bash hook additional context: rt: the shell changed 1 file(s) outside the approved scope" in after
+    assert "util.py" in after
+
+
+def test_a_failing_shell_commands_write_outside_the_scope_is_reported_too(repo):
+    """A command that fails fires PostToolUseFailure, not PostToolUse: rt registers both."""
+    planned(repo, "app.py")
+    script = [[tool("Bash", command="echo 'x = 1' >> util.py; exit 3", description="append")], [text("stopping")]]
+    run = run_claude(repo.root, repo.home, "append to util", script, args=("--allowedTools", "Bash"))
+    assert run.code == 0, run.stderr
+    [result] = tool_results(run.turns[1])
+    assert result["is_error"] is True
+    after = seen(run.turns[1])
+    assert ("PostToolUseFailure:Bash hook additional context: rt: the shell changed 1 file(s) outside the "
+            "approved scope") in after
     assert "util.py" in after
 
 
@@ -174,7 +188,8 @@ def test_resume_brings_the_task_status_back(repo):
     assert run.code == 0, run.stderr
     context = seen(run.turns[0])
     assert "SessionStart hook additional context: rt: a task is active in this repository." in context
-    assert "task 1-rename-total-to-grand-total: rename total to grand_total\nstate: planned\nscope: edit app.py" in context
+    assert "# rt handoff: task 1-rename-total-to-grand-total (planned)" in context   # rt/session/handoff.py
+    assert "## Goal\nrename total to grand_total\n\n## Constraints\n- scope: edit app.py" in context
 
 
 def test_compaction_brings_the_task_status_back(repo):
@@ -186,9 +201,9 @@ def test_compaction_brings_the_task_status_back(repo):
     assert run.code == 0, run.stderr
     after = seen(run.turns[-1])
     assert "COMPACT_SUMMARY" in after  # the old turns are replaced by the summary
-    assert "The task: rename total to grand_total" not in after
+    assert "rt started the task" not in after
     assert "SessionStart hook additional context: rt: a task is active in this repository." in after
-    assert "state: planned\nscope: edit app.py" in after
+    assert "# rt handoff: task 1-rename-total-to-grand-total (planned)" in after and "- scope: edit app.py" in after
 
 
 def test_a_turn_that_ends_after_an_edit_without_verify_is_sent_back_once(repo):
@@ -216,8 +231,8 @@ def test_the_whole_runtask_workflow_runs_rt_through_bash_and_ends_finished(repo,
     assert run.code == 0, run.stderr
     results = [tool_results(body)[-1] for body in run.turns[1:]]
     assert not any(r.get("is_error") for r in results), results
-    assert "state: planned\nscope: edit app.py" in results[0]["content"]
-    assert "# verify: PASS" in results[2]["content"]
+    assert results[0]["content"] == "scope: edit app.py"
+    assert "# verify: PASS" in results[2]["content"] and "rt: [1/" not in results[2]["content"]  # no progress lines
     assert "verdict: PASS" in results[3]["content"]
     assert not any("Stop hook feedback" in seen(body) for body in run.turns)  # verified and finished: let through
     assert len(run.turns) == 5
@@ -235,5 +250,5 @@ def test_a_user_wide_install_works_in_a_project_without_its_own(project, tmp_pat
     run = run_claude(project.root, home, "/runtask rename total to grand_total", [[text("ok")]])
     assert run.code == 0, run.stderr
     first = seen(run.turns[0])
-    assert "The task: rename total to grand_total" in first
-    assert "# Task pack" in first and "def total(xs):" in first
+    assert "rt started the task" in first
+    assert "1\tdef total(xs):" in first

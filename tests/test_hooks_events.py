@@ -116,16 +116,25 @@ def test_failed_shell_command_is_checked_too(project):
 
 # ---------------------------------------------------------------- SessionStart
 
-@pytest.mark.parametrize("source", ["compact", "resume"])
+@pytest.mark.parametrize("source", ["startup", "compact", "resume", "clear"])
 def test_session_start_restores_the_task(project, source):
+    """The status on a fresh start; the whole handoff, holding the same lines, after the others."""
     planned(project)
     code, out, _ = hook(project, "session-start", payload(project, "SessionStart", source=source))
     text = context_text(out, "SessionStart")
     assert code == 0
-    assert "task 1-change-x: change x" in text and "state: planned" in text and "scope: edit a.py" in text
-    assert "next:" in text
+    if source == "startup":
+        assert "task 1-change-x: change x" in text and "state: planned" in text and "scope: edit a.py" in text
+        assert "next:" in text
+    else:
+        assert "task 1-change-x (planned)" in text and "## Goal\nchange x\n" in text and "- scope: edit a.py" in text
+        assert "## Next steps\n- edit the planned files" in text
     again = hook(project, "session-start", payload(project, "SessionStart", source=source))[1]
-    assert again == out  # byte-stable
+    if source == "resume":   # the same handoff is in this session's context already
+        assert context_text(again, "SessionStart").endswith("the handoff given earlier in this session still holds "
+                                                            "(`rt handoff` prints it again).")
+    else:
+        assert again == out  # byte-stable
 
 
 def test_session_start_without_task_says_nothing(project):
@@ -136,15 +145,19 @@ def test_session_start_without_task_says_nothing(project):
 
 # ---------------------------------------------------------------- UserPromptSubmit
 
-def test_runtask_starts_the_task_and_injects_manifest_and_pack(project):
+def test_runtask_starts_the_task_injects_its_code_and_writes_manifest_and_pack(project):
     project.write("billing/invoice.py", "def total(items):\n    return sum(i.price for i in items)\n")
     project.write("README.md", "# shop\n")
     project.init_git()
     prompt = "   /runtask fix the invoice total rounding"
     code, out, _ = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit", prompt=prompt))
     text = context_text(out, "UserPromptSubmit")
-    assert code == 0 and text.startswith("rt: started 1-fix-the-invoice-total-rounding")
-    assert "billing/invoice.py" in text
+    assert code == 0 and text.startswith("rt: task 1-fix-the-invoice-total-rounding started.")
+    assert "### billing/invoice.py 1-2 of 2: function total\n1\tdef total(items):\n" in text
+    assert "Read .rt/tasks/1-fix-the-invoice-total-rounding/: pack.md" in text
+    task_dir = project.root / ".rt/tasks/1-fix-the-invoice-total-rounding"
+    assert (task_dir / "pack.md").read_text().startswith("# Task pack")
+    assert (task_dir / "manifest.md").read_text().startswith("# Repository manifest")
     status = project.rt_json("status")["task"]
     assert status["text"] == "fix the invoice total rounding"
     again = context_text(hook(project, "user-prompt-submit",
@@ -161,7 +174,7 @@ def test_plugin_namespaced_runtask_and_empty_task(project):
     assert "needs the task" in text
     text = context_text(hook(project, "user-prompt-submit",
                              payload(project, "UserPromptSubmit", prompt="/rt:runtask rename x"))[1], "UserPromptSubmit")
-    assert "started 1-rename-x" in text
+    assert text.startswith("rt: task 1-rename-x started.")
 
 
 @pytest.mark.parametrize("prompt", ["fix the bug", "/runtasks x", "please /runtask x", "/other x"])

@@ -114,7 +114,7 @@ def test_bad_input_each_answered_and_the_server_keeps_serving(project):
         assert s.error("slice", file="app.py", lines=True) == "rt: error: slice: argument 'lines' must be a string"
         assert s.error("verify", timeout=True) == "rt: error: verify: argument 'timeout' must be a integer"
         assert s.error("diff_logs", before="a", after="b", parser="gcc").startswith(
-            "rt: error: diff_logs: argument 'parser' must be one of cargo, eslint")
+            "rt: error: diff_logs: argument 'parser' must be one of auto, cargo, eslint")
         assert s.error("slice", file="app.py") == "rt: error: slice: one of the arguments lines symbol is required"
         assert s.error("slice", file="app.py", lines="5:6", symbol="Cart") == (
             "rt: error: slice: argument symbol: not allowed with argument lines")

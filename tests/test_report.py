@@ -18,12 +18,12 @@ def test_report_after_a_pass_lists_claims_apart(project):
     out = project.rt("finish")
     assert out == project.read(REPORT.format("tidy-calc"))
     assert out.splitlines() == [
-        "# report: 1-tidy-calc",
-        "tidy calc",
+        "# report",   # neither the task's id nor its text: the session has both
         "",
         "verdict: PASS",
         "checks run: ruff passed",
         "checks not run: typecheck (none configured), test (none configured)",
+        "effort: 0 fix attempt(s) (failed verify runs); tokens not known (no Claude Code session recorded here)",
         "files changed (2): M calc.py  +1 -0; A notes.md  +1 -0",
         "scope: as planned",
         "unverified claims (the agent's word; rt did not measure these):",
@@ -47,7 +47,7 @@ def test_finish_incomplete_puts_the_missing_verification_first(project):
     project.rt("finish", ret=2)  # building and not verified
     out = project.rt("finish", "--incomplete")
     lines = out.splitlines()
-    assert lines[3] == "NOT VERIFIED: finished with --incomplete (last verify FAIL: 1 new diagnostic(s) (ruff 1))."
+    assert lines[2] == "NOT VERIFIED: finished with --incomplete (last verify FAIL: 1 new diagnostic(s) (ruff 1))."
     assert "verdict: FAIL" in lines
     assert "- whatever `rt verify` would have shown: run it, or check by hand" in lines
 
@@ -58,7 +58,7 @@ def test_finish_incomplete_without_any_verify(project):
     project.rt("plan", "--edit", "calc.py")
     project.rt("step", "nothing yet")
     out = project.rt("finish", "--incomplete")
-    assert out.splitlines()[3] == "NOT VERIFIED: finished with --incomplete (rt verify was never run)."
+    assert out.splitlines()[2] == "NOT VERIFIED: finished with --incomplete (rt verify was never run)."
     assert "checks run: none" in out and "checks not run: ruff (rt verify never ran)" in out
     assert "scope: planned, not done: calc.py" in out
 
@@ -71,7 +71,7 @@ def test_report_flags_edits_after_the_last_verify(project):
     project.rt("verify")
     project.write("calc.py", "import json\n" + CALC)
     out = project.rt("finish")
-    assert out.splitlines()[3] == "STALE: files changed after the last verify; its verdict does not cover them."
+    assert out.splitlines()[2] == "STALE: files changed after the last verify; its verdict does not cover them."
 
 
 def test_report_stays_short(project):

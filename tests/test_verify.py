@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
+from tests.hooks_support import bash, edit, hook, permission
 from rt.snapshot import fingerprint
 
 
@@ -30,7 +31,7 @@ def test_python_fail_with_exactly_the_new_diagnostics_then_pass(project):
     assert new[0] == '- calc.py:2:12 mypy [return-value] Incompatible return value type (got "int", expected "str")'
     assert new[1].startswith("- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert 3 == 4")
     assert len(new) == 2  # the old unused import in legacy.py is not new
-    assert "- ruff (lint): passed: nothing new (1 old, 0 fixed)" in out
+    assert "- passed, nothing new: ruff (1 old)" in out
     data = project.rt_json("status")["task"]
     assert data["state"] == "building" and data["verify"]["verdict"] == "FAIL"
     assert data["verify"]["summary"] == "FAIL: 2 new diagnostic(s) (mypy 1, pytest 1)"
@@ -39,7 +40,7 @@ def test_python_fail_with_exactly_the_new_diagnostics_then_pass(project):
     project.write("tests/test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 3) == 4\n")
     out = project.rt("verify")
     assert out.startswith("# verify: PASS") and "## new diagnostics" not in out
-    assert "- as planned (2 file(s) changed)" in out
+    assert "- scope: as planned (2 file(s) changed)" in out
     assert project.rt_json("status")["task"]["state"] == "verified"
 
 
@@ -51,7 +52,7 @@ def test_verify_output_is_byte_stable_and_points_at_full_output(project):
     first = project.rt("verify", ret=1)
     again = project.rt("verify", ret=1)  # only the count of failed attempts differs
     assert again.split("## fix attempts")[0] == first.split("## fix attempts")[0]
-    assert "- ... and 5 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
+    assert "- ... and 15 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
     assert "/tmp" not in first and str(project.root) not in first
     log = project.read(".rt/tasks/1-add-imports/verify/ruff.log")
     assert "calc.py:25:8: F401" in log
@@ -136,7 +137,8 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     python_project(project, tools="ruff")
     commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
     out = project.rt("start", "broken tool", ret=3)   # its only check could not run
-    assert "- ruff: could not run: exit 1 and no output the ruff parser understands\n    | ruff crashed: boom" in out
+    assert "- ruff: could not run: exit 1 and no output the ruff parser understands (it reads: full (the default)," in out
+    assert "    | ruff crashed: boom" in out
 
 
 def test_scope_outside_and_not_done_fail(project):
@@ -163,12 +165,25 @@ def test_fix_attempt_limit(project):
     assert "- failed verify 1 of 2: fix the above and run `rt verify` again" in out
     project.write("calc.py", "import csv\n" + CALC)
     out = project.rt("verify", ret=1)
-    assert ("- 2 failed verify runs in a row (limit 2): stop fixing and hand it back with "
+    assert ("- 2 failed verify runs in a row (limit 2): edits are blocked now. Tell the user what fails and what "
+            "you tried; more attempts are their decision (`rt allow-fix`, which they approve), else "
             "`rt block \"FAIL: 1 new diagnostic(s) (ruff 1)\"`") in out
     assert project.rt_json("status")["task"]["failed_verifies"] == 2
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, "calc.py"))[1])
+    assert decision == "deny" and "2 failed `rt verify` runs in a row" in reason and "rt allow-fix" in reason
+    assert project.rt("allow-fix") == "fix attempts allowed: 3 failed verifies in a row (now 2)\n"
+    assert permission(hook(project, "pre-tool-use", edit(project, "calc.py"))[1]) == (None, "")
     project.write("calc.py", CALC + "\n")
     project.rt("verify")
     assert project.rt_json("status")["task"]["failed_verifies"] == 0
+
+
+def test_allow_fix_is_put_to_the_user(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "keeps failing")
+    project.rt("plan", "--edit", "calc.py")
+    decision, reason = permission(hook(project, "pre-tool-use", bash(project, "rt allow-fix --attempts 2"))[1])
+    assert decision == "ask" and "the user's decision" in reason
 
 
 def test_fix_attempt_limit_from_config(project):
@@ -196,8 +211,7 @@ def test_optional_check_is_skipped_unless_asked(project):
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", CALC + "\n")
     out = project.rt("verify")
-    assert "- extra (lint): skipped (optional, not asked: `rt verify --with extra`)" in out
-    assert "- test: skipped (no test check configured; see `rt checks`)" in out
+    assert "- skipped: extra (optional: `rt verify --with extra`); no typecheck, test check configured (see `rt checks`)" in out
     out = project.rt("verify", "--with", "extra", ret=3)  # asked for, so it counts; no baseline, and W391
     assert "- extra (lint): could not run: 1 diagnostic(s) but no baseline was taken" in out
     assert "unknown-check" in project.rt("verify", "--with", "unknown-check", ret=2) + project.last_err
@@ -247,13 +261,13 @@ def test_node_tsc_eslint_vitest(project):
     project.write("src/util.js", "export function twice(x) {\n  const unused = 1;\n  return 2 * x;\n}\n")
     out = project.rt("check", "src/add.ts", ret=1)
     assert "src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'." in out
-    assert "src/add.test.ts:5:21 vitest [adds]" in out  # `vitest related` ran the test of the edited file
+    assert "src/add.test.ts:5:21 vitest [src/add.test.ts > adds]" in out  # `vitest related` ran the test of the edited file
     out = project.rt("verify", ret=1)
     new = new_lines(verify_md(project))
     assert len(new) == 3, new
     assert new[0] == "- src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'."
     assert new[1] == "- src/util.js:2:9 eslint [no-unused-vars] 'unused' is assigned a value but never used."
-    assert new[2].startswith("- src/add.test.ts:5:21 vitest [adds] AssertionError: expected 4 to be 3")
+    assert new[2].startswith("- src/add.test.ts:5:21 vitest [src/add.test.ts > adds] AssertionError: expected 4 to be 3")
     project.write("src/add.ts", "export function add(a: number, b: number): number {\n  return b + a;\n}\n")
     project.write("src/util.js", "export function twice(x) {\n  return x * 2;\n}\n")
     assert project.rt("verify").startswith("# verify: PASS")
@@ -275,7 +289,7 @@ def test_no_checks_at_all_is_incomplete(project):
     project.rt("plan", "--edit", "main.py")
     project.write("main.py", "print(2)\n")
     out = project.rt("verify", ret=3)
-    assert out.startswith("# verify: INCOMPLETE") and "- test: skipped (no test check configured" in out
+    assert out.startswith("# verify: INCOMPLETE") and "- skipped: no typecheck, lint, test check configured" in out
     assert project.rt_json("status")["task"]["verify"]["summary"] == "INCOMPLETE: no checks configured"
 
 
@@ -288,7 +302,7 @@ def test_timeout_option_and_deleted_file(project):
     (project.root / "legacy.py").unlink()
     assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
     out = project.rt("verify", "--timeout", "60")
-    assert "- ruff (lint): passed: nothing new (0 old, 1 fixed)" in out
+    assert "- passed, nothing new: ruff (1 fixed)" in out
 
 
 def test_a_moved_file_keeps_its_old_findings_old(project):
@@ -298,7 +312,7 @@ def test_a_moved_file_keeps_its_old_findings_old(project):
     (project.root / "old").mkdir()
     (project.root / "legacy.py").rename(project.root / "old/legacy.py")
     out = project.rt("verify")
-    assert "- ruff (lint): passed: nothing new (1 old, 0 fixed)" in out
+    assert "- passed, nothing new: ruff (1 old)" in out
 
 
 def test_tool_output_loses_the_absolute_repository_path(project):

@@ -848,6 +848,9 @@ class _Reader:
         if words[:2] == ["scope", "add"]:
             self.refuse("rt: extending the approved scope is the user's decision; approve "
                         f"`rt scope add {' '.join(words[2:])}` only if you agreed to it", "ask")
+        elif words[:1] == ["allow-fix"]:
+            self.refuse("rt: more fix attempts after the limit are the user's decision; approve `rt allow-fix` only "
+                        "if you agreed to it", "ask")
         elif words[:2] in (["intent", "off"], ["intent", "on"]):
             self.refuse("rt: switching intent mode is the user's decision (it decides when edits are allowed); "
                         "approve it only if the user asked for it", "ask")

@@ -3,14 +3,19 @@
     event             matcher                                  command                       on an internal error
     PreToolUse        Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook pre-tool-use          closed: exit 2 + stderr
     PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
+    PostToolUseFailure Bash                                    rt hook post-tool-use         open: additionalContext
     SessionStart      (any source)                             rt hook session-start         open: additionalContext
+    PreCompact        (manual and auto)                        rt hook pre-compact           open: plain stdout
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
     Stop              -                                        rt hook stop                  open: blocks once, saying so
 
 `HOOKS` below lists these; `rt install` registers them as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
-the site-packages start-up, which rt does not need. `post-tool-use` also answers PostToolUseFailure
-payloads (a failed Bash command may still have written files).
+the site-packages start-up, which rt does not need. `post-tool-use` answers PostToolUseFailure too:
+a Bash command that fails may still have written files outside the scope.
+
+SessionStart, UserPromptSubmit and PreCompact also record the session's transcript path
+(`rt/session/transcripts.py`), which `rt usage` reads.
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
@@ -32,7 +37,9 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
     ("UserPromptSubmit", None, "user-prompt-submit", 300),
     ("PreToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "pre-tool-use", 30),
     ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
+    ("PostToolUseFailure", "Bash", "post-tool-use", 180),
     ("Stop", None, "stop", 60),
+    ("PreCompact", None, "pre-compact", 30),
 )
 """(Claude Code event, tool matcher, `rt hook` argument, timeout in seconds): the hooks rt answers and
 `rt install` registers (the plugin's `hooks/hooks.json` is tested against it).
@@ -41,8 +48,8 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
 for 20,000 files on a busy 2-core machine), so its hook gets a long timeout: one that is cut off leaves
 the model without the manifest and pack."""
 
-EVENTS = {arg: event for event, _, arg, _ in HOOKS}
-"""`rt hook` argument -> the Claude Code event it answers."""
+EVENTS = {arg: event for event, _, arg, _ in reversed(HOOKS)}
+"""`rt hook` argument -> the Claude Code event it answers (the first, for `post-tool-use`)."""
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 
@@ -126,6 +133,8 @@ def _failed(event: str, why: str, payload: dict) -> Reply:
     if event == "pre-tool-use":
         return Reply(stderr=f"rt hook {event}: {why}. The tool call is blocked to be safe; fix the cause "
                             f"(`rt doctor`, `rt repair`) or ask the user.", code=2)
+    if event == "pre-compact":   # the compaction goes on; its summariser is not told about rt's failure
+        return Reply(stderr=f"rt hook {event}: {why}")
     if event == "stop":
         if payload.get("stop_hook_active") is False:
             reason = f"rt could not check the task before stopping: {why}. Run `rt status` and `rt verify` yourself."
@@ -245,6 +254,12 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                                 f"blocked. Next: {state.NEXT_STEP[task['state']]}.")
     scope = state.scope_paths(task) or set()
     if rel in scope:
+        failed, limit = task.get("failed_verifies", 0), state.fix_limit(task)
+        if failed >= limit:
+            return decision("deny", f"rt: {failed} failed `rt verify` runs in a row reached the fix-attempt limit "
+                                    f"({limit}; `fix_attempts` in rt.toml), so edits are stopped. Tell the user what "
+                                    f"fails and what you tried: more attempts are their decision (`rt allow-fix`, "
+                                    f"which they approve), else `rt block \"<what fails>\"`.")
         return Reply()
     listed = ", ".join(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
@@ -386,28 +401,82 @@ UNDO_OR_ASK = "Tell the user, and undo these changes unless they agree to add th
 
 # ---------------------------------------------------------------- SessionStart, UserPromptSubmit, Stop
 
+HANDOFF_SOURCES = ("compact", "resume", "clear")
+"""SessionStart sources after which the model has lost the task's detail (or never had it in this
+context): they get the whole handoff; a fresh start gets the status and where the handoff is."""
+
+
 def session_start(payload: dict) -> Reply:
-    """After compaction, resume, clear or a fresh start: the active task's status, so it is not lost."""
+    """After compaction, resume or clear: the active task's handoff (`rt handoff`), so its decisions,
+    patterns and errors are not lost (a resume whose context holds the same handoff gets a line
+    saying so); on a fresh start, its status."""
     where = _where(payload)
     if where is None:
         return Reply()
     from rt import state
     from rt.claude.intent import session_line
-    from rt.task.commands import describe
-    task = state.active_task(_store(where[0]), required=False)
+    store = _store(where[0])
+    _remember(store, payload)
+    task = state.active_task(store, required=False)
     lines = [session_line(where[0])]
-    if task is not None:
-        lines.append("rt: a task is active in this repository.\n" + describe(task))
+    if task is not None and payload.get("source") in HANDOFF_SOURCES:
+        lines.append(_handoff(store, task, payload))
+    elif task is not None:
+        from rt.task.commands import describe
+        lines.append("rt: a task is active in this repository.\n" + describe(task)
+                     + "\n`rt handoff` gives its decisions, patterns and error history.")
     text = "\n".join(line for line in lines if line)
     return context("SessionStart", text) if text else Reply()
 
 
+def _handoff(store, task: dict, payload: dict) -> str:
+    """The handoff, unless this session resumes with the very same one already in its context (each
+    SessionStart text stays in the conversation, so a second copy would only be paid for again)."""
+    import hashlib
+
+    from rt.session.handoff import handoff_text
+    from rt.session.transcripts import give_handoff, handoff_given
+    text = "rt: a task is active in this repository.\n" + handoff_text(_ctx(store.repo), task)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        return text
+    if payload.get("source") == "resume" and handoff_given(store, session) == digest:
+        return (f"rt: task {task['id']} is active; the handoff given earlier in this session still holds "
+                f"(`rt handoff` prints it again).")
+    give_handoff(store, session, digest)
+    return text
+
+
+def _remember(store, payload: dict) -> None:
+    """Keep the session's transcript path for `rt usage` (a read; a write the first time only)."""
+    from rt.session.transcripts import remember
+    remember(store, payload)
+
+
+def pre_compact(payload: dict) -> Reply:
+    """Before the client summarises the conversation under an active task: ask its summariser to keep the
+    two sections a summary loses first (plain stdout is appended to its instructions); rt's own records
+    come back after it anyway, as the handoff."""
+    where = _where(payload)
+    if where is None:
+        return Reply()
+    from rt import state
+    store = _store(where[0])
+    _remember(store, payload)
+    if state.active_task(store, required=False) is None:   # no handoff will follow: the summary's own format
+        return Reply()
+    from rt.session.handoff import PRECOMPACT
+    return Reply(PRECOMPACT)
+
+
 def user_prompt_submit(payload: dict) -> Reply:
-    """`/runtask <task>` starts the task and hands the model its manifest; then, where rt is in use, the
-    turn's intent command is recorded (`rt/claude/intent.py`)."""
+    """`/runtask [paths:] <task>` starts the task and hands the model what it most likely needs; then,
+    where rt is in use, the turn's intent command is recorded (`rt/claude/intent.py`)."""
     reply = _runtask_prompt(payload)
     where = _where(payload)  # after /runtask, which creates .rt/
     if where is not None:
+        _remember(_store(where[0]), payload)
         from rt.claude.intent import on_prompt
         note = on_prompt(where[0], payload, _text(payload, "prompt"))
         if note:  # only for /fail /win /mem /commit /push, never with /runtask's context
@@ -416,6 +485,8 @@ def user_prompt_submit(payload: dict) -> Reply:
 
 
 def _runtask_prompt(payload: dict) -> Reply:
+    """The task started, and the injection (`rt/pack/inject.py`): one index load and one ranking serve it
+    and the manifest and pack written beside the task."""
     text = _runtask_text(_text(payload, "prompt"))
     if text is None:
         return Reply()
@@ -434,25 +505,61 @@ def _runtask_prompt(payload: dict) -> Reply:
         return context("UserPromptSubmit", f"rt: task {current['id']} is already active, so no new task was "
                                            f"started. Finish it (`rt finish`) or block it (`rt block \"<reason>\"`) "
                                            f"first, or tell the user.\n{describe(current)}")
-    started = cmd_start(ctx, SimpleNamespace(text=text, path=[], force=False, no_baseline=False))
-    from rt.context import manifest_text, pack_text
-    from rt.core import IndexDamaged
-
-    def view() -> list[str]:
-        return [manifest_text(ctx, text).rstrip("\n"), pack_text(ctx, text, []).rstrip("\n")]
     try:
-        parts = view()
+        text, pins = runtask_pins(repo, _cwd(payload), text)
+    except PathError as e:   # the user's own typo: shown to them, nothing sent to the model
+        return Reply(_dump({"decision": "block", "reason": f"rt: {e}. Name existing files or folders before the "
+                                                           f"colon: /runtask src/a.py src/b/: <task>"}))
+    started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(repo.root / p) for p in pins], force=False,
+                                             no_baseline=False))
+    from rt.context import task_files
+    from rt.core import IndexDamaged
+    from rt.pack.inject import injection
+    task = started.data["task"]
+
+    def inject() -> str:
+        view, files = task_files(ctx, task)
+        return injection(view, task["id"], started.data.get("baseline", {}), files)
+    try:
+        text = inject()
     except IndexDamaged as e:   # only a cache: built again, then asked once more
         from rt.index.index import recover
         recover(ctx, e)
-        parts = view()
-    return context("UserPromptSubmit", "\n\n".join([f"rt: {started.text}", *parts]))
+        text = inject()
+    return context("UserPromptSubmit", text)
 
 
 def _runtask_text(prompt: str) -> str | None:
     """The task text of a `/runtask ...` or `/<plugin>:runtask ...` prompt, or None for other prompts."""
     m = RUNTASK.match(prompt)
     return None if m is None else (m.group(1) or "").strip()
+
+
+PINS = re.compile(r"((?:[^\s:]+\s+)*[^\s:]+):\s+(\S.*)", re.DOTALL)
+"""`/runtask src/a.py src/b/: <task>`: paths before the first colon that ends a word are pinned."""
+
+
+def runtask_pins(repo: Repo, cwd: Path, text: str) -> tuple[str, list[str]]:
+    """The task text and the repository paths pinned in front of it. The words before the colon are
+    paths only when one of them exists (`fix: the bug` stays a task); then every one must exist."""
+    m = PINS.fullmatch(text)
+    if m is None:
+        return text, []
+    words = m.group(1).split()
+    rels = []
+    for w in words:
+        try:
+            rel = to_rel(repo, w, cwd)
+        except PathError:
+            return text, []
+        rels.append(rel)
+    exists = [os.path.lexists(repo.root / rel) for rel in rels]
+    if not any(exists):
+        return text, []
+    missing = [w for w, ok in zip(words, exists) if not ok]
+    if missing:
+        raise PathError(f"/runtask {missing[0]}: no such file or folder")
+    return m.group(2).strip(), sorted(set(rels))
 
 
 def stop(payload: dict) -> Reply:
@@ -494,4 +601,5 @@ HANDLERS = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
     "stop": stop,
+    "pre-compact": pre_compact,
 }

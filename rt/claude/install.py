@@ -459,7 +459,10 @@ HARMLESS = {
     "PreToolUse": {"tool_name": "Read", "tool_input": {"file_path": "README.md"}, "tool_use_id": "rt-doctor"},
     "PostToolUse": {"tool_name": "Read", "tool_input": {"file_path": "README.md"}, "tool_response": {},
                     "tool_use_id": "rt-doctor"},
+    "PostToolUseFailure": {"tool_name": "Read", "tool_input": {"file_path": "README.md"}, "error": "rt doctor",
+                           "tool_use_id": "rt-doctor"},
     "Stop": {"stop_hook_active": True, "last_assistant_message": ""},
+    "PreCompact": {"trigger": "manual", "custom_instructions": None},
 }
 """A payload per event that asks nothing of the hook: a read, a plain prompt, a stop already re-run."""
 

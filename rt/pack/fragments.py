@@ -5,7 +5,6 @@ most task words elsewhere, and its imports; the most telling parts first when ro
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rt.index.terms import keys_of_word
 
@@ -36,15 +35,16 @@ _IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(cons
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
-@dataclass
 class Fragment:
-    path: str
-    start: int
-    end: int
-    total: int
-    what: str
-    lines: list[str]
-    names: list[str] = field(default_factory=list)   # the definitions it shows
+    """Lines `start`-`end` (1-based, inclusive) of a file of `total` lines, labelled `what`; `names` are
+    the definitions it shows."""
+
+    __slots__ = ("path", "start", "end", "total", "what", "lines", "names")
+
+    def __init__(self, path: str, start: int, end: int, total: int, what: str, lines: list[str],
+                 names: list[str] | None = None):
+        self.path, self.start, self.end, self.total, self.what = path, start, end, total, what
+        self.lines, self.names = lines, names or []
 
     def code(self) -> str:
         return "```\n" + "".join(line if line.endswith("\n") else line + "\n" for line in self.lines) + "```\n"
@@ -72,13 +72,11 @@ def _ranges(numbers: list[int], gap: int = 1) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-@dataclass
 class _Piece:
-    start: int
-    end: int
-    what: str
-    value: float
-    names: list[str] = field(default_factory=list)
+    __slots__ = ("start", "end", "what", "value", "names")
+
+    def __init__(self, start: int, end: int, what: str, value: float, names: list[str] | None = None):
+        self.start, self.end, self.what, self.value, self.names = start, end, what, value, names or []
 
 
 def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True) -> list[Fragment]:

@@ -18,7 +18,6 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from dataclasses import dataclass, field
 
 from rt.index.terms import keys_of_word, word_keys
 
@@ -60,7 +59,7 @@ this power: a word in every path (the project's name, `src`, `views`) adds nothi
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
-KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 2.0, "code": 1.0}
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies;
 the source locale file holds every text a user sees, which a change to the interface often edits too."""
 RANKED = 200
@@ -108,12 +107,14 @@ def kind_of(path: str) -> str:
 
 # ---------------------------------------------------------------- the task's words
 
-@dataclass
 class Query:
-    keys: dict[str, float]            # ranking key -> weight
-    shown: dict[str, str]             # ranking key -> the task's word it came from
-    paths: list[str]                  # path-like words of the task
-    phrases: list[str]                # quoted texts of several words: UI text a locale file may hold
+    """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
+    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`)."""
+
+    __slots__ = ("keys", "shown", "paths", "phrases")
+
+    def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str]):
+        self.keys, self.shown, self.paths, self.phrases = keys, shown, paths, phrases
 
     @property
     def words(self) -> list[str]:
@@ -127,6 +128,7 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
@@ -160,6 +162,8 @@ def parse_task(text: str, defined=None) -> Query:
                 ident = code or dotted or bool(_IDENT.search(seg))
                 for word in re.findall(r"[A-Za-z0-9_$]+", seg):
                     _word(word, weight, ident, add, defined)
+        for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
+            add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
@@ -200,19 +204,23 @@ def _word(word: str, weight: float, ident: bool, add, defined) -> None:
 
 # ---------------------------------------------------------------- ranking
 
-@dataclass
 class Ranked:
-    path: str
-    score: float
-    why: list[str] = field(default_factory=list)
+    __slots__ = ("path", "score", "why")
+
+    def __init__(self, path: str, score: float, why: list[str] | None = None):
+        self.path, self.score, self.why = path, score, why or []
 
 
-@dataclass
 class Ranking:
-    files: list[Ranked]
-    terms: list[str]          # the task's words looked for
-    informative: list[str]    # words found in a few files only: the ones that can choose
-    weights: dict[str, float] = field(default_factory=dict)   # ranking key -> its weight, for fragments()
+    """The ranked files, the task's words looked for (`terms`), those found in a few files only, which can
+    choose (`informative`), and each ranking key's weight, for `fragments()` (`weights`).
+
+    Plain classes here and in the pack: `dataclasses` costs more start-up than a warm `rt pack` spends ranking."""
+
+    __slots__ = ("files", "terms", "informative", "weights")
+
+    def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float]):
+        self.files, self.terms, self.informative, self.weights = files, terms, informative, weights
 
     @property
     def vague(self) -> bool:

@@ -6,18 +6,20 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from rt import state
-from rt.task.changes import MARK, task_changes
+from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
-from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
-from rt.diagnostics.model import Diagnostic
-from rt.snapshot import changes, fingerprint, scan
+from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
+from rt.diagnostics.linemap import FileMap, LineMap, from_lines
+from rt.diagnostics.model import ANSI, Diagnostic
+from rt.snapshot import changes, current_bytes, fingerprint, hash_path, scan, text_lines
 
-SHOWN = 20
-"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output."""
+SHOWN = 10
+"""New diagnostics listed in verify.md; the rest are counted, with the path of the full output. The
+first ten say what broke; every one more is paid for again on each later request of the session."""
 
 
 def task_dir(task: dict) -> str:
@@ -59,15 +61,17 @@ def _cut_line(ran: Ran, log: str) -> str:
 
 # ---------------------------------------------------------------- running the checks, watching the tree
 
-def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str) -> tuple[list[Ran], dict]:
+def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str,
+                fresh: bool = False) -> tuple[list[Ran], dict]:
     """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
     makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
-    recorded in the task's effects, not the task's change. The runs, and the tree after the last."""
+    recorded in the task's effects, not the task's change. The runs, and the tree after the last.
+    `fresh`: the task's snapshot was just taken, so it is the tree before the first check."""
     store = ctx.store
     before = state.load_snapshot(store, task)
     effects = state.load_effects(store, task)
     known = dict(effects)
-    tree = scan(ctx.repo, store).files
+    tree = dict(before) if fresh else scan(ctx.repo, store).files
 
     def after(check: Check, ran: Ran) -> None:
         nonlocal tree
@@ -108,7 +112,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
     checks = select(ctx.repo, with_ or [])
     logs = f"{task_dir(task)}/baseline"
-    ran, _ = run_watched(ctx, task, checks, timeout, logs)
+    ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted)
     with store.locked():
         task = state.active_task(store)
         path = f"{task_dir(task)}/baseline.json"
@@ -161,12 +165,13 @@ class Compared:
     fixed: int
     unchanged: int
     ran: Ran
+    changed: list[Diagnostic] = field(default_factory=list)   # tests still failing, with another message
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
-            renamed: dict[str, str] | None = None) -> Compared:
+            moved: LineMap | None = None) -> Compared:
     """The new diagnostics of one run against the baseline (only those in file `only`, when given);
-    `renamed` (old path -> new) keeps a moved file's old findings old."""
+    `moved` (the task's renames and edited lines) keeps a moved file's or line's old findings old."""
     run = ran.run
     if run.status == "could_not_run":
         return Compared(check, run, [], 0, 0, ran)
@@ -181,8 +186,8 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
     old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found, renamed)
-    return Compared(check, run, result.new, result.fixed, result.unchanged, ran)
+    result = diff(old if only is None else [d for d in old if d.file == only], found, moved=moved)
+    return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
 
 # ---------------------------------------------------------------- rt check FILE
@@ -202,6 +207,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
     if not (ctx.repo.root / rel).is_file():
         return FileCheck(rel, new, failed)  # deleted, or not a file: nothing to check in it
     baseline = load_baseline(ctx.store, task)
+    done: list[Compared] = []
     for check in detect(ctx.repo):
         if not check.required or not check.applies_to(rel) or check.kind == "build":
             continue
@@ -210,10 +216,30 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         ran = run_check(ctx.repo, check, file=rel if check.per_file else None)
         # a test run reports failures in the test files, not in the edited one
         got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
+        done.append(got)
         new += got.new
         if got.run.status == "could_not_run":
             failed.append((check.name, got.run.reason))
-    return FileCheck(rel, sorted(new, key=_order), failed)
+    result = FileCheck(rel, sorted(new, key=_order), failed)
+    if done:
+        blob = hash_path(ctx.repo, rel)
+        verdict_ = "FAIL" if new else "INCOMPLETE" if failed else "PASS"
+        _record_run(ctx, task, "check", verdict_, done, {rel: blob[0] if blob else None}, target=[rel])
+    return result
+
+
+def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compared], files: dict,
+                target: list[str] | None = None, outside: list[str] = (), undone: list[str] = ()) -> None:
+    """Keep this run in the task's history (`rt/session/runs.py`): what failed, verbatim, and what it saw."""
+    from rt.session.runs import quote, record
+    record(ctx.store, task, {
+        "kind": kind, "verdict": verdict_, "target": target, "complete": target is None, "files": files,
+        "ran": sorted(c.check.name for c in compared if c.run.status != "could_not_run"),
+        "failures": [asdict(d) for c in compared for d in sorted(c.new, key=_order)],
+        "blind": [{"check": c.check.name, "reason": c.run.reason} for c in compared if c.run.status == "could_not_run"],
+        "outputs": {c.check.name: quote(without_root(ctx, ANSI.sub("", c.ran.output)))
+                    for c in compared if c.new or c.run.status == "could_not_run"},
+        "outside": list(outside), "undone": list(undone)})
 
 
 def _order(d: Diagnostic) -> tuple:
@@ -223,7 +249,8 @@ def _order(d: Diagnostic) -> tuple:
 def format_diagnostic(d: Diagnostic) -> str:
     where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
     code = f" [{d.code}]" if d.code else ""
-    return f"{where} {d.check}{code} {d.message}"
+    kind = " (error)" if d.kind == "error" else ""    # a test's setup, teardown or collection broke
+    return f"{where} {d.check}{code}{kind} {d.message}"
 
 
 def format_file_check(result: FileCheck) -> str:
@@ -258,6 +285,19 @@ def cmd_check(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- verify
 
+def task_line_map(ctx, task: dict, before: dict, now: dict, wanted: set[str]) -> LineMap:
+    """Where the task moved the lines of the files in `wanted` (those the baseline has findings in):
+    renamed files by content, edited ones line by line against their original."""
+    files = {old: FileMap(new) for old, new in renames(before, now).items()}
+    for path, status in changes(before, now):
+        if path in wanted and status == "modified":
+            old = original_lines(ctx, task, path, before)
+            new = text_lines(current_bytes(ctx.repo, path))
+            if old is not None and new is not None:
+                files[path] = FileMap(path, from_lines(old, new))
+    return LineMap(files)
+
+
 def renames(before: dict, now: dict) -> dict[str, str]:
     """Files the task moved without changing them (old path -> new), matched by content."""
     gone: dict[str, list[str]] = {}
@@ -283,13 +323,25 @@ def scope_mismatch(task: dict, found) -> tuple[list[str], list[str]]:
 
 
 def _check_line(c: Compared, log: str) -> str:
+    """A check that failed or could not run, on a line of its own with the path of its full output."""
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
         return head + f"could not run: {c.run.reason}" + _head(c.run) + (_cut_line(c.ran, log) or f"\n    full output: {log}")
     counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
         return head + f"failed: {len(c.new)} new ({counts})" + (_cut_line(c.ran, log) or f"; full output: {log}")
-    return head + f"passed: nothing new ({counts})" + _cut_line(c.ran, log)
+    if c.run.status == "partial":
+        return (head + f"stopped early, nothing new where it got to ({counts}): {c.run.reason}"
+                + (_cut_line(c.ran, log) or f"; full output: {log}"))
+    return head + "passed: nothing new" + _cut_line(c.ran, log)   # only read in part: said on its own line
+
+
+def _passed_line(passed: list[Compared]) -> str:
+    """The checks that passed, on one line: what the model needs of them is that nothing is new."""
+    def counts(c: Compared) -> str:
+        bits = [f"{n} {what}" for n, what in ((c.unchanged, "old"), (c.fixed, "fixed")) if n]
+        return f" ({', '.join(bits)})" if bits else ""
+    return "- passed, nothing new: " + ", ".join(f"{c.check.name}{counts(c)}" for c in passed)
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
@@ -301,6 +353,9 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
     blind = [c.check.name for c in compared if c.run.status == "could_not_run" and c.check.required]
     if blind:
         bits.append(f"could not run: {', '.join(blind)}")
+    stopped = [c.check.name for c in compared if c.run.status == "partial" and c.check.required and not c.new]
+    if stopped:
+        bits.append(f"stopped early: {', '.join(stopped)}")
     if outside:
         bits.append(f"{len(outside)} file(s) changed outside the plan")
     if undone:
@@ -328,8 +383,9 @@ def cmd_verify(ctx, args) -> Result:
     base = task_dir(task)
     ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
     before = state.load_snapshot(store, task)
-    moves = renames(before, now)
-    compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
+    wanted = {d.file for entry in baseline.values() for d in entry["diagnostics"]}
+    moves = task_line_map(ctx, task, before, now, wanted)
+    compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
@@ -342,6 +398,8 @@ def cmd_verify(ctx, args) -> Result:
         failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
         failures = failures + 1 if result == "FAIL" else 0 if result == "PASS" else failures
         task["failed_verifies"] = failures
+        task["fix_limit"] = limit   # read by the edit gate, which must not load the config on every edit
+        limit = state.fix_limit(task)
         if task["state"] == "planned":
             state.move(task, "building", "rt verify")
         if result == "PASS":
@@ -366,6 +424,8 @@ def cmd_verify(ctx, args) -> Result:
         text = without_root(ctx, _verify_md(task, record, compared, new, limit, failures))
         store.write_text(f"{base}/verify.md", text + "\n")
         state.save_task(store, task)
+    seen = {p: now[p][0] if p in now else None for p, _ in changes(before, now)}
+    _record_run(ctx, task, "verify", result, compared, seen, outside=outside, undone=undone)
     data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
                      "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
     return Result(text, data, VERDICT_EXIT[result])
@@ -373,33 +433,50 @@ def cmd_verify(ctx, args) -> Result:
 
 def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Diagnostic], limit: int,
                failures: int) -> str:
+    """The report: failed and blind checks one per line, the rest on a line each kind, then what is new.
+    Neither the task's text nor its id: the session has both."""
     base = f".rt/{task_dir(task)}"
-    lines = [f"# verify: {record['verdict']}", f"task {task['id']}: {state.head(task['text'])}", "", "## checks"]
-    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared]
-    lines += [f"- {n['name']} ({n['kind']}): skipped (optional, not asked: `rt verify --with {n['name']}`)"
-              for n in record["not_run"]]
-    lines += [f"- {k}: skipped (no {k} check configured; see `rt checks`)" for k in record["missing_kinds"]]
+    lines = [f"# verify: {record['verdict']}", "", "## checks"]
+    lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared
+              if c.new or c.run.status in ("could_not_run", "partial") or c.ran.cut]
+    passed = [c for c in compared if not c.new and c.run.status not in ("could_not_run", "partial") and not c.ran.cut]
+    lines += [_passed_line(passed)] if passed else []
+    skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
+    if record["missing_kinds"]:
+        skipped.append(f"no {', '.join(record['missing_kinds'])} check configured (see `rt checks`)")
+    lines += ["- skipped: " + "; ".join(skipped)] if skipped else []
+    planned = task.get("scope") is not None and not (record["outside"] or record["undone"])
+    if planned:
+        lines.append(f"- scope: as planned ({len(record['changed'])} file(s) changed)")
     if new:
         lines += ["", f"## new diagnostics ({len(new)})"]
-        lines += [f"- {format_diagnostic(d)}" for d in new[:SHOWN]]
+        explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
+        for d in new[:SHOWN]:
+            lines.append(f"- {format_diagnostic(d)}")
+            lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
         if len(new) > SHOWN:
             logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
             lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
-    lines += ["", "## scope"]
-    if task.get("scope") is None:
-        lines.append("- no plan: scope not checked")
-    elif not (record["outside"] or record["undone"]):
-        lines.append(f"- as planned ({len(record['changed'])} file(s) changed)")
-    lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)" for p in record["outside"]]
-    lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)" for p in record["undone"]]
+    changed = [d for c in compared for d in c.changed]
+    if changed:
+        lines += ["", "## old failures"]
+        lines += [f"- {format_changed(d)}" for d in changed[:SHOWN]]
+    if not planned:
+        lines += ["", "## scope"]
+        lines += ["- no plan: scope not checked"] if task.get("scope") is None else []
+        lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)"
+                  for p in record["outside"]]
+        lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)"
+                  for p in record["undone"]]
     if record["by_checks"]:
         lines += ["", "## made by the checks themselves (theirs, not the task's: not counted)"]
         lines += [f"- {MARK[m['status']]} {shown(m['path'])} ({m['check']})" for m in record["by_checks"]]
     if record["verdict"] == "FAIL":
         lines += ["", "## fix attempts"]
         if failures >= limit:
-            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): stop fixing and hand it back "
-                         f"with `rt block \"{record['summary']}\"`")
+            lines.append(f"- {failures} failed verify runs in a row (limit {limit}): edits are blocked now. Tell the "
+                         f"user what fails and what you tried; more attempts are their decision (`rt allow-fix`, "
+                         f"which they approve), else `rt block \"{record['summary']}\"`")
         else:
             lines.append(f"- failed verify {failures} of {limit}: fix the above and run `rt verify` again")
     return "\n".join(lines)

@@ -23,9 +23,12 @@ def tool(name: str, **inp) -> dict:
 class FakeAPI:
     """Start with `with FakeAPI(script) as api:`; `api.url` for ANTHROPIC_BASE_URL, `api.requests` after."""
 
-    def __init__(self, script: list, model: str = "claude-fake-1"):
+    def __init__(self, script: list, model: str = "claude-fake-1", usage=None):
         self.script = list(script)
         self.model = model
+        # (request body, answer blocks) -> the usage an answer reports: fixed, unless a bench prices requests
+        self.usage = usage or (lambda body, blocks: {"input_tokens": 100, "output_tokens": 20,
+                                                     "cache_creation_input_tokens": 0, "cache_read_input_tokens": 0})
         self.requests: list[dict] = []  # every body, in arrival order
         self.turns: list[dict] = []     # the bodies that took a scripted turn
         self._lock = threading.Lock()
@@ -78,8 +81,7 @@ class FakeAPI:
                 blocks = api.answer(body)
                 stop = "tool_use" if any(b["type"] == "tool_use" for b in blocks) else "end_turn"
                 msg_id = f"msg_fake_{api.next_id()}"
-                usage = {"input_tokens": 100, "output_tokens": 20, "cache_creation_input_tokens": 0,
-                         "cache_read_input_tokens": 0}
+                usage = api.usage(body, blocks)
                 if not body.get("stream"):
                     self._json(200, {"id": msg_id, "type": "message", "role": "assistant", "model": api.model,
                                      "content": blocks, "stop_reason": stop, "stop_sequence": None, "usage": usage})
@@ -104,7 +106,7 @@ class FakeAPI:
                     self._event("content_block_stop", {"type": "content_block_stop", "index": i})
                 self._event("message_delta", {"type": "message_delta",
                                               "delta": {"stop_reason": stop, "stop_sequence": None},
-                                              "usage": {"output_tokens": 20}})
+                                              "usage": {"output_tokens": usage["output_tokens"]}})
                 self._event("message_stop", {"type": "message_stop"})
                 self.wfile.flush()
 

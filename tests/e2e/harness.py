@@ -40,13 +40,15 @@ class ClaudeRun:
 
 
 def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *, args: tuple[str, ...] = (),
-               permission_mode: str = "acceptEdits", path: Path | None = None) -> ClaudeRun:
+               permission_mode: str = "acceptEdits", path: Path | None = None, usage=None,
+               timeout: int = TIMEOUT) -> ClaudeRun:
     """One `claude -p` session in `repo`: the fake API answers with `script`, one turn per model request.
 
     A list of prompts is sent as consecutive user messages of one session (stream-json input), e.g.
     `["/compact", "go on"]`; they are written at once, so a prompt that arrives while a turn runs is folded
     into that turn (same prompt_id). For one turn per message, run again with `args=("--continue",)`.
     `path` goes first on the client's PATH (e.g. a folder with an `rt` command).
+    `usage` prices each answer (see `FakeAPI`); `timeout` bounds the whole session, in seconds.
     """
     binary = claude_binary()
     assert binary, "the claude client is not on PATH"
@@ -57,7 +59,7 @@ def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *,
         argv = ["-p", "--input-format", "stream-json"]
         stdin = "".join(json.dumps({"type": "user", "message": {"role": "user", "content": p}}) + "\n"
                         for p in prompt)
-    with FakeAPI(script) as api:
+    with FakeAPI(script, usage=usage) as api:
         env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "CLAUDE"))}
         env.update(HOME=str(home), ANTHROPIC_BASE_URL=api.url, ANTHROPIC_API_KEY="test-key",
                    DISABLE_TELEMETRY="1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC="1",
@@ -66,7 +68,7 @@ def run_claude(repo: Path, home: Path, prompt: str | list[str], script: list, *,
             env["PATH"] = os.pathsep.join([str(path), env.get("PATH", "")])
         proc = subprocess.run([binary, *argv, "--output-format", "stream-json", "--verbose",
                                "--permission-mode", permission_mode, *args],
-                              cwd=repo, env=env, input=stdin, capture_output=True, text=True, timeout=TIMEOUT,
+                              cwd=repo, env=env, input=stdin, capture_output=True, text=True, timeout=timeout,
                               check=False)
     events = []
     for line in proc.stdout.splitlines():

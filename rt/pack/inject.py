@@ -1,0 +1,403 @@
+"""What `/runtask` puts into the model's first request, within what Claude Code keeps inline.
+
+Claude Code replaces a hook's text longer than 10,000 characters with a 2 KB preview, so all of it
+fits INJECT_CHARS. Every byte is paid for again on each later request of the session, so it is chosen
+for value per byte, in this order:
+
+- the code of the definitions the task most likely changes, numbered as Read numbers lines, so the
+  model can Read just the lines it edits (Edit needs a Read of the file; a hook's copy does not count,
+  so injected code is paid for twice only for those few lines) and needs no search before its edit;
+- the test nearest to that code (its head and tail when long), where a new test usually goes: a
+  request saved costs more than those lines;
+- the other tests using the code, and the other matching definitions, as `Read path offset=N limit=M`
+  lines: a location costs one line where its code would cost the whole definition, and most are not
+  needed;
+- the checks `rt verify` will run and what their baseline already holds.
+
+The full manifest and pack are written next to the task and named at the end, for a Read when this
+is not enough. The ranking and the fragments come from `rank()` and `fragments()`; nothing is ranked
+here.
+"""
+from __future__ import annotations
+
+import itertools
+import math
+import re
+
+from rt.index.terms import keys_of_word
+from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
+from rt.pack.rank import is_test, short
+
+INJECT_CHARS = 9500
+"""The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""
+CODE_CHARS = 4500
+TEST_CHARS = 1500
+"""The numbered code of the best definitions, and what the test most about them may add; the rest of
+the room is for locations and the checks."""
+CODE_FILES = 3
+"""Files whose definitions may be shown as code (the best-ranked non-test files, pinned ones first)."""
+LOCATIONS = 3
+TESTS = 3
+"""At most this many other definitions, and test functions, given as Read lines."""
+TEST_WORDS = frozenset(as_keys(["test", "tests", "spec", "specs", "testing"]))
+"""Task words that name every test ("add a test"), so they cannot say which test is about the task."""
+TEST_CODE = 2
+TEST_LINES = 30
+TEST_HEAD, TEST_TAIL = 8, 4
+"""The best tests (TEST_CODE at most) are shown as code when the code room allows: whole when shorter
+than TEST_LINES, else their first and last lines."""
+TEST_FILES = 3
+"""Test files read to find the test functions using the shown code."""
+LEAD_IN = ("#", "//", "/*", "*", "@")
+"""Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
+NAMED = 3
+NAMED_LINES = 80
+"""A name the task writes as code is shown when it is defined in at most NAMED places, its first
+NAMED_LINES lines (a Read line gives the rest)."""
+PAIRED = 10
+"""What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
+KEEP = 0.4
+"""Code is shown down to this share of the best fragment's value; the rest only as locations."""
+GAP = 10
+"""Matching definitions of one file this close together are given as one Read line."""
+
+
+def _numbered(frag: Fragment) -> str:
+    return "".join(f"{n}\t{line.rstrip(chr(10))}\n" for n, line in enumerate(frag.lines, frag.start))
+
+
+def _read_line(path: str, start: int, end: int, what: str) -> str:
+    return f"Read {path} offset={start} limit={end - start + 1}" + (f"  ({what})" if what else "")
+
+
+def _value(frag: Fragment, terms: set[str], place: int) -> float:
+    """Task words in the fragment's names count three times those in its lines; later files count less,
+    and so do windows of matching lines outside any definition (they rarely hold the change)."""
+    named = len(terms & line_keys(" ".join(frag.names)))
+    body = len(terms & line_keys("".join(frag.lines)))
+    return (3 * named + body) / (1 + place) * (1.0 if frag.names else 0.5)
+
+
+def _definition(entry, frag: Fragment):
+    """The definition a fragment starts with, for its true extent and its parent's name."""
+    for d in entry.defs if entry else []:
+        if frag.start <= d.start <= frag.end and d.name in frag.names:
+            return d
+    return None
+
+
+def _label(entry, frag: Fragment) -> tuple[str, int]:
+    """What a fragment shows, and the last line of the definition it belongs to (past `frag.end` when cut)."""
+    d = _definition(entry, frag)
+    if d is None:
+        return frag.what, frag.end
+    return f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}", max(d.end, frag.end)
+
+
+_IDENT = re.compile(r"(?<![\w.$/-])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+def _shaped(word: str) -> bool:
+    """Written as code rather than English: snake_case, camelCase, PascalCase of two words or more."""
+    return "_" in word.strip("_") or bool(re.search(r"[a-z0-9][A-Z]", word))
+
+
+def _named(view) -> list[Fragment]:
+    """The definitions the task names as code (`Argument.make_metavar`, `withBase`, `parse_args`): the
+    user has said where the change is. A dotted name must match its parent; a name defined in more than
+    NAMED places says too little."""
+    out: list[Fragment] = []
+    for word in dict.fromkeys(_IDENT.findall(view.text)):
+        parent, _, leaf = word.rpartition(".")
+        if not (_shaped(word) or parent):
+            continue
+        defs = view.index.definitions(leaf) if _shaped(leaf) or parent else []
+        if parent:
+            exact = [(p, d) for p, d in defs if d.parent == parent or d.parent.endswith("." + parent)]
+            defs = exact or (defs if _shaped(leaf) else [])
+        defs = [(p, d) for p, d in defs if not is_test(p)]
+        if not defs or len(defs) > NAMED:
+            continue
+        for path, d in defs:
+            lines = view.read(path).splitlines(keepends=True)
+            start = d.start
+            while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
+                start -= 1   # its comment and decorators: a change often starts there
+            end = min(d.end, start + NAMED_LINES - 1, len(lines))
+            if end >= start:
+                out.append(Fragment(path, start, end, len(lines), f"{d.kind} {d.name}", lines[start - 1:end], [d.name]))
+    return out
+
+
+def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
+    """Fragments worth showing from the best files: first the ones that must be shown (the definitions the
+    task names, the pinned files', else the best-ranked file's best), then the rest by value."""
+    named = _named(view)
+    pins = [f.path for f in view.ranking.files if f.why == ["pinned"]]   # they lead the ranking
+    pinned = [p for p in pins if not is_test(p)]
+    files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
+    chosen: list[str] = []
+    scored: list[tuple[bool, float, int, Fragment]] = []
+    for path in files:
+        if len(chosen) == CODE_FILES:
+            break
+        if is_test(path):
+            continue
+        entry = view.index.entry(path)
+        text = view.read(path) if entry is not None and not entry.note else ""
+        if not text:
+            continue
+        chosen.append(path)
+        for frag in fragments(path, text, entry, terms):
+            if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
+                continue   # import lines and an unmatched file's first lines: the model needs neither to edit
+            scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
+    ordered = sorted(scored, key=lambda x: (not x[0], -x[1], x[2]))
+    if not (pinned or named) and ordered:   # the ranking's best file leads with its best fragment
+        lead = next(x for x in ordered if x[3].path == chosen[0])
+        ordered.remove(lead)
+        ordered.insert(0, (True, *lead[1:]))
+    if named:   # the user said where the change is: the rest of the matches are only locations
+        ordered = [(True, 1.0, 0, f) for f in named] + [x for x in ordered if x[0]]
+    return [(must, value, frag) for must, value, _, frag in ordered]
+
+
+def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], list[Fragment]]:
+    """Numbered code within CODE_CHARS: the fragments that must be shown, then the others down to KEEP of
+    the best one's value; the first is cut to fit rather than left out."""
+    out: list[str] = []
+    shown: list[Fragment] = []
+    used = 0
+    best = max((value for _, value, _ in frags), default=0.0)
+    for must, value, frag in frags:
+        if not must and value < best * KEEP:
+            break
+        if any(f.path == frag.path and f.start <= frag.end and frag.start <= f.end for f in shown):
+            continue   # a named definition and a matching fragment of the same lines
+        entry = view.index.entry(frag.path)
+        label, last = _label(entry, frag)
+        body = _numbered(frag)
+        head = f"### {frag.path} {frag.start}-{last} of {frag.total}: {label}\n"
+        if used + len(head) + len(body) > CODE_CHARS:
+            if shown:
+                continue
+            keep = []
+            for line in body.splitlines(keepends=True):
+                if used + len(head) + sum(map(len, keep)) + len(line) + 80 > CODE_CHARS:
+                    break
+                keep.append(line)
+            if not keep:
+                continue
+            body = "".join(keep)
+            cut = frag.start + len(keep)
+            head = (f"### {frag.path} {frag.start}-{last} of {frag.total}: {label} (to line {cut - 1}; "
+                    f"{_read_line(frag.path, cut, last, '')} for the rest)\n")
+        elif last > frag.end:
+            head = head[:-1] + f" (to line {frag.end}; {_read_line(frag.path, frag.end + 1, last, '')} for the rest)\n"
+        out.append(head + body)
+        shown.append(frag)
+        used += len(head) + len(body)
+    return out, shown
+
+
+def _enclosing(entry, line: int):
+    """The innermost definition holding `line`."""
+    best = None
+    for d in entry.defs if entry else []:
+        if d.start <= line <= d.end and (best is None or d.start >= best.start):
+            best = d
+    return best
+
+
+def _subject(path: str) -> str:
+    """What a file is named for, test affixes taken off: `test_core.py`, `core_test.go`, `core.test.ts`,
+    `core.py` all give `core`."""
+    stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
+    return re.sub(r"^test_?|_?(test|spec)$", "", stem) or stem
+
+
+def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> tuple[list[str], set[str]]:
+    """The test files most about the shown code, and those of them named for a shown file: named for one,
+    found by the ranking, holding the most task words, or using the most shown names."""
+    subjects = {_subject(p) for p in sources}
+    near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
+            for s in subjects for x in view.index.postings("pterms", keys_of_word(s)[-1])} if subjects else set()
+    paired = sorted(p for p in near if is_test(p) and _subject(p) in subjects)
+    ranked = list(itertools.islice((f.path for f in view.ranking.files if is_test(f.path)), TEST_FILES))
+
+    def most(counts: dict[str, int]) -> list[str]:
+        return sorted(counts, key=lambda p: (-counts[p], p))[:TEST_FILES]
+
+    worded: dict[str, int] = {}
+    for t in terms:
+        for path in _files_with(view, t):
+            if is_test(path):
+                worded[path] = worded.get(path, 0) + 1
+    users: dict[str, int] = {}
+    for name in names:
+        for path in view.index.users(name):
+            if is_test(path):
+                users[path] = users.get(path, 0) + 1
+    return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
+
+
+_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context)(?:\.\w+)?\s*\(\s*["'`](.*?)["'`]""")
+
+
+def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Tests written as calls (`describe("withBase", () => {`): each block's first and last line and its
+    title, its end the first later line at the same indent that closes it."""
+    out = []
+    for i, line in enumerate(lines):
+        m = _CALL.match(line)
+        if not m:
+            continue
+        indent = m.group(1)
+        for j in range(i + 1, len(lines)):
+            if lines[j].startswith(indent + "}") and not lines[j].startswith(indent + "} "):
+                out.append((i + 1, j + 1, m.group(2)))
+                break
+    return out
+
+
+def _files_with(view, key: str) -> list[str]:
+    """The files whose text holds a ranking key (the index's postings)."""
+    return [view.index.path_of(x[0] if isinstance(x, list) else x) for x in view.index.postings("terms", key)]
+
+
+def _rarity(view, terms: set[str]) -> dict[str, float]:
+    """How much a task word in a test's name says: a word in few files says more than one in many."""
+    total = max(len(view.index.paths), 2)
+    return {t: math.log(total / (1 + len(view.index.postings("terms", t)))) for t in terms}
+
+
+def _tests(view, terms: set[str], names: list[str], sources: list[str], room: int) -> tuple[list[str], list[str]]:
+    """The tests most about the task as numbered code, while they fit in `room` (a new test usually goes
+    next to them, so their lines save a Read before the edit), and Read lines for the next ones: test functions
+    (or describe/it blocks) using a shown name or named with task words, the rarer the better, in the
+    test files most about the shown code."""
+    wanted = [n for n in dict.fromkeys(names) if len(n) > 2]
+    weight = _rarity(view, terms)
+    found: list[tuple[float, str, int, int, str]] = []   # (score, path, start, end, label)
+    files, paired = _test_files(view, terms, wanted, sources)
+    for path in files:
+        entry = view.index.entry(path)
+        text = view.read(path)
+        if entry is None or not text:
+            continue
+        lines = text.splitlines()
+        tops = [(d.start, d.end, d.name, f"{d.kind} {d.name}") for d in entry.defs
+                if not any(o is not d and o.start <= d.start and d.end <= o.end for o in entry.defs)]
+        calls = [(a, b, title, f"block {title!r}") for a, b, title in _call_blocks(lines)]
+        calls = [c for c in calls if not any(o is not c and o[0] < c[0] and c[1] <= o[1] for o in calls)]
+        units = sorted(tops + calls)
+        for start, end, name, label in units:   # outermost: test functions, not what they hold
+            body = "\n".join(lines[start - 1:end])
+            uses = any(n in body for n in wanted)
+            named = sum(weight[t] for t in terms & line_keys(name))
+            if uses or named or path in paired:   # the file named for the code: where its tests go,
+                value = (3 * named + 2 * uses + len(terms & line_keys(body)) / 4    # a new one often last
+                         + (PAIRED + (start == units[-1][0]) if path in paired else 0))
+                found.append((value, path, start, end, label))
+    found.sort(key=lambda x: (-x[0], x[1], x[2]))
+    found = [x for x in found if x[0] >= found[0][0] * KEEP] if found else []
+    code: list[str] = []
+    reads: list[str] = []
+    for _, path, start, end, label in found:
+        if len(code) < TEST_CODE:
+            total = view.index.entry(path).lines
+            lines_ = view.read(path).splitlines(keepends=True)
+            if end - start < TEST_LINES:
+                body = _numbered(Fragment(path, start, end, total, label, lines_[start - 1:end]))
+            else:   # its head shows the style, its tail where a new test goes
+                body = (_numbered(Fragment(path, start, start + TEST_HEAD - 1, total, label, lines_[start - 1:start + TEST_HEAD - 1]))
+                        + "...\n" + _numbered(Fragment(path, end - TEST_TAIL + 1, end, total, label, lines_[end - TEST_TAIL:end])))
+                label += f" (its first {TEST_HEAD} and last {TEST_TAIL} lines)"
+            block = f"### {path} {start}-{end} of {total}: {label}\n" + body
+            if len(block) <= room:
+                code.append(block)
+                room -= len(block)
+                continue
+        if len(reads) < TESTS:
+            reads.append(_read_line(path, start, end, label))
+    return code, reads
+
+
+def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
+    """Read lines for the other definitions whose names hold task words, in the ranked files (one line
+    for definitions lying close together)."""
+    out: list[str] = []
+    for ranked in view.ranking.files[:12]:
+        entry = view.index.entry(ranked.path)
+        if entry is None or is_test(ranked.path):
+            continue
+        hits = [d for d in entry.defs if terms & line_keys(d.name)
+                and not any(f.path == ranked.path and f.start <= d.start <= f.end for f in shown)]
+        hits = [d for d in hits if not any(o is not d and d.start <= o.start and o.end <= d.end for o in hits)]
+        if not hits:
+            continue   # a file matched by its text alone is a guess; pack.md lists the ranking
+        groups: list[list] = []
+        for d in sorted(hits, key=lambda d: d.start):
+            if groups and d.start <= max(g.end for g in groups[-1]) + GAP:
+                groups[-1].append(d)
+            else:
+                groups.append([d])
+        for g in groups[:2]:
+            names = ", ".join(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in g[:3])
+            out.append(_read_line(ranked.path, g[0].start, max(d.end for d in g), names))
+        if len(out) >= LOCATIONS:
+            break
+    return out[:LOCATIONS]
+
+
+def _checks(baseline: dict) -> str:
+    """One line: what `rt verify` runs and what each check found before the change."""
+    if not baseline:
+        return "`rt verify` has no checks to run here (see `rt checks`): its verdict will be INCOMPLETE."
+    parts = []
+    for name, run in sorted(baseline.items()):
+        if run["status"] == "could_not_run":
+            parts.append(f"{name} (could not run: {short(run['reason'], 120)})")
+        else:
+            parts.append(f"{name} ({len(run['diagnostics'])} before)")
+    return "`rt verify` runs " + ", ".join(parts) + "; only diagnostics new since then count."
+
+
+def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str:
+    """The text for the model: `view` gives the index, the ranking (done once) and file reads; `baseline`
+    the checks' baseline runs by name; `files` the manifest and pack written for the task."""
+    r = view.ranking
+    terms = set(r.keys) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
+    head = [f"rt: task {task_id} started. {_checks(baseline)}"]
+    folder, _, pack = files[1].rpartition("/")
+    more = (f"More, if needed: Read {folder}/: {pack} (more code, ranked files), "
+            f"{files[0].rpartition('/')[2]} (stack, folders, entry points).")
+    pinned = any(f.why == ["pinned"] for f in r.files)
+    if r.vague and not pinned:
+        tried = ", ".join(r.terms) or "none"
+        head.append(f"The task's words pick out no files (words tried: {tried}): find the code with `rt find \"<text>\"`, "
+                    f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
+        return "\n".join(head + [more]) + "\n"
+    frags = _candidates(view, terms)
+    code, shown = _code(view, frags)
+    names = [d.name for f in shown for d in view.index.entry(f.path).defs if f.start <= d.start <= f.end]
+    test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
+                              CODE_CHARS + TEST_CHARS - sum(map(len, code)))
+    code += test_code
+    where = _locations(view, terms, shown)
+    while True:   # the code is capped by CODE_CHARS; the lists give way when all of it does not fit
+        text = _compose(head, code, tests, where, more)
+        if len(text) <= INJECT_CHARS or not (where or tests):
+            break
+        (where or tests).pop()
+    return text if len(text) <= INJECT_CHARS else text[:INJECT_CHARS - 40].rsplit("\n", 1)[0] + "\n(cut to fit)\n"
+
+
+def _compose(head: list[str], code: list[str], tests: list[str], where: list[str], more: str) -> str:
+    sections = ["## Code most likely to change, and the nearest tests (numbered as Read shows it)\n" + "".join(code) if code else
+                "## Code\nno definition matches the task's words; see the files below.\n"]
+    if tests:
+        sections.append("## Other tests using it\n" + "".join(t + "\n" for t in tests))
+    if where:
+        sections.append("## Also matching\n" + "".join(w + "\n" for w in where))
+    return "\n".join(head) + "\n\n" + "\n".join(sections) + "\n" + more + "\n"

@@ -1,0 +1,92 @@
+"""What `/runtask` injects (rt/pack/inject.py), through the real hook: within Claude Code's inline limit on a
+large real tree, the code it shows is the file's own lines under the right numbers, every Read line it
+gives can be made, and paths written before a colon are pinned."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rt.pack.inject import INJECT_CHARS
+from tests.hooks_support import context_text, hook, payload
+from tests.realtree import real_tree
+
+TASKS = (
+    "no-unused-vars reports a variable that is only assigned in a destructuring default; it should not",
+    "eslint --max-warnings should exit with code 1 when the number of warnings is above the limit",
+    "vitest toMatchInlineSnapshot loses the indentation of a multi-line inline snapshot",
+    "typescript getExePath should find the tsc binary of the platform package",
+)
+
+
+def runtask(project, prompt: str) -> str:
+    code, out, err = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit", prompt=prompt))
+    assert code == 0, err
+    return context_text(out, "UserPromptSubmit")
+
+
+def assert_faithful(root: Path, text: str) -> None:
+    """Every numbered line is that line of that file; every Read line names a file and lines it has."""
+    current = None
+    for line in text.splitlines():
+        head = re.match(r"### (\S+) (\d+)-(\d+) of (\d+): ", line)
+        if head:
+            current = (root / head.group(1)).read_text(encoding="utf-8").splitlines()
+            assert int(head.group(4)) == len(current), line
+            continue
+        numbered = re.match(r"(\d+)\t(.*)", line)
+        if numbered and current is not None:
+            assert current[int(numbered.group(1)) - 1].rstrip() == numbered.group(2).rstrip(), line
+        for path, offset, limit in re.findall(r"Read (\S+) offset=(\d+) limit=(\d+)", line):
+            lines = (root / path).read_text(encoding="utf-8").splitlines()
+            assert int(offset) >= 1 and int(offset) + int(limit) - 1 <= len(lines), line
+
+
+@pytest.fixture(scope="module")
+def large(tmp_path_factory):
+    return real_tree(tmp_path_factory.mktemp("large") / "repo")
+
+
+def test_injection_fits_the_client_on_a_large_real_tree_and_shows_true_lines(large):
+    assert int(large.git("ls-files", "--", ".").count("\n")) >= 2000
+    for task in TASKS:
+        text = runtask(large, f"/runtask {task}")
+        assert len(text) <= INJECT_CHARS, (task, len(text))
+        assert text.startswith("rt: task ") and "## Code most likely to change" in text, text[:300]
+        assert re.search(r"^\d+\t", text, re.M), "no numbered code"
+        assert task not in text   # the session has the task's text already
+        assert_faithful(large.root, text)
+        best = next(f["path"] for f in large.rt_json("pack")["ranked"] if "/test" not in f["path"])
+        assert f"### {best} " in text, (best, text[:600])   # the best-ranked file's code is there
+        large.rt("block", "next task")
+
+
+def test_runtask_pins_paths_written_before_a_colon(project):
+    project.write("src/billing/invoice.py", "def total(items):\n    return sum(items)\n")
+    project.write("src/shop/cart.py", "def add(cart, item):\n    cart.append(item)\n")
+    project.write("README.md", "# shop\n")
+    project.init_git()
+    text = runtask(project, "/runtask src/shop/ README.md: round the total")
+    status = project.rt_json("status")["task"]
+    assert status["text"] == "round the total" and status["paths"] == ["README.md", "src/shop"]
+    assert "### src/shop/cart.py 1-2 of 2: function add\n1\tdef add(cart, item):\n" in text   # pinned: shown though no word matches it
+
+
+@pytest.mark.parametrize("prompt", ["/runtask fix: the total is wrong", "/runtask v2.0: bump the version"])
+def test_words_before_a_colon_that_name_no_path_stay_in_the_task(project, prompt):
+    project.write("app.py", "x = 1\n")
+    project.init_git()
+    runtask(project, prompt)
+    status = project.rt_json("status")["task"]
+    assert status["text"] == prompt.removeprefix("/runtask ") and status["paths"] == []
+
+
+def test_a_missing_pinned_path_is_put_back_to_the_user(project):
+    project.write("src/app.py", "x = 1\n")
+    project.init_git()
+    code, out, _ = hook(project, "user-prompt-submit",
+                        payload(project, "UserPromptSubmit", prompt="/runtask src/app.py src/nope.py: fix x"))
+    assert code == 0 and out["decision"] == "block"
+    assert "src/nope.py: no such file or folder" in out["reason"] and "/runtask src/a.py src/b/: <task>" in out["reason"]
+    assert not (project.root / ".rt" / "state.json").exists()
