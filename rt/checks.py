@@ -17,8 +17,8 @@ import shutil
 import signal
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
@@ -75,8 +75,8 @@ def load_config(repo: Repo) -> dict:
             return {}
     else:
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
+            data = _loads(text)
+        except ValueError as e:   # tomllib.TOMLDecodeError
             raise ConfigError(f"{CONFIG}: not valid TOML ({e}); fix it or remove it") from None
     _validate(data, where)
     return data
@@ -131,13 +131,21 @@ def fix_attempt_limit(repo: Repo) -> int:
 
 # ---------------------------------------------------------------- reading the project's files
 
+@lru_cache(maxsize=8)
+def _loads(text: str) -> dict:
+    """TOML parsed once per process for each text: detection and the config read pyproject.toml and
+    rt.toml several times in one command. (A parsed document is only read, never changed.)"""
+    import tomllib   # here: a hook that reads no TOML does not import it
+    return tomllib.loads(text)
+
+
 def _toml(repo: Repo, rel: str) -> dict:
     text = read_text(repo, rel)
     if text is None:
         return {}
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        return _loads(text)
+    except ValueError:   # tomllib.TOMLDecodeError
         return {}
 
 

@@ -42,6 +42,15 @@ class View:
         return read_text(self.ctx.repo, path) or ""
 
     @cached_property
+    def indexed(self) -> frozenset[str]:
+        return frozenset(self.paths)
+
+    def read_indexed(self, path: str) -> str:
+        """A file's text when the index holds it, else "" without a look at the disk: the manifest asks
+        every folder for its README, package.json and __init__.py, which most folders do not have."""
+        return self.read(path) if path in self.indexed else ""
+
+    @cached_property
     def langs(self) -> dict[str, str]:
         """Path -> language, as the index names it (from the path alone): the manifest's counts need no
         file entry, so the whole file table is not loaded for them."""
@@ -79,7 +88,7 @@ LOCKFILES = (
 
 def _json(view: View, path: str) -> dict:
     try:
-        data = json.loads(view.read(path))
+        data = json.loads(view.read_indexed(path))
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
@@ -188,7 +197,7 @@ def folder_summary(view: View, folder: str) -> str:
     """One line on what a folder holds: its README's first sentence, its package description or docstring."""
     for name in ("README.md", "README.rst", "README.txt", "README"):
         fenced = False
-        for line in view.read(posixpath.join(folder, name)).splitlines():
+        for line in view.read_indexed(posixpath.join(folder, name)).splitlines():
             line = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())   # a Markdown link: its text
             fenced ^= line.startswith(("```", "~~~"))
             if not fenced and line[:1].isalpha() and not line.startswith("http") and len(line.split()) >= 4:
@@ -196,7 +205,7 @@ def folder_summary(view: View, folder: str) -> str:
     desc = _json(view, posixpath.join(folder, "package.json")).get("description")
     if isinstance(desc, str) and desc.strip():
         return short(desc, 100)
-    m = re.match(r'\s*(?:#[^\n]*\n\s*)*[rbuRBU]?("""|\'\'\')\s*([^\n]+)', view.read(posixpath.join(folder, "__init__.py")))
+    m = re.match(r'\s*(?:#[^\n]*\n\s*)*[rbuRBU]?("""|\'\'\')\s*([^\n]+)', view.read_indexed(posixpath.join(folder, "__init__.py")))
     if m:
         return short(m.group(2).strip().rstrip('"\''), 100)
     return ""
