@@ -7,7 +7,6 @@ lists what was found and why. Commands keep repository-relative paths, so listin
 from __future__ import annotations
 
 import argparse
-import configparser
 import contextlib
 import fnmatch
 import json
@@ -149,14 +148,34 @@ def _toml(repo: Repo, rel: str) -> dict:
         return {}
 
 
-def _ini(repo: Repo, rel: str) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
+class _NoIni:
+    """The INI file that is not there, read as an empty one: importing `configparser` compiles its
+    patterns, which the hooks of a project without setup.cfg or tox.ini would pay for nothing."""
+
+    def sections(self) -> list[str]:
+        return []
+
+    def has_section(self, section: str) -> bool:
+        return False
+
+    def has_option(self, section: str, option: str) -> bool:
+        return False
+
+    def get(self, section: str, option: str, *, fallback=None):
+        return fallback
+
+
+def _ini(repo: Repo, rel: str):
+    """A `configparser.ConfigParser` of the file (empty when unreadable), `_NoIni` when there is none."""
     text = read_text(repo, rel)
-    if text is not None:
-        try:
-            parser.read_string(text)
-        except configparser.Error:
-            pass
+    if text is None:
+        return _NoIni()
+    import configparser
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        pass
     return parser
 
 
