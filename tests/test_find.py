@@ -117,7 +117,9 @@ def test_lines_with_matches_line_by_line_normalisation():
     from rt.lookup.find import _lines_with, _norm
     q = _norm("Proceed  to Checkout")
     for text in ["a\nproceed to checkout\n\tPROCEED\t to   checkout!\nproceed to\ncheckout\nxproceed to checkoutx",
-                 "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno"]:
+                 "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno",
+                 "a\r\nproceed to checkout\r\nb\x0cproceed to checkout\u2028c\rProceed to Checkout",
+                 "proceed to checkout\nProceed to checkout", "\n\nproceed\nproceed to checkout\n\nproceed to checkout, proceed to checkout\n"]:
         want = [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
         assert _lines_with(text, q) == want and len(want) >= 2
 
@@ -142,18 +144,23 @@ def test_locale_entries_kept_are_those_of_the_whole_file_at_the_same_lines():
     assert entries("de.po", po, lambda v: v == "Öffnen") == [("Open", "Öffnen", 4)]
 
 
-def test_only_in_keys_reads_the_raw_json():
-    from rt.lookup.find import _only_in_keys
-    assert _only_in_keys('{"cart": {"title": "Warenkorb"}}', "cart")
-    assert _only_in_keys('{\n  "cart": {\n    "cartTitle": "Warenkorb"\n  }\n}\n', "cart")
-    assert not _only_in_keys('{"cart": "the cart"}', "cart")   # the key, then a value on the same line
-    assert not _only_in_keys('{"a": "x", "b": "my cart"}', "cart")
-    assert not _only_in_keys('{"a": "\\u0063art"}', "art")   # an escape could spell the word
-    assert not _only_in_keys('{"a": "{{cart}}"}', "{{cart}}")   # not a plain word: parsed
+def test_no_value_holds_reads_the_raw_json():
+    from rt.lookup.find import _no_value_holds
+
+    def holds(value: str) -> bool:
+        return "cart title" in value.lower()
+    assert _no_value_holds('{"cart": {"title": "Warenkorb"}}', "cart", holds)
+    assert _no_value_holds('{\n  "cart": {\n    "cartTitle": "Warenkorb"\n  }\n}\n', "cart", holds)
+    assert _no_value_holds('{"Cart title": "Titel", "b": "my cart", "c": "cart\\ntitle"}', "cart", holds)   # values, none holding it
+    assert not _no_value_holds('{"cart": "the cart title"}', "cart", holds)   # the key, then a value holding it
+    assert not _no_value_holds('{"a": "x", "b": "my cart\\t title"}', "cart", lambda v: "cart title" in " ".join(v.split()))
+    assert not _no_value_holds('{"a": "\\u0063art"}', "art", holds)   # an escape could spell the word
+    assert not _no_value_holds('{"a": "{{cart}}"}', "{{cart}}", holds)   # not a plain word: parsed
+    assert not _no_value_holds('{"a": ["cart title"]}', "cart", holds)
 
 
 def test_find_skips_locale_files_holding_the_words_only_in_keys(project):
-    project.write("locales/de.json", '{"cart": {"title": "Warenkorb"}}\n')
+    project.write("locales/de.json", '{"cart": {"title": "Warenkorb", "hint": "Cart: the title"}}\n')
     project.write("locales/en.json", '{\n  "cart": {\n    "title": "Cart title here"\n  }\n}\n')
     project.write("locales/fr.json", '{"cart": "cart title en fran\\u00e7ais"}\n')
     project.write("locales/es.json", '{"cart": {"x": "\\u0043art title"}}\n')   # the word in a key, and escaped
