@@ -45,7 +45,7 @@ def main() -> None:
     args = ap.parse_args()
     ruff = shutil.which("ruff")
     if ruff and "/shims/" in ruff:   # a version manager's shim costs more than ruff itself: use the real one
-        ruff = subprocess.run(["pyenv", "which", "ruff"], capture_output=True, text=True).stdout.strip() or ruff
+        ruff = subprocess.run(["pyenv", "which", "ruff"], capture_output=True, text=True, check=False).stdout.strip() or ruff
     if not ruff:
         sys.exit("ruff is not installed")
     compileall.compile_dir(ROOT / "rt", quiet=1)

@@ -22,8 +22,8 @@ from functools import lru_cache
 from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
-from rt.state import FIX_ATTEMPTS
 from rt.sandbox import bounded
+from rt.state import FIX_ATTEMPTS
 from rt.store import Store
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
@@ -134,7 +134,7 @@ def fix_attempt_limit(repo: Repo) -> int:
 def _loads(text: str) -> dict:
     """TOML parsed once per process for each text: detection and the config read pyproject.toml and
     rt.toml several times in one command. (A parsed document is only read, never changed.)"""
-    import tomllib   # here: a hook that reads no TOML does not import it
+    import tomllib  # here: a hook that reads no TOML does not import it
     return tomllib.loads(text)
 
 
