@@ -1,5 +1,6 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
 import os
+import subprocess
 
 import pytest
 
@@ -138,3 +139,28 @@ def test_an_edit_git_is_told_to_ignore_is_still_seen(repo):
     repo.write("a.py", "one\ntwo\nthree\nfour\n")
     assert repo.git("status", "--porcelain").count("a.py") == 0
     assert "M a.py  +1 -0" in repo.rt("delta")
+
+
+def test_in_git_a_deleted_file_a_retargeted_link_and_a_conflict_are_seen(project):
+    """Files git's index does not vouch for as regular and unchanged: a tracked file deleted, a tracked
+    symbolic link pointed elsewhere, and a file in a merge conflict (stages 1-3, no stage 0)."""
+    project.write("a.py", "one\ntwo\nthree\n")
+    project.write("c.py", "base\n")
+    project.write("gone.py", "g\n")
+    (project.root / "ln").symlink_to("a.py")
+    project.init_git()
+    project.git("checkout", "-q", "-b", "other")
+    project.write("c.py", "theirs\n")
+    project.git("commit", "-q", "-am", "theirs")
+    project.git("checkout", "-q", "main")
+    project.write("c.py", "ours\n")
+    project.git("commit", "-q", "-am", "ours")
+    project.git("status")
+    project.rt("start", "t")
+    (project.root / "gone.py").unlink()
+    (project.root / "ln").unlink()
+    (project.root / "ln").symlink_to("c.py")
+    proc = subprocess.run(["git", "merge", "-q", "other"], cwd=project.root, capture_output=True, text=True)
+    assert proc.returncode != 0 and "<<<<<<<" in (project.root / "c.py").read_text()
+    rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
+    assert rows == {"c.py": "modified", "gone.py": "deleted", "ln": "modified"}
