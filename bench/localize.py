@@ -29,7 +29,7 @@ Reproduce: fetch each repository (`fetch github:owner/name`; the tool prints its
 /work/.mirror/), then
 
     python3 bench/localize.py [GIT_DIR ...] [--commits 60] [--locale-commits 20] [--quick] [--json OUT]
-    python3 bench/localize.py --report OUT [--misses N]      # the tables (and rt's worst misses) again
+    python3 bench/localize.py --report OUT [OUT ...] [--misses N]   # the tables (and rt's worst misses) again
 
 With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/repo. History is read
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
@@ -389,23 +389,26 @@ def main() -> None:
     ap.add_argument("--any-tip", action="store_true", help="read history from the snapshot's tip if the recorded one is absent")
     ap.add_argument("--json", type=Path, help="write every task's result here")
     ap.add_argument("--misses", type=int, default=0, metavar="N", help="print rt's N worst TS-web and locale misses")
-    ap.add_argument("--report", type=Path, metavar="JSON", help="print the tables of a run saved with --json; run nothing")
+    ap.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                    help="print the tables of runs saved with --json (of one rt commit, taken together); run nothing")
     a = ap.parse_args()
     if a.report:
-        saved = json.loads(a.report.read_text())
-        return report(saved["rt"], saved["results"], a.misses)
+        saved = [json.loads(f.read_text()) for f in a.report]
+        if len({s["rt"] for s in saved}) > 1:
+            sys.exit("localize: --report: runs of different rt commits: " + ", ".join(sorted({s["rt"] for s in saved})))
+        return report(saved[0]["rt"], [r for s in saved for r in s["results"] if r["rows"]], a.misses)
     dirs = a.git_dirs or [a.mirror / name.replace("/", "+", 1) / "repo" for name in REPOS]
     for d in dirs:
         if not d.is_dir():
             sys.exit(f"localize: {d}: no git directory (fetch github:{repo_name(d)} first)")
     results = []
+    rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
     for d in dirs:
         results.append(evaluate(d.resolve(), 15 if a.quick else a.commits, 5 if a.quick else a.locale_commits,
                                 a.window, a.work, a.any_tip))
         print(f"{results[-1]['repo']}: {results[-1]['commits']} tasks, {results[-1]['seconds']} s", file=sys.stderr)
-    rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
-    if a.json:
-        a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
+        if a.json:   # after each repository: a run cut short keeps what it measured
+            a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
     report(rt_commit, results, a.misses)
 
 
