@@ -357,6 +357,22 @@ def locale_lines(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+def targets(results: list[dict]) -> str:
+    """Issue 10's targets per set and group, rt's figure against each: met or missed."""
+    out = []
+    for which, group, rows in grouped(results):
+        rt, bm = summary(rows, "rt"), summary(rows, "bm25")
+        checks = [(f"recall@5 {rt['r@5']:.3f} >= BM25 {bm['r@5']:.3f} + 0.10", rt["r@5"] >= bm["r@5"] + 0.10),
+                  (f"all code in pack {rt['all_code']:.3f} >= 0.70", rt["all_code"] >= 0.70),
+                  (f"edited lines {rt['lines']:.3f} >= 0.60", rt["lines"] >= 0.60),
+                  (f"over budget {rt['over']} = 0", rt["over"] == 0),
+                  (f"median s {rt['s']:.2f} < 1", rt["s"] < 1)]
+        if group == "locale":
+            checks.insert(1, (f"recall@5 {rt['r@5']:.3f} >= 0.60", rt["r@5"] >= 0.60))
+        out.append(f"{which} {group}: " + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in checks))
+    return "\n".join(out)
+
+
 def misses(results: list[dict], n: int) -> str:
     """rt's misses on TS web apps and locale tasks, worst first: the task, the answer's ranks, what outranked it."""
     out = []
@@ -414,7 +430,7 @@ def main() -> None:
 
 def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
     print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), sep="\n")
+    print(table(results), "", repo_table(results), "", locale_lines(results), "", targets(results), sep="\n")
     if n_misses:
         print("\n" + misses(results, n_misses))
 
