@@ -53,11 +53,16 @@ COMMANDS: dict[str, Command] = {
     "verify": Command("rt.task.verify", "checks", "run the checks, diff against the baseline, compare with the scope"),
     "claim": Command("rt.task.verify", "checks", "record something you assert that rt did not measure"),
     "diff-logs": Command("rt.diagnostics.difflogs", "checks", "new diagnostics between two saved outputs of a check, with a verdict"),
+    # session: long sessions under Claude Code (rt/session/)
+    "handoff": Command("rt.session.handoff", "session", "the active task in eight sections from rt's records, to carry it past compaction"),
+    "note": Command("rt.session.notes", "session", "keep a decision (--decision) or an architecture pattern (--pattern) for the handoff"),
+    "usage": Command("rt.session.usage", "session", "tokens per task from Claude Code's transcripts: requests, cache reads and writes, hit ratio"),
     # integration: Claude Code hooks, install, help
     "hook": Command("rt.claude.hooks", "integration", "answer one Claude Code hook: reads its JSON on stdin (run by Claude Code)"),
     "install": Command("rt.claude.install", "integration", "install the skill, /runtask and the hooks into Claude Code, or --uninstall them"),
     "doctor": Command("rt.claude.install", "integration", "what is installed, which checks were found, and whether each hook answers"),
     "help": Command("rt.help", "integration", "one command's full usage, or search the commands by what you want to do"),
+    "mcp": Command("rt.mcp.server", "integration", "serve rt's look-ups and task flow as MCP tools over stdio (Claude Code, Cursor, Codex)"),
     "intent": Command("rt.claude.intent", "integration", "intent mode (/go /q /commit ...): show it, switch it on or off, revoke a live /commit or /push"),
     "journal": Command("rt.claude.intent", "integration", "the user's /fail, /win and /mem entries, in their own words"),
 }
@@ -69,12 +74,14 @@ HELP_WIDTH = 100
 
 
 class Ctx:
-    """What a handler may touch: the repository (found on first use), its `.rt/` store, and the index's
-    freshness check when the command line started it early (`rt/index/freshness.py`)."""
+    """What a handler may touch: the repository (found on first use), its `.rt/` store, the index's
+    freshness check when the command line started it early (`rt/index/freshness.py`), and the index a
+    long-lived process keeps between commands (`rt mcp`: an `rt.index.index.Kept`)."""
 
     def __init__(self, json_out: bool):
         self.json = json_out
         self.probe = None
+        self.kept = None
 
     @cached_property
     def repo(self):
@@ -139,12 +146,7 @@ def main(argv: list[str] | None = None) -> int:
             ctx.probe = Probe(ctx.repo)
         parser, handler = build_parser(name)
         args = parser.parse_args(argv[1:])
-        try:
-            result: Result = handler(ctx, args)
-        except IndexDamaged as e:   # only a cache: built again, then asked once more
-            from rt.index.index import recover
-            recover(ctx, e)
-            result = handler(ctx, args)
+        result = call(handler, ctx, args)
     except RtError as e:
         return _fail(json_out, str(e), e.code)
     except KeyboardInterrupt:
@@ -165,6 +167,16 @@ def main(argv: list[str] | None = None) -> int:
     elif result.text:
         _out(result.text)
     return int(result.code)
+
+
+def call(handler, ctx, args) -> Result:
+    """Run a command's handler; a damaged index (only a cache) is built again and the handler asked once more."""
+    try:
+        return handler(ctx, args)
+    except IndexDamaged as e:
+        from rt.index.index import recover
+        recover(ctx, e)
+        return handler(ctx, args)
 
 
 def _out(text: str) -> None:

@@ -10,9 +10,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-import tomllib
 from collections import Counter
-from dataclasses import dataclass, field
 from functools import cached_property
 
 from rt import budget, journal, state
@@ -88,6 +86,7 @@ def _json(view: View, path: str) -> dict:
 
 
 def _toml(view: View, path: str) -> dict:
+    import tomllib   # here: `rt pack` reads no TOML
     try:
         return tomllib.loads(view.read(path))
     except (tomllib.TOMLDecodeError, ValueError):
@@ -337,14 +336,16 @@ def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
     return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
 
 
-@dataclass
 class Pack:
-    text: str
-    files: list[str]
-    fragments: list[dict]
-    dropped: list[str]
-    vague: bool
-    budget: dict = field(default_factory=dict)   # with a window: the tokens asked for and what was kept
+    """The pack's text, the files given code, each fragment's range, what a window dropped, whether the
+    task was too vague, and with a window the tokens asked for and what was kept (`budget`)."""
+
+    __slots__ = ("text", "files", "fragments", "dropped", "vague", "budget")
+
+    def __init__(self, text: str, files: list[str], fragments: list[dict], dropped: list[str], vague: bool,
+                 budget: dict | None = None):
+        self.text, self.files, self.fragments, self.dropped, self.vague = text, files, fragments, dropped, vague
+        self.budget = budget or {}
 
 
 def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
@@ -357,7 +358,7 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     return head + "".join(f"lines {f.start}-{f.end}: {f.what}\n{f.code()}" for f in frags)
 
 
-def _allocate(view: View, files: list[str], room: int, keys: set[str]) -> dict[str, list[Fragment]]:
+def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -> dict[str, list[Fragment]]:
     """Each file's fragments within `room` characters in all: a share by rank first, then what is left,
     in rank order, to the files that want more."""
     texts = {p: view.read(p) for p in files}
@@ -401,7 +402,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
     folder_ctx = [f"- {d}/: {s}" for d in folders for s in [folder_summary(view, d)] if s]
-    keys = r.keys or {k for t in r.terms for k in as_keys([t])}
+    keys = r.weights or as_keys(r.terms)
 
     def blocks(memory: list[str], folders: bool) -> tuple[str, str]:
         mem = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
@@ -419,7 +420,8 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
             for t in [t for t in ranked_tests if t in found] + [t for t in found if t not in ranked_tests][:2]:
                 text = view.read(t) if t not in code and t not in tested else ""
                 left = tests_room - t_used - len(t) - 60
-                frags = fragments(t, text, view.index.entry(t), set(names) | keys, left, fit=False) if text and left > 300 else []
+                calls = {k: max(keys.values(), default=1.0) for k in as_keys(names)}   # the shown names weigh most
+                frags = fragments(t, text, view.index.entry(t), keys | calls, left, fit=False) if text and left > 300 else []
                 if frags and not all(f.what.startswith("start of file") or f.what == "imports" for f in frags):
                     tested[t], tests_of[t] = frags, p
                     t_used += _cost(t, frags)

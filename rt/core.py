@@ -166,9 +166,10 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     try:
         rel = norm.relative_to(root)
     except ValueError:
-        # the cwd itself may be reached through a symlink; retry with it resolved
+        # the cwd, or the folders an absolute path names, may be reached through a symlink: retry with the
+        # folders resolved (the file itself, if a symlink, is checked below)
         try:
-            rel = Path(os.path.normpath(base.resolve() / raw)).relative_to(root)
+            rel = (Path(os.path.realpath(norm.parent)) / norm.name).relative_to(root)
         except ValueError:
             raise PathError(f"{user_path}: outside the repository {root.name}/; rt only works on paths inside it") from None
     _not_a_store(user_path, rel.parts)

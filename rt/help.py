@@ -47,13 +47,15 @@ SYNONYMS = {
 """An agent's everyday words -> the words the command summaries use; the query is expanded, never replaced."""
 
 
-def _terms(text: str) -> list[str]:
+def stemmed(text: str) -> list[str]:
+    """The words of `text`, stemmed as the search compares them."""
     return [_stem(t) for t in tokens(text)]
 
 
-def _query(text: str) -> list[str]:
-    terms = _terms(text)
-    return terms + [w for t in terms for w in _terms(SYNONYMS.get(t, ""))]
+def query_words(text: str) -> list[str]:
+    """A search's words, stemmed, with the synonyms of each added."""
+    terms = stemmed(text)
+    return terms + [w for t in terms for w in stemmed(SYNONYMS.get(t, ""))]
 
 
 def _document(name: str) -> list[str]:
@@ -64,13 +66,13 @@ def _document(name: str) -> list[str]:
         parser = argparse.ArgumentParser()
     helps = [a.help for a in parser._actions if a.help and a.help not in (argparse.SUPPRESS, "machine-readable output")]
     # the name and summary count twice: they say what the command is for, options only how
-    return _terms(" ".join([name, name, cmd.group, cmd.summary, cmd.summary, *helps]))
+    return stemmed(" ".join([name, name, cmd.group, cmd.summary, cmd.summary, *helps]))
 
 
 def search(query: str) -> list[tuple[str, float]]:
     """(command, score) best first; ties keep the table's order."""
     names = list(COMMANDS)
-    ranked = BM25([_document(n) for n in names]).rank(_query(query))
+    ranked = BM25([_document(n) for n in names]).rank(query_words(query))
     return [(names[i], s) for i, s in ranked]
 
 

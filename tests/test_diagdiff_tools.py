@@ -148,7 +148,7 @@ def play(case: Case, root) -> Played:
     write_tree(root, case.after)
     after, out_after = check_run(case.tool, root, path=case.after_path)
     runs = [before, after]
-    both = all(r.status in ("ok", "findings") for r in runs)
+    both = all(r.status in ("ok", "findings", "partial") for r in runs)
     result = diff(before.diagnostics, after.diagnostics, case.renamed) if both else None
     new = result.new if result else []
     return Played(case, runs, new, result.fixed if result else -1, verdict(runs, len(new)), (out_before, out_after))

@@ -188,7 +188,8 @@ def test_resume_brings_the_task_status_back(repo):
     assert run.code == 0, run.stderr
     context = seen(run.turns[0])
     assert "SessionStart hook additional context: rt: a task is active in this repository." in context
-    assert "task 1-rename-total-to-grand-total: rename total to grand_total\nstate: planned\nscope: edit app.py" in context
+    assert "# rt handoff: task 1-rename-total-to-grand-total (planned)" in context   # rt/session/handoff.py
+    assert "## Goal\nrename total to grand_total\n\n## Constraints\n- scope: edit app.py" in context
 
 
 def test_compaction_brings_the_task_status_back(repo):
@@ -202,7 +203,7 @@ def test_compaction_brings_the_task_status_back(repo):
     assert "COMPACT_SUMMARY" in after  # the old turns are replaced by the summary
     assert "rt started the task" not in after
     assert "SessionStart hook additional context: rt: a task is active in this repository." in after
-    assert "state: planned\nscope: edit app.py" in after
+    assert "# rt handoff: task 1-rename-total-to-grand-total (planned)" in after and "- scope: edit app.py" in after
 
 
 def test_a_turn_that_ends_after_an_edit_without_verify_is_sent_back_once(repo):

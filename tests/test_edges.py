@@ -119,8 +119,11 @@ def test_a_long_task_text_is_shown_by_its_head_everywhere_a_model_reads_it(proje
     assert len(status) < 1200 and status.startswith("task 1-rename-the-total-column-and-keep-every-r: rename the total")
     assert f"(the task text goes on for {len(text.strip()) - 500:,} more characters: `rt status --json`)" in status
     assert project.rt_json("status")["task"]["text"] == text.strip()   # kept whole
-    code, out, _ = hook(project, "session-start", payload(project, "SessionStart", source="resume"))
+    code, out, _ = hook(project, "session-start", payload(project, "SessionStart", source="startup"))
     assert len(context_text(out, "SessionStart")) < 1300
+    code, out, _ = hook(project, "session-start", payload(project, "SessionStart", source="resume"))
+    handoff = context_text(out, "SessionStart")   # the handoff: its Goal is the same head
+    assert len(handoff) < 2500 and f"goes on for {len(text.strip()) - 500:,} more characters" in handoff
     project.rt("plan", "--edit", "a.py")
     project.write("a.py", "x = 2\n")
     verify = project.rt("verify", ret=3)

@@ -116,16 +116,25 @@ def test_failed_shell_command_is_checked_too(project):
 
 # ---------------------------------------------------------------- SessionStart
 
-@pytest.mark.parametrize("source", ["compact", "resume"])
+@pytest.mark.parametrize("source", ["startup", "compact", "resume", "clear"])
 def test_session_start_restores_the_task(project, source):
+    """The status on a fresh start; the whole handoff, holding the same lines, after the others."""
     planned(project)
     code, out, _ = hook(project, "session-start", payload(project, "SessionStart", source=source))
     text = context_text(out, "SessionStart")
     assert code == 0
-    assert "task 1-change-x: change x" in text and "state: planned" in text and "scope: edit a.py" in text
-    assert "next:" in text
+    if source == "startup":
+        assert "task 1-change-x: change x" in text and "state: planned" in text and "scope: edit a.py" in text
+        assert "next:" in text
+    else:
+        assert "task 1-change-x (planned)" in text and "## Goal\nchange x\n" in text and "- scope: edit a.py" in text
+        assert "## Next steps\n- edit the planned files" in text
     again = hook(project, "session-start", payload(project, "SessionStart", source=source))[1]
-    assert again == out  # byte-stable
+    if source == "resume":   # the same handoff is in this session's context already
+        assert context_text(again, "SessionStart").endswith("the handoff given earlier in this session still holds "
+                                                            "(`rt handoff` prints it again).")
+    else:
+        assert again == out  # byte-stable
 
 
 def test_session_start_without_task_says_nothing(project):

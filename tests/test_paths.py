@@ -44,6 +44,15 @@ def test_symlink_inside_repo_is_fine(repo):
     repo.rt("plan", "--edit", "src/alias.py")
 
 
+def test_an_absolute_path_spelled_through_a_symlink_to_the_repository_is_inside_it(repo, tmp_path):
+    """Claude Code names files from its working directory, which may reach the repository through a link."""
+    os.symlink(repo.root.parent, tmp_path / "via")
+    repo.rt("plan", "--edit", f"{tmp_path}/via/./{repo.root.name}/src/a.py")
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/a.py"]
+    os.symlink(tmp_path, repo.root / "out")
+    repo.rt("plan", "--edit", f"{repo.root}/out/outside.txt", ret=2)   # and one leaving it is still refused
+
+
 def test_relative_paths_are_taken_from_the_current_folder(repo):
     repo.rt("plan", "--edit", "a.py", cwd=repo.root / "src")
     assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/a.py"]

@@ -23,6 +23,7 @@ def test_report_after_a_pass_lists_claims_apart(project):
         "verdict: PASS",
         "checks run: ruff passed",
         "checks not run: typecheck (none configured), test (none configured)",
+        "effort: 0 fix attempt(s) (failed verify runs); tokens not known (no Claude Code session recorded here)",
         "files changed (2): M calc.py  +1 -0; A notes.md  +1 -0",
         "scope: as planned",
         "unverified claims (the agent's word; rt did not measure these):",

@@ -137,7 +137,8 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     python_project(project, tools="ruff")
     commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
     out = project.rt("start", "broken tool", ret=3)   # its only check could not run
-    assert "- ruff: could not run: exit 1 and no output the ruff parser understands\n    | ruff crashed: boom" in out
+    assert "- ruff: could not run: exit 1 and no output the ruff parser understands (it reads: full (the default)," in out
+    assert "    | ruff crashed: boom" in out
 
 
 def test_scope_outside_and_not_done_fail(project):
@@ -260,13 +261,13 @@ def test_node_tsc_eslint_vitest(project):
     project.write("src/util.js", "export function twice(x) {\n  const unused = 1;\n  return 2 * x;\n}\n")
     out = project.rt("check", "src/add.ts", ret=1)
     assert "src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'." in out
-    assert "src/add.test.ts:5:21 vitest [adds]" in out  # `vitest related` ran the test of the edited file
+    assert "src/add.test.ts:5:21 vitest [src/add.test.ts > adds]" in out  # `vitest related` ran the test of the edited file
     out = project.rt("verify", ret=1)
     new = new_lines(verify_md(project))
     assert len(new) == 3, new
     assert new[0] == "- src/add.ts:2:9 tsc [TS2322] Type 'number' is not assignable to type 'string'."
     assert new[1] == "- src/util.js:2:9 eslint [no-unused-vars] 'unused' is assigned a value but never used."
-    assert new[2].startswith("- src/add.test.ts:5:21 vitest [adds] AssertionError: expected 4 to be 3")
+    assert new[2].startswith("- src/add.test.ts:5:21 vitest [src/add.test.ts > adds] AssertionError: expected 4 to be 3")
     project.write("src/add.ts", "export function add(a: number, b: number): number {\n  return b + a;\n}\n")
     project.write("src/util.js", "export function twice(x) {\n  return x * 2;\n}\n")
     assert project.rt("verify").startswith("# verify: PASS")

@@ -5,6 +5,7 @@
     PostToolUse       Edit|Write|MultiEdit|NotebookEdit|Bash   rt hook post-tool-use         open: additionalContext
     PostToolUseFailure Bash                                    rt hook post-tool-use         open: additionalContext
     SessionStart      (any source)                             rt hook session-start         open: additionalContext
+    PreCompact        (manual and auto)                        rt hook pre-compact           open: plain stdout
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
     Stop              -                                        rt hook stop                  open: blocks once, saying so
 
@@ -12,6 +13,9 @@
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
 the site-packages start-up, which rt does not need. `post-tool-use` answers PostToolUseFailure too:
 a Bash command that fails may still have written files outside the scope.
+
+SessionStart, UserPromptSubmit and PreCompact also record the session's transcript path
+(`rt/session/transcripts.py`), which `rt usage` reads.
 
 The hooks act only where rt is in use: a repository without `.rt/` gets no answer at all (exit 0).
 Subagents (payloads with `agent_id`) meet the same edit gate and git guard as the main agent; the Stop
@@ -35,6 +39,7 @@ HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
     ("PostToolUse", "Edit|Write|MultiEdit|NotebookEdit|Bash", "post-tool-use", 180),
     ("PostToolUseFailure", "Bash", "post-tool-use", 180),
     ("Stop", None, "stop", 60),
+    ("PreCompact", None, "pre-compact", 30),
 )
 """(Claude Code event, tool matcher, `rt hook` argument, timeout in seconds): the hooks rt answers and
 `rt install` registers (the plugin's `hooks/hooks.json` is tested against it).
@@ -128,6 +133,8 @@ def _failed(event: str, why: str, payload: dict) -> Reply:
     if event == "pre-tool-use":
         return Reply(stderr=f"rt hook {event}: {why}. The tool call is blocked to be safe; fix the cause "
                             f"(`rt doctor`, `rt repair`) or ask the user.", code=2)
+    if event == "pre-compact":   # the compaction goes on; its summariser is not told about rt's failure
+        return Reply(stderr=f"rt hook {event}: {why}")
     if event == "stop":
         if payload.get("stop_hook_active") is False:
             reason = f"rt could not check the task before stopping: {why}. Run `rt status` and `rt verify` yourself."
@@ -394,20 +401,73 @@ UNDO_OR_ASK = "Tell the user, and undo these changes unless they agree to add th
 
 # ---------------------------------------------------------------- SessionStart, UserPromptSubmit, Stop
 
+HANDOFF_SOURCES = ("compact", "resume", "clear")
+"""SessionStart sources after which the model has lost the task's detail (or never had it in this
+context): they get the whole handoff; a fresh start gets the status and where the handoff is."""
+
+
 def session_start(payload: dict) -> Reply:
-    """After compaction, resume, clear or a fresh start: the active task's status, so it is not lost."""
+    """After compaction, resume or clear: the active task's handoff (`rt handoff`), so its decisions,
+    patterns and errors are not lost (a resume whose context holds the same handoff gets a line
+    saying so); on a fresh start, its status."""
     where = _where(payload)
     if where is None:
         return Reply()
     from rt import state
     from rt.claude.intent import session_line
-    from rt.task.commands import describe
-    task = state.active_task(_store(where[0]), required=False)
+    store = _store(where[0])
+    _remember(store, payload)
+    task = state.active_task(store, required=False)
     lines = [session_line(where[0])]
-    if task is not None:
-        lines.append("rt: a task is active in this repository.\n" + describe(task))
+    if task is not None and payload.get("source") in HANDOFF_SOURCES:
+        lines.append(_handoff(store, task, payload))
+    elif task is not None:
+        from rt.task.commands import describe
+        lines.append("rt: a task is active in this repository.\n" + describe(task)
+                     + "\n`rt handoff` gives its decisions, patterns and error history.")
     text = "\n".join(line for line in lines if line)
     return context("SessionStart", text) if text else Reply()
+
+
+def _handoff(store, task: dict, payload: dict) -> str:
+    """The handoff, unless this session resumes with the very same one already in its context (each
+    SessionStart text stays in the conversation, so a second copy would only be paid for again)."""
+    import hashlib
+
+    from rt.session.handoff import handoff_text
+    from rt.session.transcripts import give_handoff, handoff_given
+    text = "rt: a task is active in this repository.\n" + handoff_text(_ctx(store.repo), task)
+    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    session = payload.get("session_id")
+    if not isinstance(session, str) or not session:
+        return text
+    if payload.get("source") == "resume" and handoff_given(store, session) == digest:
+        return (f"rt: task {task['id']} is active; the handoff given earlier in this session still holds "
+                f"(`rt handoff` prints it again).")
+    give_handoff(store, session, digest)
+    return text
+
+
+def _remember(store, payload: dict) -> None:
+    """Keep the session's transcript path for `rt usage` (a read; a write the first time only)."""
+    from rt.session.transcripts import remember
+    remember(store, payload)
+
+
+def pre_compact(payload: dict) -> Reply:
+    """Before the client summarises the conversation under an active task: ask its summariser to keep the
+    two sections a summary loses first (plain stdout is appended to its instructions); rt's own records
+    come back after it anyway, as the handoff."""
+    where = _where(payload)
+    if where is None:
+        return Reply()
+    from rt import state
+    store = _store(where[0])
+    _remember(store, payload)
+    if state.active_task(store, required=False) is None:   # no handoff will follow: the summary's own format
+        return Reply()
+    from rt.session.handoff import PRECOMPACT
+    return Reply(PRECOMPACT)
 
 
 def user_prompt_submit(payload: dict) -> Reply:
@@ -416,6 +476,7 @@ def user_prompt_submit(payload: dict) -> Reply:
     reply = _runtask_prompt(payload)
     where = _where(payload)  # after /runtask, which creates .rt/
     if where is not None:
+        _remember(_store(where[0]), payload)
         from rt.claude.intent import on_prompt
         note = on_prompt(where[0], payload, _text(payload, "prompt"))
         if note:  # only for /fail /win /mem /commit /push, never with /runtask's context
@@ -540,4 +601,5 @@ HANDLERS = {
     "session-start": session_start,
     "user-prompt-submit": user_prompt_submit,
     "stop": stop,
+    "pre-compact": pre_compact,
 }

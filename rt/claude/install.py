@@ -237,6 +237,8 @@ def args_install(p) -> None:
                         "mode on for this project (edits only in a /go turn; see `rt intent`)")
     p.add_argument("--sandbox", action="store_true",
                    help="also turn on Claude Code's sandbox: Bash with .git/ and .rt/ read-only and no network")
+    p.add_argument("--mcp", action="store_true",
+                   help="also rt's MCP server (`rt mcp`) in the project's .mcp.json, enabled and allowed in the settings")
 
 
 def cmd_install(ctx, args) -> Result:
@@ -244,12 +246,14 @@ def cmd_install(ctx, args) -> Result:
     settings_path = base / "settings.json"
     settings = load_settings(settings_path, f"{shown}/settings.json")
     record = _read_record(base, shown)
+    mcp = _read_mcp(ctx, args, record)   # refused before anything is written
     before = dump(settings) if settings_path.exists() else None
     rt_created = record.get("created_settings", False)
     done: list[str] = []
     intent = args.intent or bool(record.get("intent"))  # once installed, kept until --uninstall
     if args.uninstall:
         remove_sandbox(settings, record)
+        remove_mcp(ctx, settings, record, mcp, done)
         remove_from_settings(settings, record)
         listed, ours = record.get("files"), shipped_files(intent=True)
         for rel in sorted(listed or ours):  # without a record: rt's file names (a command only if it is rt's)
@@ -276,6 +280,8 @@ def cmd_install(ctx, args) -> Result:
         add_to_settings(settings, record, deny_rules(intent))
         if args.sandbox:
             add_sandbox(settings, record)
+        if args.mcp:
+            add_mcp(ctx, settings, record, mcp, done)
         if intent and record.get("sandbox"):
             done.append("note: the sandbox keeps .git/ read-only for the agent's shell, so a /commit or /push "
                         "permission cannot be used; commit and push yourself")
@@ -355,6 +361,96 @@ def _prune(folder: Path, stop: Path) -> None:
         folder = folder.parent
 
 
+# ---------------------------------------------------------------- .mcp.json (rt install --mcp)
+
+MCP_FILE = ".mcp.json"
+MCP_NAME = "rt"
+MCP_ALLOW = "mcp__rt"
+"""The allow rule for every tool of the rt server (Claude Code asks before each MCP tool otherwise; it honours
+a project's allow rules only in a workspace the user trusted)."""
+MCP_BACKUP = "mcp.json.rt-backup"
+"""The previous .mcp.json, kept in `.claude/` (rt writes nothing else in the project's root)."""
+
+
+def mcp_server() -> dict:
+    """The `.mcp.json` entry that starts `rt mcp`: this interpreter, rt's folder on PYTHONPATH (as the hooks).
+    Claude Code starts it in the project's folder, which is the repository it serves."""
+    parent = Path(rt.__file__).resolve().parent.parent
+    return {"type": "stdio", "command": sys.executable, "args": ["-S", "-m", "rt", "mcp"],
+            "env": {"PYTHONPATH": str(parent)}}
+
+
+def _read_mcp(ctx, args, record: dict) -> dict | None:
+    """The project's .mcp.json when this install changes it (None otherwise); refuses, changing nothing,
+    one that is not plain JSON of the expected shape, or whose `rt` server is someone else's."""
+    if ("mcp" not in record) if args.uninstall else not args.mcp:
+        return None
+    if args.user:
+        raise UsageError("--mcp installs into this project's .mcp.json; run it without --user")
+    path = ctx.repo.root / MCP_FILE
+    data = load_settings(path, MCP_FILE)
+    if not isinstance(data.get("mcpServers", {}), dict) or not isinstance(data.get("mcpServers", {}).get(MCP_NAME, {}), dict):
+        raise UsageError(f'{MCP_FILE}: "mcpServers" is not an object of servers; fix it by hand, then run rt install '
+                         f'again. Nothing was changed')
+    theirs = data.get("mcpServers", {}).get(MCP_NAME)
+    if theirs is not None and theirs != mcp_server() and "mcp" not in record:
+        raise UsageError(f"{MCP_FILE} already has a server named {MCP_NAME!r} that rt install did not add; rename or "
+                         f"remove it, then run rt install --mcp again. Nothing was changed")
+    return data
+
+
+def add_mcp(ctx, settings: dict, record: dict, data: dict, done: list[str]) -> None:
+    """The rt server in .mcp.json, enabled (`enabledMcpjsonServers`: no approval dialog at start-up) and
+    allowed (`mcp__rt`) in the settings; what was added noted in `record`."""
+    noted = record.setdefault("mcp", {"created_file": not (ctx.repo.root / MCP_FILE).exists(), "enabled": False})
+    enabled = settings.setdefault("enabledMcpjsonServers", [])
+    if MCP_NAME not in enabled:
+        enabled.append(MCP_NAME)
+        noted["enabled"] = True
+    allow = settings.setdefault("permissions", {}).setdefault("allow", [])
+    if MCP_ALLOW not in allow:
+        allow.append(MCP_ALLOW)
+        record["allow"] = sorted(set(record.get("allow", [])) | {MCP_ALLOW})
+    if data.get("mcpServers", {}).get(MCP_NAME) != mcp_server():
+        data.setdefault("mcpServers", {})[MCP_NAME] = mcp_server()
+        _write_mcp(ctx, data, done)
+
+
+def remove_mcp(ctx, settings: dict, record: dict, data: dict | None, done: list[str]) -> None:
+    """Take out what add_mcp added: the server (the file too when rt created it and nothing else is in it)
+    and the `enabledMcpjsonServers` entry; the allow rule goes with the other recorded rules."""
+    noted = record.get("mcp")
+    if not noted or data is None:
+        return
+    if noted.get("enabled") and MCP_NAME in settings.get("enabledMcpjsonServers", []):
+        settings["enabledMcpjsonServers"].remove(MCP_NAME)
+        if not settings["enabledMcpjsonServers"]:
+            del settings["enabledMcpjsonServers"]
+    servers = data.get("mcpServers", {})
+    if MCP_NAME not in servers:
+        return
+    del servers[MCP_NAME]
+    if not servers:
+        del data["mcpServers"]
+    path = ctx.repo.root / MCP_FILE
+    if not data and noted.get("created_file"):
+        path.unlink()
+        done.append(f"removed {MCP_FILE}")
+    else:
+        _write_mcp(ctx, data, done)
+
+
+def _write_mcp(ctx, data: dict, done: list[str]) -> None:
+    """Write .mcp.json (where a link points, as for the settings), the previous one kept in `.claude/`."""
+    path = ctx.repo.root / MCP_FILE
+    existed = path.exists()
+    if existed:
+        ctx.store.write_bytes(ctx.repo.root / ".claude" / MCP_BACKUP, path.read_bytes())
+        done.append(f"backup of the previous {MCP_FILE}: .claude/{MCP_BACKUP}")
+    ctx.store.write_bytes(path.resolve(), dump(data).encode())
+    done.append(f"{'updated' if existed else 'wrote'} {MCP_FILE}")
+
+
 # ---------------------------------------------------------------- doctor
 
 HARMLESS = {
@@ -366,6 +462,7 @@ HARMLESS = {
     "PostToolUseFailure": {"tool_name": "Read", "tool_input": {"file_path": "README.md"}, "error": "rt doctor",
                            "tool_use_id": "rt-doctor"},
     "Stop": {"stop_hook_active": True, "last_assistant_message": ""},
+    "PreCompact": {"trigger": "manual", "custom_instructions": None},
 }
 """A payload per event that asks nothing of the hook: a read, a plain prompt, a stop already re-run."""
 
@@ -399,7 +496,35 @@ def cmd_doctor(ctx, args) -> Result:
         data["hooks"][event] = {"answers": ok, "detail": why}
         lines.append(f"hook {event}: " + ("answers" if ok else f"does not answer: {why}"))
         broken |= not ok
+    mcp = _mcp_ping(ctx)
+    if mcp is not None:   # only when .mcp.json names an rt server
+        data["mcp"] = {"answers": mcp[0], "detail": mcp[1]}
+        lines.append(f"mcp server rt ({MCP_FILE}): " + ("answers" if mcp[0] else "does not answer") + f": {mcp[1]}")
+        broken |= not mcp[0]
     return Result("\n".join(lines), data, ExitCode.FINDING if broken else ExitCode.OK)
+
+
+def _mcp_ping(ctx) -> tuple[bool, str] | None:
+    """Start the `rt` server .mcp.json names, as Claude Code would, and ask it for its tools; None when
+    there is none."""
+    try:
+        entry = json.loads((ctx.repo.root / MCP_FILE).read_text(encoding="utf-8"))["mcpServers"][MCP_NAME]
+        argv = [entry["command"], *entry.get("args", [])]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    asks = [{"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "rt doctor", "version": rt.__version__}}},
+        {"jsonrpc": "2.0", "id": 2, "method": "tools/list"}]
+    try:
+        proc = run(argv, ctx.repo.root, timeout=30, input="".join(json.dumps(a) + "\n" for a in asks).encode(),
+                   env={k: str(v) for k, v in (entry.get("env") or {}).items()})
+        replies = [json.loads(line) for line in proc.stdout.splitlines()]
+        return True, f"{len(replies[1]['result']['tools'])} tools"
+    except (OSError, subprocess.TimeoutExpired) as e:
+        return False, f"could not run it ({type(e).__name__})"
+    except (ValueError, KeyError, IndexError, TypeError):
+        err = proc.stderr.decode(errors="replace").strip().splitlines()
+        return False, f"exit {proc.returncode}" + (f": {err[-1]}" if err else "")
 
 
 def _install_status(base: Path, shown: str) -> dict:

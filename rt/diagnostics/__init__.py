@@ -1,3 +1,4 @@
-"""Reading what the project's own checks print: one parser per tool (`parsers.py`) into one record shape
-(`model.py`), the new-versus-old diff and the verdict (`diff.py`), and `rt diff-logs` (`difflogs.py`).
-Running the checks is `rt/checks.py`; comparing them for a task is `rt/task/verify.py`."""
+"""Reading what the project's own checks print: parsers per tool family (`parsers/`) into one record
+shape (`model.py`), where old lines went (`linemap.py`), the new-versus-old diff and the verdict
+(`diff.py`), and `rt diff-logs` (`difflogs.py`). Running the checks is `rt/checks.py`; comparing them
+for a task is `rt/task/verify.py`."""

@@ -1,18 +1,22 @@
 """The new-versus-old diff of diagnostics, one check's run as read by its parser, and the verdict.
 
-The diff groups diagnostics by (check, file, code, normalised message), never by line number, so code
-inserted above an old error does not make it new; within a group only the increase counts as new. The
-known limit follows from that: when an old and a new diagnostic read the same, only the increase is
-visible, never which one is which.
+The diff groups diagnostics by identity (`Diagnostic.key`: file, code and normalised message; a test by
+its id and kind), never by line number, so code inserted above an old error does not make it new; within
+a group only the increase counts as new. Given where old lines went (a `LineMap` from a patch, or the
+task's own edits), old findings are moved to their new files and lines first, so the new one of several
+identical findings is the one the change added; without it, the known limit: when an old and a new
+diagnostic read the same, only the increase is visible, never which one is which.
 """
 from __future__ import annotations
 
+import signal
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 from rt.core import ExitCode
-from rt.diagnostics.model import ANSI, Diagnostic, ToolFailure
-from rt.diagnostics.parsers import FATAL_EXIT, PARSERS
+from rt.diagnostics.linemap import LineMap
+from rt.diagnostics.model import ANSI, Diagnostic, Interrupted, ToolFailure, normalise
+from rt.diagnostics.parsers import FATAL_EXIT, FORMS, parse
 
 
 @dataclass
@@ -20,35 +24,54 @@ class Diff:
     new: list[Diagnostic]
     fixed: int
     unchanged: int
+    changed: list[tuple[Diagnostic, Diagnostic]] = field(default_factory=list)
+    """Tests that failed before and still fail with another message: (before, now)."""
 
 
-def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None) -> Diff:
+def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None,
+         moved: LineMap | None = None) -> Diff:
     """Diagnostics in `after` that `before` does not account for, with their current lines.
 
-    `renamed` maps old paths to new ones (known from the task's snapshot) so a moved file's old
-    findings stay old. Within a group the new ones are those left over by an order-keeping match that
-    moves lines the least, so the one inserted below an old twin is reported, not the twin.
+    `renamed` maps old paths to new ones (the task's renames) and `moved` says where old lines went
+    (renames too), so a moved file's or line's old findings stay old; an old finding on a line the
+    change edited goes to where that line is now, so the same finding there is still old. Within a
+    group the new ones are those left over by an order-keeping match that moves lines the least
+    (measured from where the old lines went), so the one inserted below an old twin is reported, not
+    the twin.
     """
-    moved = renamed or {}
+    names = renamed or {}
     groups_before: dict[tuple, list[Diagnostic]] = {}
     for d in before:
-        if d.file in moved:
-            d = Diagnostic(d.check, moved[d.file], d.line, d.column, d.code, d.severity, d.message)
+        path, line = moved.place(d.file, d.line)[:2] if moved is not None else (names.get(d.file, d.file), d.line)
+        if path != d.file or line != d.line:
+            d = replace(d, file=path, line=line, code=_renamed_id(d, path))
         groups_before.setdefault(d.key(), []).append(d)
     groups_after: dict[tuple, list[Diagnostic]] = {}
     for d in after:
         groups_after.setdefault(d.key(), []).append(d)
     new: list[Diagnostic] = []
+    changed: list[tuple[Diagnostic, Diagnostic]] = []
     fixed = unchanged = 0
     for key in groups_before.keys() | groups_after.keys():
-        old = sorted(d.line for d in groups_before.get(key, []))
+        was = groups_before.get(key, [])
+        old = sorted(d.line for d in was)
         now = sorted(groups_after.get(key, []), key=_position)
         kept = min(len(old), len(now))
         unchanged += kept
         fixed += len(old) - kept
         if len(now) > len(old):
             new.extend(_unmatched(old, now))
-    return Diff(sorted(new, key=_position), fixed, unchanged)
+        if was and now and was[0].kind and normalise(was[0].message) != normalise(now[0].message):
+            changed.append((was[0], now[0]))
+    return Diff(sorted(new, key=_position), fixed, unchanged, sorted(changed, key=lambda p: _position(p[1])))
+
+
+def _renamed_id(d: Diagnostic, path: str) -> str:
+    """A test's id after its file was renamed: ids start with the test file (`a.py::test_x`, `a.test.js >
+    adds`), so the renamed file's old failures keep their identity."""
+    if d.kind and d.file and path != d.file and d.code.startswith(d.file) and d.code[len(d.file):len(d.file) + 1] in ("", ":", " "):
+        return path + d.code[len(d.file):]
+    return d.code
 
 
 def _position(d: Diagnostic) -> tuple:
@@ -93,8 +116,9 @@ HEAD_LINES = 8
 
 @dataclass
 class Run:
-    """One check's run as seen from its output. `status` is "ok", "findings", "could_not_run" or
-    "skipped" (never evidence of passing); `reason` and `head` say why it did not run."""
+    """One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
+    but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
+    or "skipped"; `reason` and `head` say why it did not run or stopped."""
     check: str
     required: bool
     status: str
@@ -108,18 +132,25 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     """Read one check's output with the named parser and decide whether it ran.
 
     `exit_code` None means it timed out or could not start. A run counts only when its output was
-    understood: a non-zero exit with nothing parsed, a crash or a configuration error is `could_not_run`,
-    never zero diagnostics.
+    understood: a run cut short (timeout, signal), a non-zero exit with nothing parsed, a crash or a
+    configuration error is `could_not_run`, never zero diagnostics, whatever it printed.
     """
     def failed(reason: str) -> Run:
         return Run(check, required, "could_not_run", [], reason, head(output, root))
 
     if exit_code is None:
         return failed("did not finish: timed out or could not start")
+    cut = cut_short(exit_code)
+    if cut:
+        return failed(cut)
     if exit_code in (126, 127):
         return failed(f"exit {exit_code}: program missing or not executable")
     try:
-        found = PARSERS[parser](output, check, root)
+        found = parse(parser, output, check, root)
+    except Interrupted as e:
+        if not e.diagnostics:
+            return failed(str(e))
+        return Run(check, required, "partial", e.diagnostics, str(e), head(output, root))
     except ToolFailure as e:
         return failed(str(e))
     if exit_code in FATAL_EXIT.get(parser, ()):
@@ -127,10 +158,25 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     if found is None:
         if exit_code == 0:
             return Run(check, required, "ok", [])
-        return failed(f"exit {exit_code} and no output the {parser} parser understands")
+        return failed(f"exit {exit_code} and no output the {parser} parser understands (it reads: {FORMS[parser]})")
     if exit_code != 0 and not found:
         return failed(f"exit {exit_code} without any diagnostic")
     return Run(check, required, "findings" if found else "ok", found)
+
+
+def cut_short(exit_code: int) -> str:
+    """Why an exit code means the run was cut short ('' when it does not): 124 from `timeout`, 128+N
+    from a shell for signal N, a negative code for a signal as Python reports it."""
+    if exit_code == 124:
+        return "exit 124: timed out (as `timeout` reports it); what it printed is not the whole run"
+    number = -exit_code if exit_code < 0 else exit_code - 128 if 128 < exit_code < 128 + 65 else 0
+    if not number:
+        return ""
+    try:
+        name = signal.Signals(number).name
+    except ValueError:
+        name = f"signal {number}"
+    return f"exit {exit_code}: killed by signal {number} ({name}); what it printed is not the whole run"
 
 
 def head(output: str, root: str | None = None) -> str:
@@ -148,7 +194,7 @@ def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:
     (or none ran at all); PASS otherwise."""
     if new_count > 0 or not scope_ok:
         return "FAIL"
-    if not runs or any(r.required and r.status in ("could_not_run", "skipped") for r in runs):
+    if not runs or any(r.required and r.status in ("could_not_run", "skipped", "partial") for r in runs):
         return "INCOMPLETE"
     return "PASS"
 
@@ -173,28 +219,48 @@ def new_entries(result: Diff, before: list[Diagnostic]) -> list[dict]:
         first = ds[0]
         out.append({"check": first.check, "file": first.file, "line": first.line, "column": first.column,
                     "lines": [d.line for d in ds], "code": first.code, "severity": first.severity,
-                    "message": first.message, "count": len(ds), "same_before": old[key]})
+                    "kind": first.kind, "message": first.message, "detail": first.detail, "count": len(ds),
+                    "same_before": old[key]})
     return sorted(out, key=lambda e: (e["check"], e["file"], e["line"], e["column"], e["code"], e["message"]))
 
 
-def format_entry(e: dict) -> str:
-    """One new diagnostic group as a line: `file:line:col code message`, then `(xN)` and any twins before."""
+DETAILS_SHOWN = 3
+"""Failing tests whose explaining lines (assertion, `E` lines) a report shows; the rest by one line."""
+
+
+def format_entry(e: dict, detail: bool = False) -> str:
+    """One new diagnostic group as a line: `file:line:col code message` (a test: `code (failed) message`),
+    then `(xN)` and any twins before; with `detail`, a test's explaining lines under it."""
     where = e["file"] or "(no file)"
     if e["line"]:
         where += f":{e['line']}" + (f":{e['column']}" if e["column"] else "")
-    text = " ".join(part for part in (where, e["code"], e["message"]) if part)
+    code = f"{e['code']} ({e['kind']})" if e.get("kind") else e["code"]
+    text = " ".join(part for part in (where, code, e["message"]) if part)
     if e["count"] > 1:
         text += f"  (x{e['count']} new, lines {', '.join(map(str, e['lines']))})"
     if e["same_before"]:
         text += f"  [{e['same_before']} identical before]"
+    if detail:
+        text += "".join(f"\n    | {ln}" for ln in explaining(e["message"], e.get("detail", "")))
     return text
 
 
+def explaining(message: str, detail: str) -> list[str]:
+    """A failure's explaining lines as a report shows them, without the one that repeats its message."""
+    return [ln for ln in detail.splitlines() if ln not in (message, f"E {message}")]
+
+
+def format_changed(now: Diagnostic) -> str:
+    """A test that failed before and still fails, with its new message (not a new failure)."""
+    return f"still failing, message changed: {now.code} ({now.kind}): {now.message}"
+
+
 def format_run(run: Run, label: str = "") -> list[str]:
-    """A check that did not run, with its reason and first lines of output; nothing for one that ran."""
-    if run.status not in ("could_not_run", "skipped"):
+    """A check that did not run or stopped early, with its reason and first lines of output; nothing for
+    one that ran."""
+    if run.status not in ("could_not_run", "skipped", "partial"):
         return []
-    what = "was skipped" if run.status == "skipped" else "could not run"
+    what = {"skipped": "was skipped", "partial": "stopped early"}.get(run.status, "could not run")
     lines = [f"{run.check}{label} {what}" + ("" if run.required else " (optional)") + f": {run.reason}"]
     lines += [f"  | {ln}" for ln in run.head.splitlines()]
     return lines

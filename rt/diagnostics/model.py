@@ -12,7 +12,9 @@ from dataclasses import dataclass
 class Diagnostic:
     """One finding. `file` is repo-relative POSIX ('' when none), `code` the rule or code ('' when none).
 
-    For test runners `file` is the test file, `code` the test id and `message` the first assertion line.
+    For test runners `code` is the test id (unique in the run), `kind` "failed" or "error", `file` the
+    test file (or where the failure was read), `message` the first assertion line and `detail` the lines
+    that explain the failure (the assertion's source line, `E` lines; capped, never part of identity).
     """
     check: str
     file: str
@@ -21,8 +23,14 @@ class Diagnostic:
     code: str
     severity: str
     message: str
+    kind: str = ""
+    detail: str = ""
 
     def key(self) -> tuple[str, str, str, str]:
+        """Identity across runs: a test by its id and kind (its text may change while it still fails),
+        any other finding by its file, code and message without volatile parts."""
+        if self.kind and self.code:
+            return (self.check, "", self.code, self.kind)
         return (self.check, self.file, self.code, normalise(self.message))
 
 
@@ -37,19 +45,23 @@ _VOLATILE: list[tuple[re.Pattern, str]] = [
     (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
     (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
     (re.compile(r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I), r"\1 N"),
+    (re.compile(r"'((?:Async)?(?:TryExcept|TryFinally|Try|If|For|While|With|Match)) \d+'"), r"'\1 N'"),  # mccabe
+    (re.compile(r"\b(too complex|too many \w+(?: \w+)?) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I), r"\1 (N)"),  # C901, R0912
     (re.compile(r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)"), r"\1\2:N"),
+    (re.compile(r"(?<!\S)_(?: _){2,}(?!\S)"), " "),  # pytest's frame separators `_ _ _`
     (re.compile(r"\s+"), " "),
 ]
 
 
 def normalise(message: str) -> str:
     """The message with volatile parts replaced: temp paths, addresses, UUIDs, timestamps, durations,
-    line numbers.
+    line numbers, frame separators.
 
-    A final full stop goes too: some tools print it in one output format and not in another."""
+    A final full stop goes too (some tools print it in one output format and not in another), and so
+    does a final `...` (where a summary line was cut to the terminal's width)."""
     for rx, repl in _VOLATILE:
         message = rx.sub(repl, message)
-    return message.strip().removesuffix(".")
+    return message.strip().removesuffix("...").removesuffix(".")
 
 
 
@@ -57,5 +69,32 @@ class ToolFailure(Exception):
     """Raised by a parser when the output shows the tool itself failed (crash, configuration, usage)."""
 
 
-ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07]*\x07")
-"""Terminal colour and link codes, which some tools print even into a pipe."""
+class Truncated(ToolFailure):
+    """Raised by a parser when the log ends mid-record or before the tool's closing lines: the run was
+    cut short, so what it never reached must not look fixed."""
+
+
+class Interrupted(ToolFailure):
+    """Raised by a parser when the tool reported what stopped it (a collection error, a blocking syntax
+    error) and checked nothing more: the findings it read count, but finding nothing new is no pass."""
+
+    def __init__(self, reason: str, diagnostics: list[Diagnostic]):
+        super().__init__(reason)
+        self.diagnostics = diagnostics
+
+
+DETAIL_LINES = 8
+DETAIL_WIDTH = 160
+"""A test's explaining lines are capped: at most this many, each cut to this width."""
+
+
+def cap_detail(lines: list[str]) -> str:
+    """The explaining lines of a failure, capped in number and width (value per byte, byte-stable)."""
+    kept = [ln if len(ln) <= DETAIL_WIDTH else ln[:DETAIL_WIDTH - 3] + "..." for ln in lines if ln.strip()]
+    if len(kept) > DETAIL_LINES:
+        kept = kept[:DETAIL_LINES - 1] + [f"... ({len(kept) - DETAIL_LINES + 1} more lines)"]
+    return "\n".join(kept)
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][0-9A-Za-z]|\x1b[=>]")
+"""Terminal colour, link and character-set codes, which some tools print even into a pipe."""

@@ -311,8 +311,69 @@ def load(ctx, *, rebuild: bool = False) -> Index:
 
     Three ways, cheapest first: the quick check says nothing changed; it finds what changed (files edited,
     added or removed, git's index rewritten) and only that is read again (`_refresh`); or the tree is
-    scanned (`rt/snapshot.py`) when only a scan can tell.
+    scanned (`rt/snapshot.py`) when only a scan can tell. A long-lived process (`rt mcp`) sets `ctx.kept`
+    (a `Kept`), which answers from the index it holds while that is still current.
     """
+    kept = getattr(ctx, "kept", None)
+    if kept is not None and not rebuild:
+        return kept.load(ctx)
+    return _load(ctx, rebuild=rebuild)
+
+
+class Kept:
+    """The index a long-lived process keeps between look-ups, with every shard it has read, and what it
+    was current for: the quick check's state and the stat data of `.rt/index/` meta and quick files
+    (every rewrite of the index, by this process or another, replaces the meta file; atomic renames
+    change its inode). A look-up whose tree signature equals the kept state's, with those files
+    untouched, gets the kept index: no file of the index is read again. Anything else loads as a
+    fresh process would, and keeps the result."""
+
+    MAX_SHARDS = 256
+    """Shards held at most (the oldest read are dropped first), so a server's memory stays bounded."""
+
+    def __init__(self):
+        self.idx: Index | None = None
+        self.quick: freshness.Quick | None = None
+        self.stamp: tuple | None = None
+
+    def load(self, ctx) -> Index:
+        store = ctx.store
+        if self.idx is not None and self.quick is not None and _stamp(store) == self.stamp:
+            probe, ctx.probe = ctx.probe, None
+            now = freshness.signature(ctx.repo, self.quick.untracked + self.quick.dirs, probe=probe)
+            if now is not None and now == self.quick.sig:
+                self.idx.parsed = 0
+                for name in list(self.idx._cache)[:-self.MAX_SHARDS]:
+                    del self.idx._cache[name]
+                return self.idx
+        idx = _load(ctx)
+        self._keep(store, idx)
+        return idx
+
+    def _keep(self, store, idx: Index) -> None:
+        """Keep `idx` when the files on disk are still the ones it was loaded from (read, then stat again:
+        another process may have rewritten them meanwhile); else keep nothing."""
+        self.idx = self.quick = self.stamp = None
+        stamp = _stamp(store)
+        quick = freshness.read(store.path(DIR, QUICK))
+        if quick is not None and _meta(store) == idx.meta and _stamp(store) == stamp:
+            self.idx, self.quick, self.stamp = idx, quick, stamp
+
+
+def _stamp(store) -> tuple:
+    """Size, mtime and inode of the index's meta file and the quick check's state (None where absent)."""
+    out = []
+    for name in ("meta.json", QUICK):
+        try:
+            st = os.stat(store.path(DIR, name))
+        except OSError:
+            out.append(None)
+            continue
+        out.append((st.st_size, st.st_mtime_ns, st.st_ino))
+    return tuple(out)
+
+
+def _load(ctx, *, rebuild: bool = False) -> Index:
     store = ctx.store
     quick_path = store.path(DIR, QUICK)
     meta = _meta(store)

@@ -73,12 +73,21 @@ def text_counts(text: str) -> dict[str, int]:
 
 
 def path_keys(path: str) -> dict[str, int]:
-    """Key -> 1 when only a folder of `path` holds it, 2 when its file name does (extension left out)."""
+    """Key -> 1 when only a folder of `path` holds it, 2 when its file name does (extension left out).
+    A kebab-case name is an identifier too: `edit-monitor` gives `editmonitor`, as `EditMonitor` does."""
     folder, _, name = path.rpartition("/")
     stem_name = name.rsplit(".", 1)[0] if "." in name[1:] else name
-    out = {k: 1 for w in _WORD.findall(folder) for k in keys_of_word(w)}
-    out.update({k: 2 for w in _WORD.findall(stem_name) for k in keys_of_word(w)})
+    out = {k: 1 for part in folder.split("/") for k in _segment_keys(part)}
+    out.update({k: 2 for k in _segment_keys(stem_name)})
     return out
+
+
+def _segment_keys(segment: str) -> list[str]:
+    keys = [k for w in _WORD.findall(segment) for k in keys_of_word(w)]
+    kebab = segment.split(".")[0].split("-")
+    if len(kebab) > 1 and all(p.isalnum() for p in kebab):
+        keys.append("".join(kebab).lower())
+    return keys
 
 
 def name_counts(names: list[str]) -> dict[str, int]:

@@ -5,7 +5,6 @@ most task words elsewhere, and its imports; the most telling parts first when ro
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 from rt.index.terms import keys_of_word
 
@@ -36,15 +35,16 @@ _IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(cons
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
-@dataclass
 class Fragment:
-    path: str
-    start: int
-    end: int
-    total: int
-    what: str
-    lines: list[str]
-    names: list[str] = field(default_factory=list)   # the definitions it shows
+    """Lines `start`-`end` (1-based, inclusive) of a file of `total` lines, labelled `what`; `names` are
+    the definitions it shows."""
+
+    __slots__ = ("path", "start", "end", "total", "what", "lines", "names")
+
+    def __init__(self, path: str, start: int, end: int, total: int, what: str, lines: list[str],
+                 names: list[str] | None = None):
+        self.path, self.start, self.end, self.total, self.what = path, start, end, total, what
+        self.lines, self.names = lines, names or []
 
     def code(self) -> str:
         return "```\n" + "".join(line if line.endswith("\n") else line + "\n" for line in self.lines) + "```\n"
@@ -54,9 +54,12 @@ def line_keys(line: str) -> set[str]:
     return {k for w in _WORD.findall(line) for k in keys_of_word(w)}
 
 
-def as_keys(terms) -> set[str]:
-    """The ranking keys of the task's words (words or keys alike: keys map to themselves)."""
-    return {k for t in terms for w in _WORD.findall(t) for k in keys_of_word(w)}
+def as_keys(terms) -> dict[str, float]:
+    """The ranking keys of the task's words with their weights: `terms` is the ranking's weights
+    (`Ranking.weights`) or words (or keys: a key maps to itself), each then weighing 1."""
+    if isinstance(terms, dict):
+        return dict(terms)
+    return {k: 1.0 for t in terms for w in _WORD.findall(t) for k in keys_of_word(w)}
 
 
 def _ranges(numbers: list[int], gap: int = 1) -> list[tuple[int, int]]:
@@ -69,17 +72,15 @@ def _ranges(numbers: list[int], gap: int = 1) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out]
 
 
-@dataclass
 class _Piece:
-    start: int
-    end: int
-    what: str
-    value: float
-    names: list[str] = field(default_factory=list)
+    __slots__ = ("start", "end", "what", "value", "names")
+
+    def __init__(self, start: int, end: int, what: str, value: float, names: list[str] | None = None):
+        self.start, self.end, self.what, self.value, self.names = start, end, what, value, names or []
 
 
 def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True) -> list[Fragment]:
-    """The parts of one file worth showing for the task (words or ranking keys `terms`), in line order,
+    """The parts of one file worth showing for the task (`terms` as `as_keys` takes them), in line order,
     within `room` characters of rendered code when given (the most telling parts kept); `fit=False`
     shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter)."""
     keys = as_keys(terms)
@@ -90,9 +91,9 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
     whole = _size(lines, 1, total)
     if total <= WHOLE_FILE and (room is None or whole <= room) or fit and total <= WHOLE_FIT and room is not None and whole <= room:
         defs = entry.defs if entry else []
-        named = [d.name for d in defs if line_keys(d.name) & keys] or [d.name for d in defs if not d.parent]
+        named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
         return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
-    hits = [line_keys(line) & keys if any(k in line.lower() for k in keys) else set() for line in lines]
+    hits = [line_keys(line) & keys.keys() if any(k in line.lower() for k in keys) else set() for line in lines]
     pieces = _definition_pieces(entry, lines, hits, keys)
     shown = {i for p in pieces for i in range(p.start, p.end + 1)}
     pieces += _window_pieces(lines, hits, keys, shown)
@@ -129,17 +130,17 @@ def _cut(p: _Piece, lines: list[str], room: int) -> _Piece | None:
     return _Piece(p.start, end, p.what + ", cut to fit", p.value, p.names) if end >= p.start else None
 
 
-def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: set[str]) -> list[_Piece]:
-    """The definitions whose name or body holds task words, best first: a short one whole, a long one as
-    its signature and windows around its matching lines."""
+def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float]) -> list[_Piece]:
+    """The definitions whose name or body holds task words, best first (by the words' weights, a word in
+    the name thrice): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
     for d in entry.defs if entry else []:
         if d.end < d.start or d.start < 1:
             continue
-        name = line_keys(d.name) & keys
+        name = line_keys(d.name) & keys.keys()
         body = set().union(*hits[d.start - 1:d.end]) if d.end >= d.start else set()
         if name or body:
-            scored.append((-(3 * len(name) + len(body)), d.end - d.start, d.start, d))
+            scored.append((-(3 * _weight(name, keys) + _weight(body, keys)), d.end - d.start, d.start, d))
     chosen: list = []
     for *_, d in sorted(scored, key=lambda x: x[:3]):
         if any(c.start <= d.start and d.end <= c.end or d.start <= c.start and c.end <= d.end for c in chosen):
@@ -161,7 +162,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: set[
                 head = i
                 break
         out.append(_Piece(d.start, head, label, value, [d.name]))
-        inside = [(-len(hits[i - 1]), i) for i in range(head + 1, end + 1) if hits[i - 1]]
+        inside = [(-_weight(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
         taken: list[tuple[int, int]] = []
         for _, i in sorted(inside):
             if any(a <= i <= b for a, b in taken):
@@ -173,10 +174,12 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: set[
     return out
 
 
-def _window_pieces(lines: list[str], hits: list[set[str]], keys: set[str], skip: set[int]) -> list[_Piece]:
-    """Windows around the lines (outside `skip`) holding the most task words, two at least when the task has two."""
+def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float], skip: set[int]) -> list[_Piece]:
+    """Windows around the lines (outside `skip`) weighing most by their task words: two words at least,
+    or the rarest."""
     need = min(2, len(keys))
-    best = [(-len(h), i) for i, h in enumerate(hits, 1) if i not in skip and len(h) >= need and h]
+    rarest = max(keys, key=lambda k: (keys[k], k)) if keys else ""
+    best = [(-_weight(h, keys), i) for i, h in enumerate(hits, 1) if i not in skip and h and (len(h) >= need or rarest in h)]
     out: list[tuple[int, int, list[str]]] = []
     for _, i in sorted(best):
         if any(a <= i <= b for a, b, _ in out):
@@ -185,6 +188,10 @@ def _window_pieces(lines: list[str], hits: list[set[str]], keys: set[str], skip:
         if len(out) == MATCH_WINDOWS:
             break
     return [_Piece(a, b, "lines with task words", 6.0 - k) for k, (a, b, _) in enumerate(out)]
+
+
+def _weight(found: set[str], keys: dict[str, float]) -> float:
+    return sum(keys[k] for k in found)
 
 
 def _import_lines(lines: list[str]) -> list[int]:

@@ -3,20 +3,21 @@
 The task's words become weighted keys: identifiers as written (`snake_case`, `camelCase`, `Class.method`,
 paths) weigh most and are kept whole; plain words are stemmed lightly and stop words dropped unless the
 repository defines a name equal to one; words of URLs and quoted data weigh little. Only the files the
-keys' posting lists name are scored, so the cost follows the matches, not the tree. A file scores, per
-key, BM25 over its text plus a match in its file name, its folders or its definitions' names, each
-weighed by how rare the word is in that channel across the repository; then by the share of the
-task's words it matches, and by its kind (tests, prose, data, translations other than the source one
-count less). The source locale file holding a quoted UI text and the code using its key get a bounded
-share of the best score. What `rt install` writes is never ranked. (A share of a top file's score for
-its import neighbours was tried, given only to neighbours matching words themselves: it changed
-nothing on the benchmark's tuning set, and is gone.)
+keys' posting lists name are scored, so the cost follows the matches, not the tree. A file scores BM25F:
+per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
+folders or its definitions' names, saturating together, times the key's rarity (a path match also
+times its rarity among paths); the sum over keys rewards each distinct word matched. Then its kind
+weighs it: tests, prose, data and other languages' translations less, the source locale file more.
+The source locale file holding a quoted UI text and the code using its key get a bounded share of the
+best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
+out for changing nothing or less: a share of a top file's score for its import neighbours (even only
+for neighbours matching words themselves), and a factor for the share of the task's words matched.
 """
 from __future__ import annotations
 
+import heapq
 import math
 import re
-from dataclasses import dataclass, field
 
 from rt.index.terms import keys_of_word, word_keys
 
@@ -55,14 +56,14 @@ occurrences in the text; all saturate together, so a word weighs at most its rar
 NAME_RARITY = 1.0
 """The name and folder channels are scaled by (the word's rarity among paths / its rarity in text) to
 this power: a word in every path (the project's name, `src`, `views`) adds nothing by being there."""
-COVER = 0.0
-"""Exponent of the share of the task's word weight a file matches: several distinct words beat one."""
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
-KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 2.0, "code": 1.0}
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies;
 the source locale file holds every text a user sees, which a change to the interface often edits too."""
+RANKED = 200
+"""The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
 
@@ -81,7 +82,7 @@ def is_test(path: str) -> bool:
 
 
 def is_rt_own(path: str) -> bool:
-    return bool(_RT_OWN.match(path))
+    return path.startswith(".claude/") and bool(_RT_OWN.match(path))
 
 
 _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", "l10n", "intl", "lproj")
@@ -106,12 +107,14 @@ def kind_of(path: str) -> str:
 
 # ---------------------------------------------------------------- the task's words
 
-@dataclass
 class Query:
-    keys: dict[str, float]            # ranking key -> weight
-    shown: dict[str, str]             # ranking key -> the task's word it came from
-    paths: list[str]                  # path-like words of the task
-    phrases: list[str]                # quoted texts of several words: UI text a locale file may hold
+    """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
+    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`)."""
+
+    __slots__ = ("keys", "shown", "paths", "phrases")
+
+    def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str]):
+        self.keys, self.shown, self.paths, self.phrases = keys, shown, paths, phrases
 
     @property
     def words(self) -> list[str]:
@@ -125,6 +128,7 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
@@ -158,6 +162,8 @@ def parse_task(text: str, defined=None) -> Query:
                 ident = code or dotted or bool(_IDENT.search(seg))
                 for word in re.findall(r"[A-Za-z0-9_$]+", seg):
                     _word(word, weight, ident, add, defined)
+        for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
+            add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
@@ -198,19 +204,23 @@ def _word(word: str, weight: float, ident: bool, add, defined) -> None:
 
 # ---------------------------------------------------------------- ranking
 
-@dataclass
 class Ranked:
-    path: str
-    score: float
-    why: list[str] = field(default_factory=list)
+    __slots__ = ("path", "score", "why")
+
+    def __init__(self, path: str, score: float, why: list[str] | None = None):
+        self.path, self.score, self.why = path, score, why or []
 
 
-@dataclass
 class Ranking:
-    files: list[Ranked]
-    terms: list[str]          # the task's words looked for
-    informative: list[str]    # words found in a few files only: the ones that can choose
-    keys: set[str] = field(default_factory=set)   # the ranking keys, for matching lines (fragments())
+    """The ranked files, the task's words looked for (`terms`), those found in a few files only, which can
+    choose (`informative`), and each ranking key's weight, for `fragments()` (`weights`).
+
+    Plain classes here and in the pack: `dataclasses` costs more start-up than a warm `rt pack` spends ranking."""
+
+    __slots__ = ("files", "terms", "informative", "weights")
+
+    def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float]):
+        self.files, self.terms, self.informative, self.weights = files, terms, informative, weights
 
     @property
     def vague(self) -> bool:
@@ -222,7 +232,8 @@ def _idf(n: int, df: int) -> float:
 
 
 def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
-    """Every file that matches the task, best first; pinned files (and files under pinned folders) lead.
+    """The files that match the task, best first (the RANKED best at least); pinned files (and files
+    under pinned folders) lead.
 
     With `read` (path -> text), a quoted UI text that the source locale file holds lifts that file and
     the code using its key.
@@ -231,11 +242,10 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     n = max(1, len(index.paths))
     mean_words = index.mean_words
     raw: dict[int, float] = {}
-    got: dict[int, float] = {}                   # file number -> the task's word weight it matches
     matched: dict[int, dict[str, str]] = {}      # file number -> key -> where it matched: path, name, text
-    total = 0.0
     informative: list[str] = []
     limit = max(3, n // 4)
+    weights: dict[str, float] = {}
     stats: dict[int, tuple | None] = {}          # file number -> its stats, None when it is not ranked
 
     def usable(fids) -> None:
@@ -250,8 +260,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         if not (body or where or names):
             continue
         usable(fid for lst in lists for fid, _ in lst)
-        idf = weight * _idf(n, max(map(len, lists)))
-        total += idf
+        idf = weights[key] = weight * _idf(n, max(map(len, lists)))
         rarity = min(1.0, _idf(n, len(where)) / (idf / weight)) ** NAME_RARITY if where else 0.0
         w_name, w_folder = W_NAME * rarity, W_FOLDER * rarity
         if any(0 < len(p) <= limit for p in lists):
@@ -274,13 +283,17 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
                     hit[fid] = "name"
         for fid, t in tf.items():
             raw[fid] = raw.get(fid, 0.0) + idf * t * (K1 + 1) / (t + K1)
-            got[fid] = got.get(fid, 0.0) + idf
             matched.setdefault(fid, {})[key] = hit[fid]
     scores: dict[str, float] = {}
-    for fid, s in raw.items():
+    kept: list[float] = []                       # the best RANKED scores so far, smallest first
+    for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind a file gains at most max(KIND): the rest cannot reach these
+        if len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
+            break
         path = index.path_of(fid)
-        share = got[fid] / total if total else 1.0
-        scores[path] = s * share ** COVER * KIND[kind_of(path)]
+        scores[path] = raw[fid] * KIND[kind_of(path)]
+        heapq.heappush(kept, scores[path])
+        if len(kept) > RANKED:
+            heapq.heappop(kept)
     why: dict[str, list[str]] = {}
     _add_named_paths(index, query, scores, why)
     if scores and read is not None:
@@ -293,7 +306,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     for i, p in enumerate(rest):
         reasons = _reasons(index, query, matched.get(ids.get(p), {}), p) if i < 15 else []
         ordered.append(Ranked(p, round(scores[p], 4), reasons + why.get(p, [])))
-    return Ranking(ordered, query.words, list(dict.fromkeys(informative)), set(query.keys))
+    return Ranking(ordered, query.words, list(dict.fromkeys(informative)), weights)
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:

@@ -108,19 +108,61 @@ def cmd_status(ctx, args) -> Result:
 
 
 def args_tasks(p) -> None:
-    pass
+    p.add_argument("--why", action="store_true",
+                   help="the unfinished tasks grouped by the state they stopped in, with their last verdict, "
+                        "failed verify runs and block reason")
 
 
 def cmd_tasks(ctx, args) -> Result:
     tasks = state.all_tasks(ctx.store) if ctx.store.exists() else []
     done = sum(t["state"] == "finished" for t in tasks)
     closed = sum(t["state"] in ("finished", "blocked") for t in tasks)
-    rows = [f"{t['id']}  {t['state']}" for t in tasks]
     share = f"{done} of {len(tasks)} finished ({round(100 * done / len(tasks))}%)" if tasks else "no tasks yet"
+    if args.why:
+        return _why(ctx, tasks, share)
+    from rt.session.usage import effort, per_task, sessions   # tokens per task, from the recorded transcripts
+    found = sessions(ctx.store) if tasks else []
+    usage = per_task(tasks, found)[0] if found else {}
+    rows = [f"{t['id']}  {t['state']}" + (f"  {effort(usage[t['id']].total)}" if found else "") for t in tasks]
     return Result("\n".join(rows + [share]),
                   {"tasks": [{"id": t["id"], "state": t["state"],
-                             "text": state.head(t["text"], whole=f".rt/{state.task_file(t['id'])}")} for t in tasks],
+                             "text": state.head(t["text"], whole=f".rt/{state.task_file(t['id'])}"),
+                             "usage": usage[t["id"]].data() if found else None} for t in tasks],
                    "finished": done, "closed": closed, "total": len(tasks)})
+
+
+def _why(ctx, tasks: list[dict], share: str) -> Result:
+    """Why tasks stall: the unfinished ones grouped by the state they stopped in (a blocked task by the
+    state it was blocked from), each with its last verdict, failed verify runs and block reason."""
+    from rt.session.runs import failed_verifies, load
+    unfinished = [t for t in tasks if t["state"] != "finished"]
+    rows: dict[str, list[dict]] = {}
+    for t in unfinished:
+        stopped = t["history"][-1]["from"] if t["state"] == "blocked" and t["history"] else t["state"]
+        history = load(ctx.store, t)
+        rows.setdefault(stopped, []).append({
+            "id": t["id"], "state": t["state"], "stopped_in": stopped,
+            "last_verdict": (t.get("verify") or {}).get("verdict"),
+            "failed_verifies": failed_verifies(history) if history else t.get("failed_verifies", 0),
+            "block_reason": t.get("block_reason", "")})
+    lines = [share, f"unfinished: {len(unfinished)}"]
+    for stopped in [s for s in state.ACTIVE if s in rows]:
+        lines.append(f"stopped in {stopped} ({len(rows[stopped])}):")
+        for r in rows[stopped]:
+            bits = [r["state"] if r["state"] == "blocked" else "still active",
+                    f"last verify {r['last_verdict'] or 'never run'}", f"{r['failed_verifies']} failed verify run(s)"]
+            if r["block_reason"]:
+                bits.append("blocked: " + state.head(r["block_reason"], "reason", 200))
+            lines.append(f"  {r['id']}: " + "; ".join(bits))
+    verdicts: dict[str, int] = {}
+    for group in rows.values():
+        for r in group:
+            verdicts[r["last_verdict"] or "never verified"] = verdicts.get(r["last_verdict"] or "never verified", 0) + 1
+    if verdicts:
+        lines.append("by last verdict: " + ", ".join(f"{v} {n}" for v, n in sorted(verdicts.items())))
+    groups = [{"stopped_in": s, "tasks": rows[s]} for s in state.ACTIVE if s in rows]
+    return Result("\n".join(lines), {"unfinished": len(unfinished), "total": len(tasks), "groups": groups,
+                                     "by_last_verdict": dict(sorted(verdicts.items()))})
 
 
 # ---------------------------------------------------------------- plan / scope

@@ -30,16 +30,18 @@ def build_report(ctx, task: dict) -> str:
     checks = detect(ctx.repo)
     last = task.get("verify")
     stale = bool(last) and last.get("fingerprint") != fingerprint(now)
+    from rt.session.usage import effort_line
+    effort = effort_line(store, task)
     for budget in BUDGETS:
-        text = _compose(task, record, found, checks, stale, *budget)
+        text = _compose(task, record, found, checks, stale, effort, *budget)
         if len(text) <= REPORT_CHARS:
             return text
     tail = f"\n... (cut; the full verify report is .rt/{task_dir(task)}/verify.md)"
     return text[:REPORT_CHARS - len(tail)].rsplit("\n", 1)[0] + tail
 
 
-def _compose(task: dict, record: dict | None, found, checks, stale: bool, files_shown: int, claims_shown: int,
-             claim_chars: int) -> str:
+def _compose(task: dict, record: dict | None, found, checks, stale: bool, effort: str, files_shown: int,
+             claims_shown: int, claim_chars: int) -> str:
     last = task.get("verify")
     outside, undone = scope_mismatch(task, found)
     lines = ["# report", ""]   # the task's text and id are the session's already: not repeated
@@ -58,6 +60,7 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, files_
         not_run = [f"{c.name} (rt verify never ran)" for c in checks]
     not_run += [f"{k} (none configured)" for k in (record or {}).get("missing_kinds", [])]
     lines.append("checks not run: " + (", ".join(not_run) or "none"))
+    lines.append(effort)
     lines.append(f"files changed ({len(found)}): " + (_listed([format_change(c) for c in found], files_shown) or "none"))
     if task.get("scope") is None:
         lines.append("scope: no plan was recorded")

@@ -6,15 +6,16 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 
 from rt import state
-from rt.task.changes import MARK, task_changes
+from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
-from rt.diagnostics.diff import VERDICT_EXIT, Run, diff, verdict
-from rt.diagnostics.model import Diagnostic
-from rt.snapshot import changes, fingerprint, scan
+from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
+from rt.diagnostics.linemap import FileMap, LineMap, from_lines
+from rt.diagnostics.model import ANSI, Diagnostic
+from rt.snapshot import changes, current_bytes, fingerprint, hash_path, scan, text_lines
 
 SHOWN = 10
 """New diagnostics listed in verify.md; the rest are counted, with the path of the full output. The
@@ -164,12 +165,13 @@ class Compared:
     fixed: int
     unchanged: int
     ran: Ran
+    changed: list[Diagnostic] = field(default_factory=list)   # tests still failing, with another message
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
-            renamed: dict[str, str] | None = None) -> Compared:
+            moved: LineMap | None = None) -> Compared:
     """The new diagnostics of one run against the baseline (only those in file `only`, when given);
-    `renamed` (old path -> new) keeps a moved file's old findings old."""
+    `moved` (the task's renames and edited lines) keeps a moved file's or line's old findings old."""
     run = ran.run
     if run.status == "could_not_run":
         return Compared(check, run, [], 0, 0, ran)
@@ -184,8 +186,8 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
     old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found, renamed)
-    return Compared(check, run, result.new, result.fixed, result.unchanged, ran)
+    result = diff(old if only is None else [d for d in old if d.file == only], found, moved=moved)
+    return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
 
 # ---------------------------------------------------------------- rt check FILE
@@ -205,6 +207,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
     if not (ctx.repo.root / rel).is_file():
         return FileCheck(rel, new, failed)  # deleted, or not a file: nothing to check in it
     baseline = load_baseline(ctx.store, task)
+    done: list[Compared] = []
     for check in detect(ctx.repo):
         if not check.required or not check.applies_to(rel) or check.kind == "build":
             continue
@@ -213,10 +216,30 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         ran = run_check(ctx.repo, check, file=rel if check.per_file else None)
         # a test run reports failures in the test files, not in the edited one
         got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
+        done.append(got)
         new += got.new
         if got.run.status == "could_not_run":
             failed.append((check.name, got.run.reason))
-    return FileCheck(rel, sorted(new, key=_order), failed)
+    result = FileCheck(rel, sorted(new, key=_order), failed)
+    if done:
+        blob = hash_path(ctx.repo, rel)
+        verdict_ = "FAIL" if new else "INCOMPLETE" if failed else "PASS"
+        _record_run(ctx, task, "check", verdict_, done, {rel: blob[0] if blob else None}, target=[rel])
+    return result
+
+
+def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compared], files: dict,
+                target: list[str] | None = None, outside: list[str] = (), undone: list[str] = ()) -> None:
+    """Keep this run in the task's history (`rt/session/runs.py`): what failed, verbatim, and what it saw."""
+    from rt.session.runs import quote, record
+    record(ctx.store, task, {
+        "kind": kind, "verdict": verdict_, "target": target, "complete": target is None, "files": files,
+        "ran": sorted(c.check.name for c in compared if c.run.status != "could_not_run"),
+        "failures": [asdict(d) for c in compared for d in sorted(c.new, key=_order)],
+        "blind": [{"check": c.check.name, "reason": c.run.reason} for c in compared if c.run.status == "could_not_run"],
+        "outputs": {c.check.name: quote(without_root(ctx, ANSI.sub("", c.ran.output)))
+                    for c in compared if c.new or c.run.status == "could_not_run"},
+        "outside": list(outside), "undone": list(undone)})
 
 
 def _order(d: Diagnostic) -> tuple:
@@ -226,7 +249,8 @@ def _order(d: Diagnostic) -> tuple:
 def format_diagnostic(d: Diagnostic) -> str:
     where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
     code = f" [{d.code}]" if d.code else ""
-    return f"{where} {d.check}{code} {d.message}"
+    kind = " (error)" if d.kind == "error" else ""    # a test's setup, teardown or collection broke
+    return f"{where} {d.check}{code}{kind} {d.message}"
 
 
 def format_file_check(result: FileCheck) -> str:
@@ -261,6 +285,19 @@ def cmd_check(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- verify
 
+def task_line_map(ctx, task: dict, before: dict, now: dict, wanted: set[str]) -> LineMap:
+    """Where the task moved the lines of the files in `wanted` (those the baseline has findings in):
+    renamed files by content, edited ones line by line against their original."""
+    files = {old: FileMap(new) for old, new in renames(before, now).items()}
+    for path, status in changes(before, now):
+        if path in wanted and status == "modified":
+            old = original_lines(ctx, task, path, before)
+            new = text_lines(current_bytes(ctx.repo, path))
+            if old is not None and new is not None:
+                files[path] = FileMap(path, from_lines(old, new))
+    return LineMap(files)
+
+
 def renames(before: dict, now: dict) -> dict[str, str]:
     """Files the task moved without changing them (old path -> new), matched by content."""
     gone: dict[str, list[str]] = {}
@@ -290,8 +327,12 @@ def _check_line(c: Compared, log: str) -> str:
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
         return head + f"could not run: {c.run.reason}" + _head(c.run) + (_cut_line(c.ran, log) or f"\n    full output: {log}")
+    counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
-        return head + f"failed: {len(c.new)} new ({c.unchanged} old, {c.fixed} fixed)" + (_cut_line(c.ran, log) or f"; full output: {log}")
+        return head + f"failed: {len(c.new)} new ({counts})" + (_cut_line(c.ran, log) or f"; full output: {log}")
+    if c.run.status == "partial":
+        return (head + f"stopped early, nothing new where it got to ({counts}): {c.run.reason}"
+                + (_cut_line(c.ran, log) or f"; full output: {log}"))
     return head + "passed: nothing new" + _cut_line(c.ran, log)   # only read in part: said on its own line
 
 
@@ -312,6 +353,9 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
     blind = [c.check.name for c in compared if c.run.status == "could_not_run" and c.check.required]
     if blind:
         bits.append(f"could not run: {', '.join(blind)}")
+    stopped = [c.check.name for c in compared if c.run.status == "partial" and c.check.required and not c.new]
+    if stopped:
+        bits.append(f"stopped early: {', '.join(stopped)}")
     if outside:
         bits.append(f"{len(outside)} file(s) changed outside the plan")
     if undone:
@@ -339,8 +383,9 @@ def cmd_verify(ctx, args) -> Result:
     base = task_dir(task)
     ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
     before = state.load_snapshot(store, task)
-    moves = renames(before, now)
-    compared = [compare(c, r, baseline, renamed=moves) for c, r in zip(checks, ran)]
+    wanted = {d.file for entry in baseline.values() for d in entry["diagnostics"]}
+    moves = task_line_map(ctx, task, before, now, wanted)
+    compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
@@ -379,6 +424,8 @@ def cmd_verify(ctx, args) -> Result:
         text = without_root(ctx, _verify_md(task, record, compared, new, limit, failures))
         store.write_text(f"{base}/verify.md", text + "\n")
         state.save_task(store, task)
+    seen = {p: now[p][0] if p in now else None for p, _ in changes(before, now)}
+    _record_run(ctx, task, "verify", result, compared, seen, outside=outside, undone=undone)
     data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
                      "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
     return Result(text, data, VERDICT_EXIT[result])
@@ -391,8 +438,8 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     base = f".rt/{task_dir(task)}"
     lines = [f"# verify: {record['verdict']}", "", "## checks"]
     lines += [_check_line(c, f"{base}/verify/{c.check.name}.log") for c in compared
-              if c.new or c.run.status == "could_not_run" or c.ran.cut]
-    passed = [c for c in compared if not c.new and c.run.status != "could_not_run" and not c.ran.cut]
+              if c.new or c.run.status in ("could_not_run", "partial") or c.ran.cut]
+    passed = [c for c in compared if not c.new and c.run.status not in ("could_not_run", "partial") and not c.ran.cut]
     lines += [_passed_line(passed)] if passed else []
     skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
     if record["missing_kinds"]:
@@ -403,10 +450,17 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
         lines.append(f"- scope: as planned ({len(record['changed'])} file(s) changed)")
     if new:
         lines += ["", f"## new diagnostics ({len(new)})"]
-        lines += [f"- {format_diagnostic(d)}" for d in new[:SHOWN]]
+        explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
+        for d in new[:SHOWN]:
+            lines.append(f"- {format_diagnostic(d)}")
+            lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
         if len(new) > SHOWN:
             logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
             lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
+    changed = [d for c in compared for d in c.changed]
+    if changed:
+        lines += ["", "## old failures"]
+        lines += [f"- {format_changed(d)}" for d in changed[:SHOWN]]
     if not planned:
         lines += ["", "## scope"]
         lines += ["- no plan: scope not checked"] if task.get("scope") is None else []

@@ -1,0 +1,85 @@
+"""Where old lines went, read from real `git diff -M` and `diff -u` output at several context sizes,
+and the diff of diagnostics that uses it."""
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from rt.diagnostics.diff import diff
+from rt.diagnostics.linemap import FileMap, from_lines, from_patch
+from rt.diagnostics.model import Diagnostic
+
+OLD = [f"line{i}\n" for i in range(1, 21)]
+NEW = OLD[:2] + ["ins1\n", "ins2\n"] + OLD[2:9] + ["changed10\n"] + OLD[10:15] + OLD[16:]   # 16 deleted
+
+
+def expected(old_line: int) -> tuple[int, bool] | None:
+    text = f"line{old_line}\n"
+    return (NEW.index(text) + 1, False) if text in NEW else None
+
+
+@pytest.fixture
+def repo(project):
+    project.write("a.py", "".join(OLD))
+    project.write("b.py", "".join(OLD))
+    project.write("gone.py", "x\n")
+    project.init_git()
+    project.write("a.py", "".join(NEW))
+    project.git("mv", "b.py", "b2.py")
+    project.git("rm", "-q", "gone.py")
+    project.git("add", "-A")
+    return project
+
+
+@pytest.mark.parametrize("context", ["-U0", "-U1", "-U3", "-U10"])
+def test_git_diff_at_any_context_maps_every_line(repo, context):
+    moved = from_patch(repo.git("diff", "-M", "--cached", context))
+    for n in range(1, 21):
+        path, line, changed = moved.place("a.py", n)
+        want = expected(n)
+        assert path == "a.py" and changed == (want is None), n
+        if want:
+            assert line == want[0], n
+    assert moved.place("b.py", 7) == ("b2.py", 7, False)
+    assert moved.place("gone.py", 1)[2] is True
+    assert moved.place("untouched.py", 4) == ("untouched.py", 4, False)
+
+
+def test_plain_diff_u_of_two_files(tmp_path):
+    (tmp_path / "old").write_text("".join(OLD))
+    (tmp_path / "new").write_text("".join(NEW))
+    patch = subprocess.run(["diff", "-u", "old", "new"], cwd=tmp_path, capture_output=True, text=True).stdout
+    moved = from_patch(patch.replace("--- old", "--- a.py").replace("+++ new", "+++ a.py"))
+    assert [moved.place("a.py", n)[1] for n in (1, 3, 11, 20)] == [1, 5, 13, 21]
+
+
+def test_blocks_from_two_versions_agree_with_git(repo):
+    fm = FileMap("a.py", from_lines(OLD, NEW))
+    for n in range(1, 21):
+        want = expected(n)
+        assert fm.line(n)[1] == (want is None) and (want is None or fm.line(n)[0] == want[0]), n
+
+
+def d(file: str, line: int, code: str = "F821", message: str = "Undefined name `zz`", kind: str = "") -> Diagnostic:
+    return Diagnostic("c", file, line, 1, code, "error", message, kind)
+
+
+def test_diff_with_a_line_map(repo):
+    moved = from_patch(repo.git("diff", "-M", "--cached"))
+    before = [d("a.py", 5), d("a.py", 12), d("b.py", 3), d("a.py", 10, "E501", "Line too long")]
+    after = [d("a.py", 7), d("a.py", 3), d("a.py", 14), d("b2.py", 3), d("a.py", 12, "E501", "Line too long")]
+    result = diff(before, after, moved=moved)
+    # line 3 holds an inserted line: the new twin; line 10 was edited and is line 12 now: the same finding
+    # there is the old one
+    assert [(x.file, x.line, x.code) for x in result.new] == [("a.py", 3, "F821")]
+    assert (result.fixed, result.unchanged) == (0, 4)
+
+
+def test_a_renamed_test_file_keeps_its_failing_tests_old(repo):
+    moved = from_patch(repo.git("diff", "-M", "--cached"))
+    before = [d("b.py", 4, "b.py::test_x", "assert 1 == 2", "failed")]
+    after = [d("b2.py", 4, "b2.py::test_x", "assert 1 == 3", "failed")]
+    result = diff(before, after, moved=moved)
+    assert result.new == [] and result.unchanged == 1
+    assert [now.message for _, now in result.changed] == ["assert 1 == 3"]
