@@ -367,7 +367,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     """The text for the model: `view` gives the index, the ranking (done once) and file reads; `baseline`
     the checks' baseline runs by name; `files` the manifest and pack written for the task."""
     r = view.ranking
-    terms = set(r.keys) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
+    terms = set(r.weights) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
     head = [f"rt: task {task_id} started. {_checks(baseline)}"]
     folder, _, pack = files[1].rpartition("/")
     more = (f"More, if needed: Read {folder}/: {pack} (more code, ranked files), "
