@@ -283,21 +283,27 @@ class Model:
 
 # ---------------------------------------------------------------- pricing
 
+def _strip(x):
+    """Without the moving cache markers, and a text given as a string written as the one text block it
+    stands for (the client sends the same message either way from one request to the next)."""
+    if isinstance(x, dict):
+        out = {k: _strip(v) for k, v in x.items() if k != "cache_control"}
+        if isinstance(out.get("content"), str) and ("role" in out or out.get("type") == "tool_result"):
+            out["content"] = [{"type": "text", "text": out["content"]}]
+        return out
+    if isinstance(x, list):
+        return [_strip(v) for v in x]
+    return x
+
+
+def fixed(body: dict) -> str:
+    """Tools and system: the part of every request that does not depend on the conversation."""
+    return json.dumps(_strip(body.get("tools")), ensure_ascii=False) + json.dumps(_strip(body.get("system")), ensure_ascii=False)
+
+
 def canonical(body: dict) -> str:
-    """Tools, system and messages in the order the cache reads them, without the moving cache markers, and
-    a text given as a string written as the one text block it stands for (the client sends the same
-    message either way from one request to the next)."""
-    def strip(x):
-        if isinstance(x, dict):
-            out = {k: strip(v) for k, v in x.items() if k != "cache_control"}
-            if isinstance(out.get("content"), str) and ("role" in out or out.get("type") == "tool_result"):
-                out["content"] = [{"type": "text", "text": out["content"]}]
-            return out
-        if isinstance(x, list):
-            return [strip(v) for v in x]
-        return x
-    return json.dumps(strip(body.get("tools")), ensure_ascii=False) + json.dumps(strip(body.get("system")), ensure_ascii=False) \
-        + json.dumps(strip(body.get("messages")), ensure_ascii=False)
+    """Tools, system and messages in the order the cache reads them."""
+    return fixed(body) + json.dumps(_strip(body.get("messages")), ensure_ascii=False)
 
 
 def common(a: str, b: str) -> int:
@@ -352,6 +358,8 @@ def measure(run) -> dict:
         "tool_result_bytes": sum(len(result_text(r)) for r in results),
         "final_context": len(json.dumps(last, ensure_ascii=False)),
         "cache_priced": round(priced),
+        # the same, with tools and system already in the cache from an earlier session in this project
+        "cache_priced_warm": round(priced - (1.25 - 0.1) * len(fixed(bodies[0]))) if bodies else 0,
         "tokens": {k: usage.get(k, 0) for k in ("input_tokens", "cache_creation_input_tokens",
                                                 "cache_read_input_tokens", "output_tokens")},
     }
@@ -452,44 +460,62 @@ def session(task: Task, tree: Path, flow: str, scratch: Path) -> dict:
 
 def table(rows: list[dict]) -> str:
     head = ("| task | flow | requests | all request bytes | conversation bytes | tool-result bytes | final context "
-            "| cache-priced | x plain | x ranged | tokens in/cache-write/cache-read/out |\n"
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+            "| cache-priced | x plain | x ranged | warm prefix | x plain | x ranged | tokens in/cache-write/cache-read/out |\n"
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     out = [head]
     by = {(r["task"], r["flow"]): r for r in rows}
     for r in rows:
         plain, ranged = by.get((r["task"], "plain")), by.get((r["task"], "ranged"))
-        rel = lambda base: f"{r['cache_priced'] / base['cache_priced']:.2f}" if base else "-"   # noqa: E731
+        rel = lambda base, k: f"{r[k] / base[k]:.2f}" if base else "-"   # noqa: E731
         t = r["tokens"]
         out.append(f"| {r['task']} | {r['flow']} | {r['requests']} | {r['request_bytes']:,} | {r['conversation_bytes']:,} "
-                   f"| {r['tool_result_bytes']:,} | {r['final_context']:,} | {r['cache_priced']:,} | {rel(plain)} "
-                   f"| {rel(ranged)} | {t['input_tokens']:,}/{t['cache_creation_input_tokens']:,}/"
+                   f"| {r['tool_result_bytes']:,} | {r['final_context']:,} | {r['cache_priced']:,} "
+                   f"| {rel(plain, 'cache_priced')} | {rel(ranged, 'cache_priced')} | {r['cache_priced_warm']:,} "
+                   f"| {rel(plain, 'cache_priced_warm')} | {rel(ranged, 'cache_priced_warm')} "
+                   f"| {t['input_tokens']:,}/{t['cache_creation_input_tokens']:,}/"
                    f"{t['cache_read_input_tokens']:,}/{t['output_tokens']:,} |")
     return "\n".join(out)
 
 
 def summary(rows: list[dict]) -> str:
-    """Per flow: total requests and cache-priced bytes over all tasks, and the ratios of the totals."""
-    totals = {f: [sum(r[k] for r in rows if r["flow"] == f) for k in ("requests", "cache_priced", "request_bytes")]
-              for f in FLOWS}
-    lines = ["| flow | requests | all request bytes | cache-priced | x plain | x ranged |", "|---|---:|---:|---:|---:|---:|"]
-    ratio = lambda a, b: f"{a / b:.2f}" if b else "-"   # noqa: E731
+    """Per flow: totals over all tasks, and the ratios of the totals."""
+    keys = ("requests", "request_bytes", "cache_priced", "cache_priced_warm")
+    totals = {f: {k: sum(r[k] for r in rows if r["flow"] == f) for k in keys} for f in FLOWS}
+    lines = ["| flow | requests | all request bytes | cache-priced | x plain | x ranged | warm prefix | x plain | x ranged |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    ratio = lambda f, base, k: f"{totals[f][k] / totals[base][k]:.2f}" if totals[base][k] else "-"   # noqa: E731
     for f in FLOWS:
-        req, priced, total = totals[f]
-        lines.append(f"| {f} | {req} | {total:,} | {priced:,} | {ratio(priced, totals['plain'][1])} "
-                     f"| {ratio(priced, totals['ranged'][1])} |")
+        t = totals[f]
+        lines.append(f"| {f} | {t['requests']} | {t['request_bytes']:,} | {t['cache_priced']:,} "
+                     f"| {ratio(f, 'plain', 'cache_priced')} | {ratio(f, 'ranged', 'cache_priced')} "
+                     f"| {t['cache_priced_warm']:,} | {ratio(f, 'plain', 'cache_priced_warm')} "
+                     f"| {ratio(f, 'ranged', 'cache_priced_warm')} |")
     return "\n".join(lines)
+
+
+def report(rows: list[dict]) -> str:
+    for r in rows:   # runs saved before the warm figure existed
+        if "cache_priced_warm" not in r and r.get("bodies"):
+            r["cache_priced_warm"] = round(r["cache_priced"] - (1.25 - 0.1) * len(fixed(r["bodies"][0])))
+    return table(rows) + "\n\n" + summary(rows)
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     for kind in REPOS:
-        ap.add_argument(f"--{kind}", type=Path, required=True, metavar="CLONE",
-                        help=f"a git clone of {REPOS[kind].name}")
+        ap.add_argument(f"--{kind}", type=Path, metavar="CLONE", help=f"a git clone of {REPOS[kind].name}")
     ap.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "rt-economy")
     ap.add_argument("--only", nargs="*", default=[], metavar="TASK")
     ap.add_argument("--flows", nargs="*", default=list(FLOWS), choices=FLOWS)
     ap.add_argument("--out", type=Path, help="write every run's figures and request bodies here (JSON)")
+    ap.add_argument("--report", type=Path, metavar="JSON", help="print the tables of a run saved with --out; run nothing")
     args = ap.parse_args()
+    if args.report:
+        print(report(json.loads(args.report.read_text())))
+        return
+    missing = [f"--{kind}" for kind in REPOS if getattr(args, kind) is None]
+    if missing:
+        ap.error(f"the clones to work on are needed: {', '.join(missing)}")
     if not claude_binary():
         raise SystemExit("the Claude Code client is not installed: run `bash .ci/run` (or npm install --prefix .ci)")
     trees = {kind: clone(getattr(args, kind).resolve(), args.work / REPOS[kind].name) for kind in REPOS}
@@ -505,9 +531,7 @@ def main() -> None:
                   f"{'; '.join(row['notes'])}", file=sys.stderr, flush=True)
             if args.out:   # after every session: a long run that stops keeps what it measured
                 args.out.write_text(json.dumps(rows, indent=1, ensure_ascii=False))
-    print(table([{k: v for k, v in r.items() if k != "bodies"} for r in rows]))
-    print()
-    print(summary(rows))
+    print(report(rows))
 
 
 if __name__ == "__main__":
