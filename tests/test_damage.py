@@ -123,5 +123,5 @@ def test_runtask_hook_answers_over_a_damaged_index(project, name):
     code, out, _ = hook(project, "user-prompt-submit",
                         payload(project, "UserPromptSubmit", prompt="/runtask fix the invoice total rounding"))
     text = context_text(out, "UserPromptSubmit")
-    assert code == 0 and text.startswith("rt: started 1-fix-the-invoice-total-rounding"), text
+    assert code == 0 and text.startswith("rt: task 1-fix-the-invoice-total-rounding started."), text
     assert "could not run" not in text and "billing/invoice.py" in text
