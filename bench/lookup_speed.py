@@ -8,7 +8,8 @@ command runs as a fresh process from the repository's root, as an agent would ru
 the median of `--runs` runs, the runs of all commands interleaved so machine load hits all alike:
 wall seconds, and CPU seconds (user + system, all threads and children), which a busy shared
 machine disturbs less. Last, the look-up after an edit (right after it, and a second later), and after
-adding a file. REPO must be a git repository (`bench/genrepo.py` makes one); its files are restored.
+adding a file. Every peer leaves rt's own `.rt/` out (ctags `--exclude=.rt`, rg `-g '!.rt'`) and rg is always given
+`.` (with no path and a stdin that is not a terminal it would search stdin). REPO must be a git repository (`bench/genrepo.py` makes one); its files are restored.
 """
 from __future__ import annotations
 
@@ -71,6 +72,7 @@ def main() -> None:
     ap.add_argument("--name", action="append", required=True, help="an identifier to look up (repeatable)")
     ap.add_argument("--text", required=True, help="a text a user sees, for `rt find`")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--cold-runs", type=int, default=3, help="runs of the cold build and of ctags")
     ap.add_argument("--no-site", action="store_true",
                     help="run rt as `python3 -S -m rt` (the form rt's hooks use): no site-packages start-up")
     args = ap.parse_args()
@@ -81,27 +83,33 @@ def main() -> None:
     print(f"repository: {repo.name}, {files} files; median of {args.runs} runs; seconds wall (CPU)"
           + ("; rt and python run with -S" if args.no_site else ""))
 
-    shutil.rmtree(repo / ".rt" / "index", ignore_errors=True)
-    cold_rt = T([timed(RT + ["index"], repo)])
-    warm_noop = median_times({"noop": RT + ["index"]}, repo, args.runs)["noop"]
-    if shutil.which("ctags"):
-        with tempfile.TemporaryDirectory() as tmp:
-            cold_ctags = T([timed(["ctags", "-R", "-f", str(Path(tmp) / "tags"), "."], repo)])
-        print(f"| cold index | rt index {cold_rt} | ctags -R {cold_ctags} | rt/ctags {cold_rt / cold_ctags} |")
+    cold_rt: list[tuple[float, float]] = []
+    cold_ctags: list[tuple[float, float]] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for _ in range(args.cold_runs):   # interleaved: rt from nothing, then ctags
+            shutil.rmtree(repo / ".rt" / "index", ignore_errors=True)
+            cold_rt.append(timed(RT + ["index"], repo))
+            if shutil.which("ctags"):
+                cold_ctags.append(timed(["ctags", "-R", "--exclude=.rt", "--exclude=.git", "-f",
+                                         str(Path(tmp) / "tags"), "."], repo))
+    if cold_ctags:
+        print(f"| cold index ({args.cold_runs} runs) | rt index {T(cold_rt)} | ctags -R {T(cold_ctags)} "
+              f"| rt/ctags {T(cold_rt) / T(cold_ctags)} |")
     else:
-        print(f"| cold index | rt index {cold_rt} | ctags missing | |")
+        print(f"| cold index | rt index {T(cold_rt)} | ctags missing | |")
+    warm_noop = median_times({"noop": RT + ["index"]}, repo, args.runs)["noop"]
     print(f"| warm, nothing changed | rt index {warm_noop} | | |")
     floor = median_times({"python": [sys.executable, *site, "-c", "pass"], "rt": RT + ["--version"]}, repo, args.runs)
     print(f"| start-up floor | python3 -c pass {floor['python']} | rt --version {floor['rt']} | |")
 
     for name in args.name:
         cases = {"rt symbol": RT + ["symbol", name], "rt refs": RT + ["refs", name],
-                 "rg -w": ["rg", "-w", name], "git grep -w": ["git", "grep", "-w", name]}
+                 "rg -w": ["rg", "-w", name, ".", "-g", "!.rt"], "git grep -w": ["git", "grep", "-w", name]}
         t = median_times(cases, repo, args.runs)
         print(f"| {name} | symbol {t['rt symbol']} | refs {t['rt refs']} | rg -w {t['rg -w']} | "
               f"git grep -w {t['git grep -w']} | symbol/rg {t['rt symbol'] / t['rg -w']} | "
               f"refs/rg {t['rt refs'] / t['rg -w']} | refs/git grep {t['rt refs'] / t['git grep -w']} |")
-    cases = {"rt find": RT + ["find", args.text], "rg -F -i": ["rg", "-F", "-i", args.text],
+    cases = {"rt find": RT + ["find", args.text], "rg -F -i": ["rg", "-F", "-i", args.text, ".", "-g", "!.rt"],
              "git grep -F -i": ["git", "grep", "-F", "-i", args.text]}
     t = median_times(cases, repo, args.runs)
     print(f"| find {args.text!r} | rt find {t['rt find']} | rg -F -i {t['rg -F -i']} | "

@@ -50,6 +50,8 @@ def once(tree: Path, cold: bool) -> tuple[float, float, int]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
+    if text.startswith("rt could not run"):   # a failed hook is no figure
+        sys.exit(f"the hook failed: {text}")
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, len(text)
 
 

@@ -1,4 +1,5 @@
-"""Time `rt start` (cold and with nothing changed) against `git status` and `git ls-files` on one tree.
+"""Time `rt start` (cold and with nothing changed) and `rt delta` against `git status` and `git ls-files`
+on one tree: wall and CPU, the commands interleaved run by run.
 
     python3 bench/snapshot_speed.py [--files 20000] [--runs 5] [--repo PATH]
 
@@ -9,10 +10,12 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -21,15 +24,21 @@ sys.path.insert(0, str(HERE))
 from genrepo import generate  # noqa: E402
 
 RT = [sys.executable, "-m", "rt"]
-ENV = dict(os.environ, PYTHONPATH=str(HERE.parent))
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"} | {
+    "PYTHONPATH": str(HERE.parent), "PYTHONPYCACHEPREFIX": str(Path(tempfile.gettempdir()) / "rt-bench-pycache")}
+"""rt runs from this checkout with its bytecode cached (outside the checkout), as an installed rt would."""
 
 
-def timed(argv: list[str], cwd: Path, before=None) -> float:
+def timed(argv: list[str], cwd: Path, before=None) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user + system of the process and its children) of one run."""
     if before:
         before()
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     t = time.perf_counter()
     subprocess.run(argv, cwd=cwd, env=ENV, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - t
+    wall = time.perf_counter() - t
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
 
 
 def start_args(cwd: Path) -> list[str]:
@@ -53,20 +62,25 @@ def main() -> None:
     extra = start_args(repo)
     wipe = lambda: shutil.rmtree(repo / ".rt", ignore_errors=True)  # noqa: E731
     time.sleep(1.1)  # let the generated files age past rt's racily-clean window
-    cold = [timed(RT + ["start", "bench", "--force", *extra], repo, wipe) for _ in range(a.runs)]
-    warm = [timed(RT + ["start", "bench", "--force", *extra], repo) for _ in range(a.runs)]
-    delta = [timed(RT + ["delta"], repo) for _ in range(a.runs)]
-    status = [timed(["git", "status", "--porcelain"], repo) for _ in range(a.runs)]
-    ls = [timed(["git", "ls-files", "-co", "--exclude-standard"], repo) for _ in range(a.runs)]
+    cases = {"rt start (cold)": (RT + ["start", "bench", "--force", *extra], wipe),
+             "git ls-files": (["git", "ls-files", "-co", "--exclude-standard"], None),
+             "rt start (unchanged)": (RT + ["start", "bench", "--force", *extra], None),
+             "rt delta (unchanged)": (RT + ["delta"], None),
+             "git status": (["git", "status", "--porcelain"], None)}
+    got: dict[str, list[tuple[float, float]]] = {k: [] for k in cases}
+    for _ in range(a.runs):   # interleaved, so machine load hits every command alike
+        for k, (argv, before) in cases.items():
+            got[k].append(timed(argv, repo, before))
     files = int(subprocess.run(["git", "ls-files"], cwd=repo, capture_output=True, text=True).stdout.count("\n"))
-    med = {k: statistics.median(v) for k, v in
-           {"rt start (cold)": cold, "rt start (unchanged)": warm, "rt delta (unchanged)": delta,
-            "git status": status, "git ls-files": ls}.items()}
-    print(f"tree: {files} files, median of {a.runs} runs")
-    for k, v in med.items():
-        print(f"  {k:<22} {v * 1000:8.0f} ms   x{v / med['git status']:.1f} git status")
-    print(f"  re-snapshot unchanged / git status = {med['rt start (unchanged)'] / med['git status']:.1f}")
-    print(f"  cold start / git ls-files = {med['rt start (cold)'] / med['git ls-files']:.1f}")
+    med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in got.items()}
+    print(f"tree: {files} files, median of {a.runs} interleaved runs; load average {os.getloadavg()[0]:.1f}")
+    print("| command | wall ms | CPU ms | / git status wall | / git status CPU |")
+    print("|---|---|---|---|---|")
+    gs = med["git status"]
+    for k, (w, c) in med.items():
+        print(f"| {k} | {w * 1000:.0f} | {c * 1000:.0f} | {w / gs[0]:.2f} | {c / gs[1]:.2f} |")
+    print(f"cold start / git ls-files: {med['rt start (cold)'][0] / med['git ls-files'][0]:.1f} wall, "
+          f"{med['rt start (cold)'][1] / med['git ls-files'][1]:.1f} CPU")
 
 
 if __name__ == "__main__":

@@ -70,13 +70,14 @@ class Split:
         return self.window - self.system - self.output - self.memory
 
 
-def split(window: int) -> Split:
-    """The share-out of a `window`-token context; refuses a window with no room left for code."""
+def split(window: int, option: str = "--budget") -> Split:
+    """The share-out of a `window`-token context; refuses a window with no room left for code (the error
+    names `option`, the command's flag that gave the window)."""
     s = Split(window, min(SYSTEM, window // 8), min(OUTPUT, window // 4), MEMORY_ENTRIES, MEMORY_EACH)
     if s.code < MIN_CODE:
         least = next(w for w in range(max(window, 1), 1 << 20) if w - min(SYSTEM, w // 8) - min(OUTPUT, w // 4)
                      - MEMORY_ENTRIES * MEMORY_EACH >= MIN_CODE)
-        raise UsageError(f"--budget {window}: too small; after the system prompt, the answer and memory "
+        raise UsageError(f"{option} {window}: too small; after the system prompt, the answer and memory "
                          f"there is no room for code (give at least {least})")
     return s
 

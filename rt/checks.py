@@ -7,7 +7,6 @@ lists what was found and why. Commands keep repository-relative paths, so listin
 from __future__ import annotations
 
 import argparse
-import configparser
 import contextlib
 import fnmatch
 import json
@@ -17,14 +16,14 @@ import shutil
 import signal
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
-from rt.state import FIX_ATTEMPTS
 from rt.sandbox import bounded
+from rt.state import FIX_ATTEMPTS
 from rt.store import Store
 
 KINDS = ("typecheck", "lint", "format", "build", "test")
@@ -75,14 +74,15 @@ def load_config(repo: Repo) -> dict:
             return {}
     else:
         try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as e:
+            data = _loads(text)
+        except ValueError as e:   # tomllib.TOMLDecodeError
             raise ConfigError(f"{CONFIG}: not valid TOML ({e}); fix it or remove it") from None
     _validate(data, where)
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool}
+_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool,
+        "agent": dict}   # [agent]: read and checked by rt/agent/config.py
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -131,24 +131,52 @@ def fix_attempt_limit(repo: Repo) -> int:
 
 # ---------------------------------------------------------------- reading the project's files
 
+@lru_cache(maxsize=8)
+def _loads(text: str) -> dict:
+    """TOML parsed once per process for each text: detection and the config read pyproject.toml and
+    rt.toml several times in one command. (A parsed document is only read, never changed.)"""
+    import tomllib  # here: a hook that reads no TOML does not import it
+    return tomllib.loads(text)
+
+
 def _toml(repo: Repo, rel: str) -> dict:
     text = read_text(repo, rel)
     if text is None:
         return {}
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
+        return _loads(text)
+    except ValueError:   # tomllib.TOMLDecodeError
         return {}
 
 
-def _ini(repo: Repo, rel: str) -> configparser.ConfigParser:
-    parser = configparser.ConfigParser(interpolation=None, strict=False)
+class _NoIni:
+    """The INI file that is not there, read as an empty one: importing `configparser` compiles its
+    patterns, which the hooks of a project without setup.cfg or tox.ini would pay for nothing."""
+
+    def sections(self) -> list[str]:
+        return []
+
+    def has_section(self, section: str) -> bool:
+        return False
+
+    def has_option(self, section: str, option: str) -> bool:
+        return False
+
+    def get(self, section: str, option: str, *, fallback=None):
+        return fallback
+
+
+def _ini(repo: Repo, rel: str):
+    """A `configparser.ConfigParser` of the file (empty when unreadable), `_NoIni` when there is none."""
     text = read_text(repo, rel)
-    if text is not None:
-        try:
-            parser.read_string(text)
-        except configparser.Error:
-            pass
+    if text is None:
+        return _NoIni()
+    import configparser
+    parser = configparser.ConfigParser(interpolation=None, strict=False)
+    try:
+        parser.read_string(text)
+    except configparser.Error:
+        pass
     return parser
 
 

@@ -65,6 +65,9 @@ COMMANDS: dict[str, Command] = {
     "mcp": Command("rt.mcp.server", "integration", "serve rt's look-ups and task flow as MCP tools over stdio (Claude Code, Cursor, Codex)"),
     "intent": Command("rt.claude.intent", "integration", "intent mode (/go /q /commit ...): show it, switch it on or off, revoke a live /commit or /push"),
     "journal": Command("rt.claude.intent", "integration", "the user's /fail, /win and /mem entries, in their own words"),
+    # agent: a planner/executor for small-window models over any OpenAI-compatible endpoint (rt/agent/)
+    "agent": Command("rt.agent.command", "agent", "carry out a task with a local or hosted model: plan, edit in waves, verify", True),
+    "route": Command("rt.agent.router", "agent", "which model tier (fast, balanced, powerful) a message or task needs, and why"),
 }
 
 

@@ -42,14 +42,34 @@ class View:
         return read_text(self.ctx.repo, path) or ""
 
     @cached_property
+    def indexed(self) -> frozenset[str]:
+        return frozenset(self.paths)
+
+    def read_indexed(self, path: str) -> str:
+        """A file's text when the index holds it, else "" without a look at the disk: the manifest asks
+        every folder for its README, package.json and __init__.py, which most folders do not have."""
+        return self.read(path) if path in self.indexed else ""
+
+    @cached_property
     def langs(self) -> dict[str, str]:
         """Path -> language, as the index names it (from the path alone): the manifest's counts need no
         file entry, so the whole file table is not loaded for them."""
         return {p: language(p) for p in self.paths}
 
+    @cached_property
+    def _by_name(self) -> dict[str, list[tuple[int, str]]]:
+        """File name -> (position in `paths`, path) of the files so named: the sections ask for a few
+        names each, and going through 20,000 paths once beats once per question."""
+        out: dict[str, list[tuple[int, str]]] = {}
+        for i, p in enumerate(self.paths):
+            out.setdefault(p.rpartition("/")[2], []).append((i, p))
+        return out
+
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
-        """Files with one of these names at most `depth` folders down, sorted, tests and examples left out."""
-        return [p for p in self.paths if p.rsplit("/", 1)[-1] in names and p.count("/") < depth
+        """Files with one of these names at most `depth` folders down, in `paths` order, tests and
+        examples left out."""
+        found = sorted(hit for name in set(names) for hit in self._by_name.get(name, ()))
+        return [p for _, p in found if p.count("/") < depth
                 and not is_test(p) and not re.search(r"(^|/)(examples?|fixtures?|docs?)/", p)]
 
 
@@ -79,7 +99,7 @@ LOCKFILES = (
 
 def _json(view: View, path: str) -> dict:
     try:
-        data = json.loads(view.read(path))
+        data = json.loads(view.read_indexed(path))
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}
@@ -188,7 +208,7 @@ def folder_summary(view: View, folder: str) -> str:
     """One line on what a folder holds: its README's first sentence, its package description or docstring."""
     for name in ("README.md", "README.rst", "README.txt", "README"):
         fenced = False
-        for line in view.read(posixpath.join(folder, name)).splitlines():
+        for line in view.read_indexed(posixpath.join(folder, name)).splitlines():
             line = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", line.strip())   # a Markdown link: its text
             fenced ^= line.startswith(("```", "~~~"))
             if not fenced and line[:1].isalpha() and not line.startswith("http") and len(line.split()) >= 4:
@@ -196,7 +216,7 @@ def folder_summary(view: View, folder: str) -> str:
     desc = _json(view, posixpath.join(folder, "package.json")).get("description")
     if isinstance(desc, str) and desc.strip():
         return short(desc, 100)
-    m = re.match(r'\s*(?:#[^\n]*\n\s*)*[rbuRBU]?("""|\'\'\')\s*([^\n]+)', view.read(posixpath.join(folder, "__init__.py")))
+    m = re.match(r'\s*(?:#[^\n]*\n\s*)*[rbuRBU]?("""|\'\'\')\s*([^\n]+)', view.read_indexed(posixpath.join(folder, "__init__.py")))
     if m:
         return short(m.group(2).strip().rstrip('"\''), 100)
     return ""
@@ -204,11 +224,17 @@ def folder_summary(view: View, folder: str) -> str:
 
 def folder_lines(view: View, depth: int = 2) -> list[tuple[str, int, str]]:
     """(folder, file count, line) per folder up to `depth` levels, in path order; the root's own files first."""
-    counts: dict[str, Counter] = {}
+    pairs: Counter = Counter()   # (folder, language) -> files
     for path, lang in view.langs.items():
-        parts = path.split("/")[:-1]
-        for d in range(1, min(depth, len(parts)) + 1):
-            counts.setdefault("/".join(parts[:d]), Counter())[lang] += 1
+        parts = path.split("/", depth)
+        for d in range(1, len(parts)):
+            pairs["/".join(parts[:d]), lang] += 1
+    counts: dict[str, Counter] = {}
+    for (folder, lang), n in pairs.items():
+        c = counts.get(folder)
+        if c is None:
+            c = counts[folder] = Counter()
+        c[lang] = n
     root_files = [p for p in view.paths if "/" not in p]
     out = [("", len(root_files), f"- ./ ({len(root_files)} files at the root)")] if root_files else []
     for folder in sorted(counts):

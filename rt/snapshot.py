@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import stat
 import time
 from collections import namedtuple
 
-from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, git_index, list_files
+from rt.core import (MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, git_index, git_paths, list_files,
+                     spawn)
 from rt.store import Store
 
 STATCACHE = "statcache.json"
-CACHE_LAYOUT = 2
-"""Layout of a stat cache entry: [size, mtime_ns, inode, blob id, kind, original saved]. A cache of
-another layout is dropped and rebuilt (it is only a cache), never misread."""
+CACHE_LAYOUT = 3
+"""Layout of the stat cache: `files` maps a path to [size, mtime_ns, inode, blob id, kind, original saved];
+`text` is the blob ids (40 characters each, sorted) known to be text, `kinds` maps the others to their
+kind. A cache of another layout is dropped and rebuilt (it is only a cache), never misread."""
 RACY_NS = 1_000_000_000
 """Files modified less than this before a scan are re-read next time (as git treats 'racily clean' entries)."""
 
@@ -34,23 +37,119 @@ Scan = namedtuple("Scan", "files read")
 
 
 def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
-    """Hash every listed file, re-reading only files whose size, mtime or inode changed.
+    """Every file's blob id and kind, reading only files that may have changed since the last scan.
 
-    With `save_originals`, text files that git cannot give back unchanged are copied into the blob
-    store, so `rt review` and `rt delta` can show their original content later.
+    In git, git says which files those are (`_git_scan`): a tracked file whose stat data git's index
+    vouches for has the index's blob id, so only the files git names as modified or untracked are
+    looked at. Elsewhere, or when git fails, every listed file is `lstat`ed and compared with the stat
+    cache (`_hash_listed`). With `save_originals`, text files that git cannot give back unchanged are
+    copied into the blob store, so `rt review` and `rt delta` can show their original content later.
     """
     try:
         data = store.read_json(STATCACHE) or {}
-        cache = data.get("files", {}) if data.get("layout") == CACHE_LAYOUT else {}
+        cache = data if data.get("layout") == CACHE_LAYOUT else {}
     except StoreError:
         cache = {}  # only a cache: a damaged one is rebuilt
-    index: dict[str, str] | None = None  # git's index, read only if some file may need saving
+    new = _git_scan(repo, store, cache, save_originals) if repo.is_git else None
+    if new is None:
+        listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), save_originals, None)
+        new = (*listed, cache.get("text", ""), cache.get("kinds", {}))
+    files, entries, read, text, kinds = new
+    if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
+        store.ensure()
+        store.write_json(STATCACHE, {"files": entries, "text": text, "kinds": kinds, "layout": CACHE_LAYOUT})
+    return Scan(files, read)
+
+
+_GIT_ENTRY = re.compile(r"(.) (\d{6}) ([0-9a-f]{40}) (\d)\t([^\0]*)\0")
+"""One entry of `git ls-files -s -v -z`: tag (H: cached; lower case: assume-unchanged; S: skip-worktree),
+mode, blob id (SHA-1: a SHA-256 repository falls back to the full scan), stage, path."""
+
+
+def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tuple | None:
+    """`scan` from git's own knowledge: `git ls-files -s -v` gives every tracked file's blob id, and
+    `git ls-files -m -o` names the tracked files whose stat data no longer matches git's index (git
+    compares the content of racily clean ones) and the untracked, not ignored ones. A tracked file git
+    does not name has the index's blob id, read from the file once to learn its kind and to check that
+    the bytes are the blob (no clean filter or line-ending conversion in between: a file whose bytes
+    differ is looked at like a named one, through the stat cache, from then on). None when git fails.
+
+    (files, stat cache entries, files read, text blob ids, other kinds), as `scan` keeps them."""
+    try:
+        procs = [spawn(["git", "ls-files", "-s", "-v", "-z"], repo.root),
+                 spawn(["git", "ls-files", "-m", "-o", "--exclude-standard", "-z"], repo.root)]
+    except OSError:
+        return None
+    outs = [p.communicate()[0] for p in procs]
+    if any(p.returncode != 0 for p in procs):
+        return None
+    listing = outs[0].decode("utf-8", "surrogateescape")
+    tracked = _GIT_ENTRY.findall(listing)
+    if len(tracked) != listing.count("\0"):
+        return None
+    named = set(git_paths(outs[1]))
+    index: dict[str, str] = {}
+    vouched: list[tuple[str, str]] = []
+    old = cache.get("files", {})
+    for tag, mode, blob, stage, path in tracked:
+        if stage == "0":
+            index[path] = blob
+        if tag == "H" and stage == "0" and mode[:3] == "100" and path not in named and old.get(path, (0,) * 4)[3] in (0, blob):
+            vouched.append((path, blob))   # git vouches for it, and it is no file whose bytes differ from its blob
+        elif mode != "160000":   # a submodule is no file here
+            named.add(path)
+    text_ids = cache.get("text", "")
+    known_text = {text_ids[i:i + 40] for i in range(0, len(text_ids), 40)}
+    known = cache.get("kinds", {})
+    files: dict[str, tuple[str, str]] = {}
+    seen_text: set[str] = set()
+    kinds: dict[str, str] = {}
+    read = 0
+    root = str(repo.root) + os.sep
+    for path, blob in vouched:
+        if blob in known_text:
+            files[path] = (blob, "text")
+            seen_text.add(blob)
+            continue
+        kind = known.get(blob)
+        if kind is None:   # a blob not seen before: its kind from the file, which must be that blob
+            try:
+                got = _read(root + path, os.lstat(root + path))
+            except OSError:
+                got = None
+            read += 1
+            if got is None or got[0] != blob:
+                named.add(path)
+                continue
+            kind = got[1]
+        files[path] = (blob, kind)
+        if kind == "text":
+            seen_text.add(blob)
+        else:
+            kinds[blob] = kind
+    named = sorted(p for p in named if not p.startswith(".rt/"))
+    more, entries, more_read = _hash_listed(repo, store, named, old, save_originals, index)
+    files.update(more)
+    for blob, kind in more.values():   # known from now on: the file may be committed next
+        if kind == "text":
+            seen_text.add(blob)
+        elif kind != "link":
+            kinds[blob] = kind
+    text = text_ids if seen_text == known_text else "".join(sorted(seen_text))
+    return files, entries, read + more_read, text, kinds
+
+
+def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,
+                 index: dict[str, str] | None) -> tuple[dict, dict, int]:
+    """Hash the listed files, re-reading only files whose size, mtime or inode changed since `cache`
+    (the stat cache's entries) saw them. `index` is git's index (path -> blob id), read here when None
+    and some file may need saving. (files, the stat cache's entries now, files read)."""
     files: dict[str, tuple[str, str]] = {}
     new_cache: dict[str, list] = {}
     read = 0
     racy_after = time.time_ns() - RACY_NS
     root = str(repo.root) + os.sep
-    for rel in list_files(repo):
+    for rel in paths:
         path = root + rel
         try:
             st = os.lstat(path)
@@ -75,10 +174,7 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
             saved = index.get(rel) == digest or store.has_blob(digest) or _save(store, path, digest, data)
         # a file modified just now could change again within one timestamp tick: don't trust its stat next time
         new_cache[rel] = (key if st.st_mtime_ns < racy_after else [-1, -1, -1]) + [digest, kind, saved]
-    if new_cache != cache:
-        store.ensure()
-        store.write_json(STATCACHE, {"files": new_cache, "layout": CACHE_LAYOUT})
-    return Scan(files, read)
+    return files, new_cache, read
 
 
 def _read(path: str, st: os.stat_result) -> tuple[str, str, bytes | None] | None:
@@ -153,18 +249,10 @@ countable (binary, large, original unknown); `in_scope` is None before a plan ex
 
 def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
     """(path, status) for every path whose content differs, sorted by path."""
-    out = []
-    for p in sorted(set(before) | set(after)):
-        b, a = before.get(p), after.get(p)
-        if b == a:
-            continue
-        if b is None:
-            out.append((p, "added"))
-        elif a is None:
-            out.append((p, "deleted"))
-        elif b[0] != a[0] or b[1] != a[1]:
-            out.append((p, "modified"))
-    return out
+    if before == after:   # the common answer, found without a loop
+        return []
+    out = [(p, "modified" if p in before else "added") for p, a in after.items() if before.get(p) != a]
+    return sorted(out + [(p, "deleted") for p in before.keys() - after.keys()])
 
 
 def text_lines(data: bytes | None) -> list[str] | None:

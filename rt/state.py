@@ -85,7 +85,8 @@ def snapshot_file(task_id: str) -> str:
 def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
     data = store.read_json(snapshot_file(task["id"]),
                           missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
-    return {p: tuple(v) for p, v in data["files"].items()}
+    files = data["files"]
+    return dict(zip(files, map(tuple, files.values())))
 
 
 EFFECTS = "effects.json"

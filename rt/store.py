@@ -18,6 +18,11 @@ SCHEMA = 1
 """Version of every JSON file in `.rt/`; a file with another version is refused, never guessed at."""
 
 
+def json_bytes(data: dict) -> bytes:
+    """The bytes `Store.write_json` writes for `data`: keys sorted, the schema version in."""
+    return json.dumps(dict(data, schema=SCHEMA), sort_keys=True, separators=(",", ":")).encode()
+
+
 class Store:
     def __init__(self, repo: Repo):
         self.repo = repo
@@ -53,24 +58,29 @@ class Store:
             os.close(fd)
 
     # ------------------------------------------------------------ files
-    def write_bytes(self, path: Path, data: bytes) -> None:
-        """Atomic write: a temp file in the same folder, fsync, then rename over the target."""
-        with self.writing(path) as f:
+    def write_bytes(self, path: Path, data: bytes, mode: int = 0o644, *, durable: bool = True) -> None:
+        """Atomic write: a temp file in the same folder, fsync, then rename over the target. A cache
+        (the index's shards) is written with `durable=False`: no fsync, its damage found by a checksum."""
+        with self.writing(path, mode, durable=durable) as f:
             f.write(data)
 
     @contextlib.contextmanager
-    def writing(self, path: Path):
+    def writing(self, path: Path, mode: int = 0o644, *, durable: bool = True):
         """A binary file to write bit by bit (a check's output as it comes), which takes `path`'s place
-        atomically (fsync, then rename) only when the block ends without an error."""
+        atomically (fsync unless not `durable`, then rename) only when the block ends without an error.
+        `mode`: its permissions (`rt agent` keeps an edited file's)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
         tmp = path.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{path.name}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
+            if mode != 0o644:
+                os.fchmod(fd, mode)
             with os.fdopen(fd, "wb") as f:
                 yield f
-                f.flush()
-                os.fsync(f.fileno())
+                if durable:
+                    f.flush()
+                    os.fsync(f.fileno())
             os.replace(tmp, path)
         except BaseException:
             with contextlib.suppress(OSError):
@@ -82,12 +92,16 @@ class Store:
         self.write_bytes(p, text.encode("utf-8", "surrogateescape"))
         return p
 
-    def write_json(self, rel: str, data: dict) -> None:
-        body = dict(data, schema=SCHEMA)
-        self.write_bytes(self.path(*rel.split("/")), json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+    def write_json(self, rel: str, data: dict, *, durable: bool = True) -> int:
+        """Write a JSON file with the schema version; the CRC-32 of the bytes written, which `read_json`
+        can check them against."""
+        raw = json_bytes(data)
+        self.write_bytes(self.path(*rel.split("/")), raw, durable=durable)
+        return zlib.crc32(raw)
 
-    def read_json(self, rel: str, *, missing: str | None = None) -> dict | None:
-        """A schema-checked JSON file; None when absent and `missing` is None, else a StoreError with it."""
+    def read_json(self, rel: str, *, missing: str | None = None, crc: int | None = None) -> dict | None:
+        """A schema-checked JSON file; None when absent and `missing` is None, else a StoreError with it.
+        With `crc`, bytes whose CRC-32 differs are damage too (a cache file written without fsync)."""
         p = self.path(*rel.split("/"))
         try:
             raw = p.read_bytes()
@@ -95,6 +109,8 @@ class Store:
             if missing is None:
                 return None
             raise StoreError(missing) from None
+        if crc is not None and zlib.crc32(raw) != crc:
+            raise StoreError(f".rt/{rel} is damaged (not the file its writer wrote); run `rt repair` to set it aside")
         try:
             data = json.loads(raw)
             if not isinstance(data, dict):

@@ -1,5 +1,6 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
 import os
+import subprocess
 
 import pytest
 
@@ -85,3 +86,81 @@ def test_same_size_rewrite_right_after_a_scan_is_seen(repo):
     repo.write("a.py", "one\ntwo\nthree\n")  # back to the original
     os.utime(path, ns=(tick, tick))  # same size, inode and timestamp tick as the cached stat
     assert repo.rt("delta").startswith("0 file(s) changed")
+
+
+# ---------------------------------------------------------------- in git: the files git names, and only those
+
+def _stat_cache(repo) -> dict:
+    import json
+    return json.loads((repo.root / ".rt" / "statcache.json").read_text())
+
+
+def test_in_git_only_the_files_git_names_are_looked_at(repo):
+    """A tracked file whose stat data git's index vouches for has the index's blob id: rt keeps no stat of
+    its own for it. The files git names (edited, untracked) go through the stat cache."""
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "everything")
+    repo.git("status")   # git refreshes its index's stat data
+    repo.rt("start", "clean", "--force")
+    assert _stat_cache(repo)["files"] == {}
+    repo.write("a.py", "one\ntwo\n")
+    repo.write("new.py", "n\n")
+    rows = {c["path"]: (c["status"], c["added"], c["removed"]) for c in repo.rt_json("delta")["changes"]}
+    assert rows == {"a.py": ("modified", 0, 1), "new.py": ("added", 1, 0)}
+    assert sorted(_stat_cache(repo)["files"]) == ["a.py", "new.py"]
+    repo.git("add", "-A")
+    repo.git("commit", "-q", "-m", "the edit")   # git's index rewritten: the same content, nothing read
+    repo.git("status")
+    again = repo.rt_json("start", "after commit", "--force")
+    assert again["files_read"] == 0 and _stat_cache(repo)["files"] == {}
+    assert repo.rt("delta").startswith("0 file(s) changed")
+
+
+def test_a_file_whose_bytes_are_not_its_git_blob_is_still_compared_by_its_bytes(project):
+    """Line-ending conversion (`text eol=lf`) makes git's blob differ from the file's CRLF bytes: rt's
+    snapshot holds the bytes it reads, so an untouched file shows no change and an edit its real lines."""
+    project.write(".gitattributes", "*.txt text eol=lf\n")
+    project.write("dos.txt", b"one\r\ntwo\r\nthree\r\n")
+    project.write("plain.txt", "plain\n")
+    project.init_git()   # the index holds dos.txt as LF, the worktree keeps CRLF
+    project.git("status")
+    assert project.git("status", "--porcelain") == ""
+    project.rt("start", "t")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    assert "dos.txt" in _stat_cache(project)["files"]   # looked at through the stat cache from now on
+    project.write("dos.txt", b"one\r\nTWO\r\nthree\r\n")
+    rows = {c["path"]: (c["status"], c["added"], c["removed"]) for c in project.rt_json("delta")["changes"]}
+    assert rows == {"dos.txt": ("modified", 1, 1)}
+
+
+def test_an_edit_git_is_told_to_ignore_is_still_seen(repo):
+    """`git update-index --assume-unchanged` makes git stop looking at a file; rt looks at it itself."""
+    repo.git("update-index", "--assume-unchanged", "a.py")
+    repo.write("a.py", "one\ntwo\nthree\nfour\n")
+    assert repo.git("status", "--porcelain").count("a.py") == 0
+    assert "M a.py  +1 -0" in repo.rt("delta")
+
+
+def test_in_git_a_deleted_file_a_retargeted_link_and_a_conflict_are_seen(project):
+    """Files git's index does not vouch for as regular and unchanged: a tracked file deleted, a tracked
+    symbolic link pointed elsewhere, and a file in a merge conflict (stages 1-3, no stage 0)."""
+    project.write("a.py", "one\ntwo\nthree\n")
+    project.write("c.py", "base\n")
+    project.write("gone.py", "g\n")
+    (project.root / "ln").symlink_to("a.py")
+    project.init_git()
+    project.git("checkout", "-q", "-b", "other")
+    project.write("c.py", "theirs\n")
+    project.git("commit", "-q", "-am", "theirs")
+    project.git("checkout", "-q", "main")
+    project.write("c.py", "ours\n")
+    project.git("commit", "-q", "-am", "ours")
+    project.git("status")
+    project.rt("start", "t")
+    (project.root / "gone.py").unlink()
+    (project.root / "ln").unlink()
+    (project.root / "ln").symlink_to("c.py")
+    proc = subprocess.run(["git", "merge", "-q", "other"], cwd=project.root, capture_output=True, text=True)
+    assert proc.returncode != 0 and "<<<<<<<" in (project.root / "c.py").read_text()
+    rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
+    assert rows == {"c.py": "modified", "gone.py": "deleted", "ln": "modified"}

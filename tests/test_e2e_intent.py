@@ -151,8 +151,8 @@ def test_mem_lands_in_the_journal_and_in_the_next_pack(project, tmp_path):
     assert [(e["kind"], e["text"]) for e in repo.rt_json("journal")["entries"]] == [("mem", fact)]
     run = say(repo, "/runtask rename total to grand_total", [[text("ok")]])
     first = seen(run.turns[0])
-    assert "# Task pack" in first and "def total(xs):" in first
-    assert f"## Memory (notes recorded on this task)\n- user: {fact}\n" in first
+    assert "rt: task 1-rename-total-to-grand-total started." in first and "def total(xs):" in first
+    assert f"The user's facts (/mem), newest first:\n- {fact}\n" in first
 
 
 def test_command_names_and_the_override(project, tmp_path):

@@ -53,7 +53,7 @@ def test_a_file_a_check_made_can_be_planned(project):
     project.write("calc.py", CALC + "\n")
     project.write("test", "the task's own content\n")
     out = project.rt("verify")   # planned, so the task's: created as the plan said
-    assert out.startswith("# verify: PASS") and "- as planned (2 file(s) changed)" in out
+    assert out.startswith("# verify: PASS") and "- scope: as planned (2 file(s) changed)" in out
     assert "## made by the checks themselves" not in out
 
 

@@ -117,6 +117,58 @@ def test_lines_with_matches_line_by_line_normalisation():
     from rt.lookup.find import _lines_with, _norm
     q = _norm("Proceed  to Checkout")
     for text in ["a\nproceed to checkout\n\tPROCEED\t to   checkout!\nproceed to\ncheckout\nxproceed to checkoutx",
-                 "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno"]:
+                 "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno",
+                 "a\r\nproceed to checkout\r\nb\x0cproceed to checkout\u2028c\rProceed to Checkout",
+                 "proceed to checkout\nProceed to checkout", "\n\nproceed\nproceed to checkout\n\nproceed to checkout, proceed to checkout\n"]:
         want = [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
         assert _lines_with(text, q) == want and len(want) >= 2
+
+
+LOCALE_JSON = ('{\n  "cart": {\n    "title": "Your cart",\n    "empty": "Your cart is empty",\n'
+               '    "sizes": [1, 2],\n    "checkout": {\n      "title": "Proceed to checkout",\n'
+               '      "n": 3\n    }\n  },\n  "say \\"hi\\"": "Hi there",\n  "Größe": "Size of your cart",\n'
+               '  "title": "Checkout"\n}\n')
+
+
+def test_locale_entries_kept_are_those_of_the_whole_file_at_the_same_lines():
+    """`entries(..., keep)` looks for the lines of the kept entries only; each must be where the whole
+    file's reading puts it, a key repeated in other objects (title) and keys written with escapes included."""
+    whole = entries("locales/en.json", LOCALE_JSON)
+    assert whole == [("cart.title", "Your cart", 3), ("cart.empty", "Your cart is empty", 4),
+                     ("cart.checkout.title", "Proceed to checkout", 7), ('say "hi"', "Hi there", 11),
+                     ("Größe", "Size of your cart", 12), ("title", "Checkout", 13)]
+    for keep in (lambda v: "checkout" in v.lower(), lambda v: v == "Size of your cart", lambda v: False,
+                 lambda v: v.startswith("Your")):
+        assert entries("locales/en.json", LOCALE_JSON, keep) == [e for e in whole if keep(e[1])]
+    po = 'msgid "Save"\nmsgstr "Speichern"\n\nmsgid "Open"\nmsgstr "Öffnen"\n'
+    assert entries("de.po", po, lambda v: v == "Öffnen") == [("Open", "Öffnen", 4)]
+
+
+def test_no_value_holds_reads_the_raw_json():
+    from rt.lookup.find import _no_value_holds
+
+    def holds(value: str) -> bool:
+        return "cart title" in value.lower()
+    assert _no_value_holds('{"cart": {"title": "Warenkorb"}}', "cart", holds)
+    assert _no_value_holds('{\n  "cart": {\n    "cartTitle": "Warenkorb"\n  }\n}\n', "cart", holds)
+    assert _no_value_holds('{"Cart title": "Titel", "b": "my cart", "c": "cart\\ntitle"}', "cart", holds)   # values, none holding it
+    assert not _no_value_holds('{"cart": "the cart title"}', "cart", holds)   # the key, then a value holding it
+    assert not _no_value_holds('{"a": "x", "b": "my cart\\t title"}', "cart", lambda v: "cart title" in " ".join(v.split()))
+    assert not _no_value_holds('{"a": "\\u0063art"}', "art", holds)   # an escape could spell the word
+    assert not _no_value_holds('{"a": "{{cart}}"}', "{{cart}}", holds)   # not a plain word: parsed
+    assert not _no_value_holds('{"a": ["cart title"]}', "cart", holds)
+
+
+def test_find_skips_locale_files_holding_the_words_only_in_keys(project):
+    project.write("locales/de.json", '{"cart": {"title": "Warenkorb", "hint": "Cart: the title"}}\n')
+    project.write("locales/en.json", '{\n  "cart": {\n    "title": "Cart title here"\n  }\n}\n')
+    project.write("locales/fr.json", '{"cart": "cart title en fran\\u00e7ais"}\n')
+    project.write("locales/es.json", '{"cart": {"x": "\\u0043art title"}}\n')   # the word in a key, and escaped
+    project.write("src/a.ts", "t('cart.title');\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "cart title"))
+    assert rows[:3] == ["locales/en.json:3  translation cart.title  = 'Cart title here'",
+                        "locales/es.json:1  translation cart.x  = 'Cart title'",
+                        "locales/fr.json:1  translation cart  = 'cart title en français'"]
+    assert not any(r.startswith("locales/de.json") for r in rows)
+    assert "src/a.ts:1  uses key cart.title (translation at locales/en.json:3)  t('cart.title');" in rows

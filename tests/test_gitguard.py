@@ -180,6 +180,9 @@ def test_no_option_of_the_installed_git_is_read_as_another(sub):
     ("git push -u origin HEAD:topic", "push"),
     ("git status && git push origin main", "push"),
     ("bash -c 'git commit -m x'", "commit"),
+    ("cd src && git commit -m x", "commit"),
+    ("cd /home/dev/repo/src && git push", "push"),
+    ("timeout 60 git push", "push"),
 ])
 def test_sole_operation_names_one_plain_commit_or_push(command, op):
     assert sole_operation(command, ROOT, ROOT) == op
@@ -194,6 +197,10 @@ def test_sole_operation_names_one_plain_commit_or_push(command, op):
     "echo x | xargs git commit -m", "find . -exec git commit -m x \\;", "watch git push", "git status",
     "git commit -m x | git push", "git -c core.hooksPath=/tmp git commit -m x", "GIT_DIR=/other/.git git commit -m x",
     "git -C vendored commit -m x", "git --work-tree=/tmp commit -am x", "git commit --fixup HEAD --no-verify",
+    # another repository, another user or another root: not the commit of this task the user allowed
+    "cd /home/dev/other && git commit -m x", "(cd .. && git push)", "pushd /srv/x; git commit -m x",
+    "cd $HOME && git commit -m x", "env -C /srv/x git commit -m x", "env --chdir=/srv/x git push",
+    "sudo git commit -m x", "sudo -u root git push", "doas git commit -m x", "chroot /srv/jail git commit -m x",
 ])
 def test_sole_operation_refuses_anything_more(command):
     assert sole_operation(command, ROOT, ROOT) is None

@@ -181,6 +181,8 @@ def test_gate_process_stays_lean(project):
         imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
         assert "rt.claude.hooks" in imported
         assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.task.verify", "rt.context", "rt.task.changes", "rt.snapshot"}
+        others = ("rt.task", "rt.index", "rt.lookup", "rt.pack", "rt.diagnostics", "rt.session", "rt.mcp", "rt.agent")
+        assert not {m for m in imported if m.startswith(others)}, "a subsystem the gate does not use"
 
 
 def test_git_store_cannot_be_edited_even_when_in_scope(project):

@@ -2,10 +2,13 @@
 from __future__ import annotations
 
 import json
+import os
+from pathlib import Path
 
 import pytest
 
 from rt.cli import Ctx
+from rt.index import index as index_module
 from rt.index.index import Index, load
 from rt.index.langs import language, parse
 
@@ -281,3 +284,78 @@ def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(
     assert [p for p, _ in patched[0]["f15"][1]] == ["pkg/m15.py", "pkg/m15b.py"] and patched[0]["f7"] == ([], [])
     project.rt("index", "--rebuild")
     assert answers() == patched
+
+
+# ---------------------------------------------------------------- the build: a pool of processes, shards as a cache
+
+_PARSE_CHUNK = index_module._parse_chunk
+
+
+def _mixed_tree(project, n: int) -> None:
+    """`n` files of every kind a build meets: Python, TypeScript/TSX with imports, Go, Markdown, locale
+    JSON, a syntax error, a binary and a minified file."""
+    for i in range(n):
+        d = f"pkg{i % 7}/sub{i % 3}"
+        if i % 5 == 0:
+            project.write(f"{d}/m{i}.py", f"from pkg{(i + 1) % 7}.sub0 import m{i + 1}\n\nclass C{i}:\n"
+                                          f"    def run_{i}(self, order_total):\n        return order_total + {i}\n")
+        elif i % 5 == 1:
+            project.write(f"{d}/v{i}.tsx", f"import {{ helper }} from './util';\nexport function View{i}() {{\n"
+                                           f"  return <div title=\"Cart {i}\">{{t('cart.empty')}}</div>;\n}}\n")
+        elif i % 5 == 2:
+            project.write(f"{d}/g{i}.go", f"package sub\n\n// Total{i} adds.\nfunc Total{i}(x int) int {{\n\treturn x + {i}\n}}\n")
+        elif i % 5 == 3:
+            project.write(f"{d}/NOTES_{i}.md", f"# Notes {i}\n\nInvoice number {i} and the cart.\n")
+        else:
+            project.write(f"{d}/u{i}.ts", f"export const LIMIT_{i} = {i};\nexport function helper{i}(x: number) {{ return x; }}\n")
+    project.write("locales/en.json", '{"cart": {"empty": "Your cart is empty", "checkout": "Proceed to checkout"}}\n')
+    project.write("locales/de.json", '{"cart": {"empty": "Ihr Warenkorb ist leer", "checkout": "Zur Kasse"}}\n')
+    project.write("broken.py", "def broken(:\n    pass\n")
+    project.write("img.png", b"\x89PNG\x00\x00binary")
+    project.write("dist/app.min.js", "var a=1;" * 1000)
+
+
+def _noting_its_process(root, todo):
+    """`index._parse_chunk` that leaves its process id in $RT_TEST_PIDS (module level: the pool pickles it)."""
+    (Path(os.environ["RT_TEST_PIDS"]) / str(os.getpid())).touch()
+    return _PARSE_CHUNK(root, todo)
+
+
+def test_a_parallel_build_equals_a_serial_build_byte_for_byte(project, monkeypatch, tmp_path):
+    from rt.index import index
+    _mixed_tree(project, 400)
+    project.init_git()
+    monkeypatch.setattr(index, "WORKERS", 1)
+    project.rt("index")
+    folder = project.root / ".rt" / "index"
+    serial = {p.name: p.read_bytes() for p in folder.iterdir() if p.name != "quick"}
+
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    monkeypatch.setenv("RT_TEST_PIDS", str(pids))
+    monkeypatch.setattr(index, "_parse_chunk", _noting_its_process)
+    monkeypatch.setattr(index, "WORKERS", 3)
+    monkeypatch.setattr(index, "POOL_FROM", 1)
+    monkeypatch.setattr(index, "CHUNK", 16)
+    assert project.rt_json("index", "--rebuild")["parsed"] == 404   # all but the binary
+    parallel = {p.name: p.read_bytes() for p in folder.iterdir() if p.name != "quick"}
+    assert {int(p.name) for p in pids.iterdir()} - {os.getpid()}, "no file was parsed by another process"
+    assert parallel.keys() == serial.keys() and len(serial) > 10
+    assert [n for n in serial if parallel[n] != serial[n]] == []
+
+
+def test_a_shard_an_older_build_left_is_found_by_its_checksum_and_rebuilt(project):
+    """Shards are written without fsync: after a crash one may hold the previous build's bytes, sound
+    JSON of the right shape. Its CRC-32 in the meta file tells, and the look-up builds the index again."""
+    project.write("a.py", "def old_name():\n    return 1\n")
+    project.init_git()
+    project.rt("index")
+    folder = project.root / ".rt" / "index"
+    before = {p.name: p.read_bytes() for p in folder.glob("*.json") if p.name[0] in "fs"}
+    project.write("a.py", "def new_name():\n    return 2\n")
+    project.rt("index", "--rebuild")
+    for name, data in before.items():
+        (folder / name).write_bytes(data)   # as if the new shard never reached the disk
+    assert "a.py:1-2" in project.rt("symbol", "new_name")
+    assert "damaged" in project.last_err and "rebuilt" in project.last_err
+    assert project.rt("symbol", "old_name", ret=1) is not None

@@ -139,3 +139,27 @@ def test_a_timed_out_program_run_by_rt_itself_does_not_wait_for_a_detached_child
                           env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120)   # a hang guard, not a measure
     assert _release(fifo)
     assert proc.stdout == "timed out b'starting\\n'\n", proc.stderr
+
+
+@pytest.mark.parametrize("sig", ["SIGTERM", "SIGHUP"])
+def test_rt_ended_by_a_signal_ends_the_check_it_runs(project, tmp_path, sig):
+    """A client that cancels `rt verify` (or shuts `rt mcp` down) signals rt alone; the check's group must
+    not outlive it."""
+    import signal
+    import time
+    python_project(project, tools="ruff", old_problem=False)
+    pidfile = tmp_path / "child.pid"
+    script = f"sleep 1000 & echo $! > {pidfile}; wait"
+    commit_config(project, f'[checks.slow]\nkind = "test"\ncommand = {_toml_list(["sh", "-c", script])}\n')
+    proc = subprocess.Popen([sys.executable, "-m", "rt", "start", "t"], cwd=project.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    for _ in range(600):   # until the check has started its child (not a timing assertion: a wait)
+        if pidfile.exists() and pidfile.read_text().strip():
+            break
+        time.sleep(0.1)
+    pid = int(pidfile.read_text())
+    proc.send_signal(getattr(signal, sig))
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2 and err.strip() == "rt: error: interrupted", (proc.returncode, out, err)
+    state = open(f"/proc/{pid}/stat").read().split()[2] if os.path.exists(f"/proc/{pid}/stat") else "gone"
+    assert state in ("Z", "gone"), "the check's child outlived rt"

@@ -78,6 +78,7 @@ def work(p: Under) -> list[tuple[str, str]]:
     for args in (["status"], ["handoff"], ["manifest"], ["pack"], ["delta"], ["review"], ["tasks"], ["tasks", "--why"],
                  ["usage"], ["note"], ["checks"], ["check", "shop/money.py"], ["help", "handoff"]):
         p.rt(*args, ret=1 if args[0] == "check" else 0)
+    p.rt("mcp", input=_mcp_session())
     p.hook("pre-tool-use", "PreToolUse", tool_name="Edit", tool_use_id="t1",
            tool_input={"file_path": p.path("README.md"), "old_string": "a", "new_string": "b"})
     p.hook("pre-tool-use", "PreToolUse", tool_name="Bash", tool_use_id="t2",
@@ -100,6 +101,19 @@ def work(p: Under) -> list[tuple[str, str]]:
     return p.said
 
 
+def _mcp_session() -> str:
+    """What an MCP client asks `rt mcp`: the tool list, a tool search and look-ups, one JSON-RPC line each."""
+    calls = [("tools/list", {}), ("tools/call", {"name": "search_tool_bm25", "arguments": {"query": "where is a name defined"}}),
+             ("tools/call", {"name": "status", "arguments": {}}), ("tools/call", {"name": "symbol", "arguments": {"name": "price"}}),
+             ("tools/call", {"name": "refs", "arguments": {"name": "price"}}), ("tools/call", {"name": "delta", "arguments": {}}),
+             ("tools/call", {"name": "find", "arguments": {"text": "apple"}})]
+    lines = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
+              "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}},
+             {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [{"jsonrpc": "2.0", "id": i, "method": m, "params": params} for i, (m, params) in enumerate(calls, 1)]
+    return "".join(json.dumps(x) + "\n" for x in lines)
+
+
 def test_every_text_for_a_model_is_the_same_under_another_clock_zone_path_and_environment(tmp_path):
     first, second = work(conditions(tmp_path, 0)), work(conditions(tmp_path, 1))
     assert [label for label, _ in first] == [label for label, _ in second]
@@ -108,6 +122,7 @@ def test_every_text_for_a_model_is_the_same_under_another_clock_zone_path_and_en
     everything = "\n".join(text for _, text in first)
     assert str(tmp_path) not in everything and "2031" not in everything and "Kiritimati" not in everything
     said = dict(first)
+    assert said["mcp"].count('"jsonrpc"') == 8 and '"isError":true' not in said["mcp"], said["mcp"]
     assert "## Error history" in said["handoff"] and "# Task pack" in said["pack"]
     assert "# verify: FAIL" in said["verify.md 1-keep-prices-and-totals-in-integer-cents"]
     assert sum(1 for label, text in first if text.strip()) >= 30

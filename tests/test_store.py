@@ -83,4 +83,5 @@ def test_stat_cache_of_another_layout_is_rebuilt_not_misread(repo):
     cache.write_text(json.dumps(data))
     repo.write("a.py", "x = 2\n")
     assert "M a.py  +1 -1" in repo.rt("delta")
-    assert json.loads(cache.read_text())["layout"] == 2
+    from rt.snapshot import CACHE_LAYOUT
+    assert json.loads(cache.read_text())["layout"] == CACHE_LAYOUT

@@ -618,6 +618,13 @@ class _Reader:
         self.program("sed", argv, 0, False)
 
     # ------------------------------------------------------------ files
+    def at_home(self) -> bool:
+        """Whether git runs in the task's repository as far as this command shows (a `cd` out of it, or to
+        a folder only known when it runs, and it may not)."""
+        if self.root is None:
+            return True
+        return self.cwd is not None and (os.path.realpath(self.cwd) + os.sep).startswith(os.path.realpath(self.root) + os.sep)
+
     def written(self, w: Word, by: str) -> None:
         """`w` names a file the command writes (or may write): never in `.git/` or `.rt/`."""
         store = _store_path(w, self.dotglob)
@@ -785,7 +792,7 @@ class _Reader:
             reason = e.reason
             if any(why in reason for why in (PUBLISH, HISTORY, DESTROY)):
                 reason += TAIL
-            self.refuse(reason, op="" if repeat or elsewhere or self.relocated else e.op)
+            self.refuse(reason, op="" if repeat or elsewhere or self.relocated or not self.at_home() else e.op)
             return
         if parsed is not None:
             for name, value, negated in parsed.options:
@@ -893,6 +900,8 @@ def _w_env(reader: _Reader, argv, stdin, repeat):
     while i < len(argv):
         w = argv[i]
         t = w.text
+        if t in ("-C", "--chdir") or t.startswith("--chdir="):
+            reader.relocated = True   # git in another folder: never the one commit intent mode allows
         if t in ("-u", "-C", "--unset", "--chdir"):
             i += 2
         elif t in ("-S", "--split-string") or t.startswith(("-S", "--split-string=")):
@@ -918,6 +927,7 @@ def _w_command(reader: _Reader, argv, stdin, repeat):
 
 
 def _w_sudo(reader: _Reader, argv, stdin, repeat):
+    reader.relocated = True   # as another user (its HOME, its git config, files it owns): never the one commit
     if any(w.text in ("-e", "--edit") for w in argv[1:]):
         for w in argv[1:]:
             if not w.text.startswith("-"):
@@ -960,16 +970,26 @@ def _w_xargs(reader: _Reader, argv, stdin, repeat):
     return inner, None, True
 
 
+def _w_other_user(options: str = "", long: tuple[str, ...] = (), operands: int = 0):
+    """doas and chroot: git as another user or in another root, so never the one commit intent mode allows."""
+    plain = _w_plain(options, long, operands)
+
+    def wrapper(reader: _Reader, argv, stdin, repeat):
+        reader.relocated = True
+        return plain(reader, argv, stdin, repeat)
+    return wrapper
+
+
 def _w_exec(reader: _Reader, argv, stdin, repeat):
     return _skip(argv, "a"), stdin, repeat
 
 
 WRAPPERS = {
     "env": _w_env, "command": _w_command, "builtin": _w_plain(), "exec": _w_exec, "nohup": _w_plain(),
-    "sudo": _w_sudo, "doas": _w_plain("uC"), "nice": _w_plain("n", ("--adjustment",)), "time": _w_time,
+    "sudo": _w_sudo, "doas": _w_other_user("uC"), "nice": _w_plain("n", ("--adjustment",)), "time": _w_time,
     "timeout": _w_plain("sk", ("--signal", "--kill-after"), 1), "stdbuf": _w_plain("ioe"),
     "ionice": _w_plain("cnp"), "setsid": _w_plain(), "chronic": _w_plain(), "unbuffer": _w_plain(),
-    "xargs": _w_xargs, "chrt": _w_plain("", (), 1), "taskset": _w_plain("", (), 1), "chroot": _w_plain("", (), 1),
+    "xargs": _w_xargs, "chrt": _w_plain("", (), 1), "taskset": _w_plain("", (), 1), "chroot": _w_other_user("", (), 1),
     "fakeroot": _w_plain(), "catchsegv": _w_plain(), "dbus-run-session": _w_plain(), "caffeinate": _w_plain(),
     "busybox": _w_plain(),
 }

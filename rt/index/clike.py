@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from functools import cache
+from itertools import accumulate, repeat
 
 from rt.index.model import Definition, Parsed, identifiers
 
@@ -81,38 +82,41 @@ class Tokens:
         """Tokens from `pos`; with `stop`, up to and past the `}` that closes an open `${` or `{`."""
         text, rx, out, js, depth = self.text, self.rx, self.out, self.family == "js", 0
         while True:
-            m = rx.match(text, pos)
-            kind = m.lastgroup
-            if kind == "end":
-                return m.end()
-            val, start, pos = m.group(kind), m.start(kind), m.end()
-            if js:
-                if kind == "bt":
-                    pos = self.template(pos)
-                    continue
-                if val == "/" and self._regex_ok():
-                    end = self.regex(start)
-                    if end:
-                        out.append(("str", text[start:end], start))
-                        pos = end
-                        continue
-                if val == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[start:start + 2]):
-                    mark = len(out)
-                    try:
-                        pos = self.element(start)
-                        continue
-                    except _NotJsx:
-                        del out[mark:]
-            if kind in _STRINGS:
-                out.append(("str", val, start))
-            elif kind != "life":
-                if val == "{":
-                    depth += 1
-                elif val == "}":
-                    if depth == 0 and stop:
-                        return pos
-                    depth -= 1
-                out.append((kind, val, start))
+            # the pattern matches at every position (any other character is a `p` token, the end `end`),
+            # so `finditer` gives the tokens one after another, as `match` from each end would, in C;
+            # a token that the pattern cannot end (template, regex literal, JSX) starts it again after it
+            for m in rx.finditer(text, pos):
+                kind = m.lastgroup
+                if kind == "end":
+                    return m.end()
+                val, start, pos = m.group(kind), m.start(kind), m.end()
+                if js:
+                    if kind == "bt":
+                        pos = self.template(pos)
+                        break
+                    if val == "/" and self._regex_ok():
+                        end = self.regex(start)
+                        if end:
+                            out.append(("str", text[start:end], start))
+                            pos = end
+                            break
+                    if val == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[start:start + 2]):
+                        mark = len(out)
+                        try:
+                            pos = self.element(start)
+                            break
+                        except _NotJsx:
+                            del out[mark:]
+                if kind in _STRINGS:
+                    out.append(("str", val, start))
+                elif kind != "life":
+                    if val == "{":
+                        depth += 1
+                    elif val == "}":
+                        if depth == 0 and stop:
+                            return pos
+                        depth -= 1
+                    out.append((kind, val, start))
 
     def _regex_ok(self) -> bool:
         if not self.out:
@@ -268,11 +272,8 @@ def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parse
         toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
     except (ValueError, RecursionError):
         return Parsed([], [], identifiers(body), note="unparsed")
-    lines, line, last = [], 1 + offset, 0
-    for t in toks:   # tokens come in text order
-        line += body.count("\n", last, t[2])
-        last = t[2]
-        lines.append(line)
+    starts = [t[2] for t in toks]   # in text order: each token's line counts the newlines since the one before
+    lines = list(accumulate(map(body.count, repeat("\n"), [0] + starts[:-1], starts), initial=1 + offset))[1:]
     defs = _Definitions(toks, lines, text.splitlines(), family, path).run()
     idents = sorted({v for k, v, _ in toks if k == "id" and v not in KEYWORDS})
     return Parsed(defs, _imports(toks, family), idents)

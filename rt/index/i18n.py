@@ -104,56 +104,72 @@ def is_source_locale(path: str) -> bool:
     return any(_SOURCE.match(p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
-def entries(path: str, text: str) -> list[tuple[str, str, int]]:
-    """(key, translated text, line) of a locale file, in file order; [] when it cannot be read as one."""
+def entries(path: str, text: str, keep=None) -> list[tuple[str, str, int]]:
+    """(key, translated text, line) of a locale file, in file order; [] when it cannot be read as one.
+    With `keep`, only the entries whose text it accepts: a file of 2,000 keys where one matches looks
+    for the line of that one only, not of every key."""
     ext = path.rsplit(".", 1)[-1].lower()
     if ext in ("json", "arb"):
-        return _json_entries(text, skip_meta=ext == "arb")
+        return _json_entries(text, ext == "arb", keep)
     if ext in ("po", "pot"):
-        return _po_entries(text)
-    if ext in ("yml", "yaml"):
-        return _yaml_entries(text)
-    if ext == "properties":
-        return _properties_entries(text)
-    if ext == "xml":
-        return [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
-                for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
-    if ext == "strings":
-        return [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
-                for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
-    return []
+        out = _po_entries(text)
+    elif ext in ("yml", "yaml"):
+        out = _yaml_entries(text)
+    elif ext == "properties":
+        out = _properties_entries(text)
+    elif ext == "xml":
+        out = [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
+               for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
+    elif ext == "strings":
+        out = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
+               for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
+    else:
+        return []
+    return out if keep is None else [e for e in out if keep(e[1])]
 
 
-def _json_entries(text: str, skip_meta: bool) -> list[tuple[str, str, int]]:
+def _json_entries(text: str, skip_meta: bool, keep=None) -> list[tuple[str, str, int]]:
+    """Every string leaf, keyed by its dotted path, at the line of its key: each key of the document,
+    in order, is looked for from the line of the one before. The texts are filtered by `keep` first;
+    the lines are looked for only up to the last entry kept."""
     try:
         data = json.loads(text)
     except ValueError:
         return []   # invalid JSON: the file is still searched as text
     if not isinstance(data, dict):
         return []
-    lines = text.splitlines()
-    out: list[tuple[str, str, int]] = []
-    cursor = [0]
-
-    def line_of(segment: str) -> int:
-        needle = json.dumps(segment, ensure_ascii=False)
-        for i in range(cursor[0], len(lines)):
-            if needle in lines[i] or json.dumps(segment) in lines[i]:
-                cursor[0] = i
-                return i + 1
-        return cursor[0] + 1
+    keys: list[tuple[str, str | None, str]] = []   # (the key as written, its dotted path for a text, the text)
 
     def walk(node: dict, prefix: str) -> None:
         for k, v in node.items():
             if skip_meta and k.startswith("@"):
                 continue
             key = f"{prefix}.{k}" if prefix else k
-            line = line_of(k)
             if isinstance(v, dict):
+                keys.append((k, None, ""))
                 walk(v, key)
-            elif isinstance(v, str):
-                out.append((key, v, line))
+            else:
+                keys.append((k, key, v) if isinstance(v, str) else (k, None, ""))
     walk(data, "")
+    wanted = {i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))}
+    if not wanted:
+        return []
+    lines = text.splitlines()
+    out: list[tuple[str, str, int]] = []
+    cursor = 0
+    for i in range(max(wanted) + 1):
+        k, key, v = keys[i]
+        if k.isascii() and k.isprintable() and '"' not in k and "\\" not in k:
+            needles: tuple[str, ...] = (f'"{k}"',)   # what json.dumps writes for it, either way
+        else:
+            needles = (json.dumps(k, ensure_ascii=False), json.dumps(k))
+        line = cursor + 1
+        for j in range(cursor, len(lines)):
+            if any(n in lines[j] for n in needles):
+                cursor, line = j, j + 1
+                break
+        if i in wanted:
+            out.append((key, v, line))
     return out
 
 

@@ -11,7 +11,7 @@ the parsers and the import resolver are loaded only when something has to be par
 """
 from __future__ import annotations
 
-import json
+import gc
 import os
 import re
 import sys
@@ -20,13 +20,16 @@ import zlib
 from array import array
 from collections import Counter
 from functools import cached_property
+from itertools import repeat
+from pathlib import Path
 
 from rt.index import freshness
 
 from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
+from rt.store import json_bytes
 
-VERSION = 11
+VERSION = 12
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -114,7 +117,7 @@ class Index:
 
     def _read(self, name: str) -> dict:
         if name not in self._cache:
-            self._cache[name] = _part(self.store, name)
+            self._cache[name] = _part(self.store, name, _crc(self.meta, name))
         return self._cache[name]
 
     def _shard(self, kind: str, key: str) -> dict:
@@ -199,8 +202,10 @@ class Index:
     def _delta_postings(self) -> dict[tuple[str, str], list]:
         out: dict[tuple[str, str], list] = {}
         for path, e in self.delta.items():
-            for kind, key, value in _postings(path, self._ids[path], e):
-                out.setdefault((kind, key), []).append(value)
+            fid = self._ids[path]
+            for kind, keys, values in _postings(path, fid, e):
+                for key, value in zip(keys, values or repeat(fid)):
+                    out.setdefault((kind, key), []).append(value)
         return out
 
     def _lookup(self, kind: str, key: str) -> list:
@@ -271,7 +276,9 @@ class Index:
     def _stats(self) -> dict[str, array]:
         numbers = array("I")
         try:
-            numbers.frombytes(self.store.path(DIR, STATS).read_bytes())
+            raw = self.store.path(DIR, STATS).read_bytes()
+            if zlib.crc32(raw) == _crc(self.meta, STATS):
+                numbers.frombytes(raw)
         except (FileNotFoundError, ValueError):
             pass
         n = len(self.base_paths)
@@ -416,12 +423,26 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
                 _say_rebuilt(e)
                 idx, old, trusted = None, {}, None
         if idx is None:
-            entries, parsed = _entries(ctx.repo, snap.files, old)
-            from rt.index.resolve import resolve_all
-            resolve_all(ctx.repo, entries, set(entries))
-            idx = Index(store, _write(store, entries, fp, trusted), parsed)
+            idx = _build(ctx.repo, store, snap.files, old, fp, trusted)
         freshness.save(store, quick_path, quick)
     return idx
+
+
+def _build(repo, store, files: dict[str, tuple[str, str]], old: dict[str, FileEntry], fp: str,
+           trusted: dict | None) -> Index:
+    """A full build: every file's entry (those of `old` whose blob id is the same reused), imports
+    resolved, every shard written. The cyclic garbage collector waits meanwhile: a build makes millions
+    of lists, none in a cycle, and its passes over them cost a third of the build."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        entries, parsed = _entries(repo, files, old)
+        from rt.index.resolve import resolve_all
+        resolve_all(repo, entries, set(entries))
+        return Index(store, _write(store, entries, fp, trusted), parsed)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def _refresh(repo, store, path, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
@@ -495,7 +516,7 @@ def _file_number(value) -> int:
 
 
 _META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs",
-         "digests", "paths_crc")
+         "digests", "paths_crc", "crcs")
 _SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
 """What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
 
@@ -512,10 +533,20 @@ def _meta(store) -> dict | None:
     return meta if all(k in meta for k in _META) else None
 
 
-def _part(store, name: str) -> dict:
+def _crc(meta: dict, name: str) -> int | None:
+    """The CRC-32 the build recorded for one of its files (a shard, blobs.json, rankstats): they are
+    written without fsync, so after a crash one may hold an older build's bytes. None for delta.json,
+    written durably by every update."""
+    if name in meta["crcs"]:
+        return meta["crcs"][name]
+    family = meta["digests"].get(name[0])
+    return family[int(name[1:4])] if family and name[1:4].isdigit() and int(name[1:4]) < len(family) else None
+
+
+def _part(store, name: str, crc: int | None = None) -> dict:
     """One JSON file of the index, with the shape its readers expect; IndexDamaged when it is not."""
     try:
-        data = store.read_json(f"{DIR}/{name}")
+        data = store.read_json(f"{DIR}/{name}", crc=crc)
     except StoreError:
         data = False
     shape = _SHAPES.get(name) or {k: dict for k in KINDS if FAMILY[k] == name[0]}
@@ -575,29 +606,70 @@ def damaged(store) -> list[str]:
 
 
 def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry]) -> tuple[dict[str, FileEntry], int]:
-    from rt.index import langs
-    entries: dict[str, FileEntry] = {}
-    parsed = 0
+    """An entry for every file of `files` (path -> (blob id, kind)), sorted by path: those of `old` whose
+    blob id is the same reused, the rest read and parsed (in a process pool when many); and how many
+    files were parsed."""
+    reused: dict[str, FileEntry] = {}
+    todo: list[tuple[str, str, str]] = []
     for path in sorted(files):
         blob, kind = files[path]
         prev = old.get(path)
         if prev is not None and prev.blob == blob:
             if prev.terms is None:   # an index built before the counts were kept
                 prev.terms = _text_terms(prev, read_text(repo, path) or "")
-            entries[path] = prev
-            continue
+            reused[path] = prev
+        else:
+            todo.append((path, blob, kind))
+    fresh = {e.path: e for e in _parse_all(str(repo.root), todo)}
+    parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "unreadable"))
+    return {p: reused.get(p) or fresh[p] for p in sorted(files)}, parsed
+
+
+WORKERS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
+"""Processes that parse a large build at once: the cores this process may use, at most 8."""
+POOL_FROM = 256
+"""Files to parse from which a process pool pays for its start-up; fewer are parsed here."""
+CHUNK = 64
+"""Files per pool task: enough to spread the per-task cost, few enough to keep every worker busy to the end."""
+
+
+def _parse_all(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
+    """The entries of `todo`'s files (path, blob id, kind), in its order. Many files are parsed by a pool
+    of processes in chunks, put back in order, so the index is the same as a serial build's, byte for
+    byte; where no pool can start (no fork, no semaphores) they are parsed here."""
+    if WORKERS < 2 or len(todo) < POOL_FROM:
+        return _parse_chunk(root, todo)
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    try:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures.process import BrokenProcessPool
+        method = "fork" if sys.platform == "linux" else None   # fork: no re-import; elsewhere the platform's own
+        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context(method)) as pool:
+            return [e for part in pool.map(_parse_chunk, [root] * len(chunks), chunks) for e in part]
+    except (OSError, ImportError, BrokenProcessPool):
+        return _parse_chunk(root, todo)
+
+
+def _parse_chunk(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
+    """Read and parse each file of `todo` (path, blob id, kind): what one pool task does."""
+    from rt.core import Repo
+    from rt.index import langs
+    repo = Repo(Path(root), False)
+    out = []
+    for path, blob, kind in todo:
         lang = langs.language(path)
         text = read_text(repo, path) if kind == "text" else None
         if text is None:
-            entries[path] = FileEntry(path, lang, 0, [], [], note=kind if kind != "text" else "unreadable", blob=blob)
+            out.append(FileEntry(path, lang, 0, [], [], note=kind if kind != "text" else "unreadable", blob=blob))
             continue
-        parsed += 1
         p = langs.parse(path, lang, text)
         lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-        entries[path] = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
-                                  [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
-        entries[path].terms = _text_terms(entries[path], text)
-    return entries, parsed
+        e = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
+                      [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
+        e.terms = _text_terms(e, text)
+        out.append(e)
+    return out
 
 
 def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
@@ -606,68 +678,89 @@ def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
     return {} if e.note == "minified" else terms.text_counts(text)
 
 
-
-
 def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
-    """Write every shard whose content changed, then the meta file that makes them current."""
+    """Write every shard whose content changed, then the meta file that makes them current.
+
+    The shards are a cache: written without fsync, each one's CRC-32 kept in the meta file, which is
+    written last and durably; a shard a crash cut short or left from an older build fails its CRC when
+    read (IndexDamaged: built again)."""
     n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
                         + 2 * len(e.terms or ()) for e in entries.values()))
-    shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
-    where: dict[str, int] = {}   # key -> its shard number; the same identifiers recur in most files
+    maps: dict[str, dict] = {k: {} for k in KINDS}   # every kind's whole map, split into shards below
     defs = 0
     ids = {p: i for i, p in enumerate(entries)}
     for fid, (path, e) in enumerate(entries.items()):   # sorted by path, so every posting list comes out sorted
-        for kind, key, value in _postings(path, fid, e, ids):
+        for kind, keys, values in _postings(path, fid, e, ids):
+            m = maps[kind]
+            if kind in ROWS:
+                m.update(zip(keys, values))
+            elif values is None:   # the file's number for every key: the bulk of the postings
+                for key in keys:
+                    got = m.get(key)
+                    if got is None:
+                        m[key] = [fid]
+                    else:
+                        got.append(fid)
+            else:
+                for key, value in zip(keys, values):
+                    got = m.get(key)
+                    if got is None:
+                        m[key] = [value]
+                    else:
+                        got.append(value)
+        defs += len(e.defs)
+    shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
+    where: dict[str, int] = {}   # key -> its shard number; the same words recur in most kinds
+    for kind, m in maps.items():
+        family = shards[FAMILY[kind]]
+        for key, value in m.items():
             i = where.get(key)
             if i is None:
                 i = where[key] = shard_of(key, n)
-            if kind in ROWS:
-                shards[FAMILY[kind]][i][kind][key] = value
-            else:
-                shards[FAMILY[kind]][i][kind].setdefault(key, []).append(value)
-        defs += len(e.defs)
+            family[i][kind][key] = value
+    del maps
     old = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
     digests: dict[str, list[int]] = {}
     store.ensure()
     for fam, family in shards.items():
         digests[fam] = []
         for i, shard in enumerate(family):
-            digest = _digest(shard)
-            digests[fam].append(digest)
             name = f"{fam}{i:03d}.json"
+            raw = json_bytes(shard)
+            digest = zlib.crc32(raw)
+            digests[fam].append(digest)
             if old.get(fam, [None] * n)[i] != digest or not store.path(DIR, name).is_file():
-                store.write_json(f"{DIR}/{name}", shard)
+                store.write_bytes(store.path(DIR, name), raw, durable=False)
     _drop_extra(store, n)
     paths = "\0".join(entries).encode("utf-8", "surrogateescape")
-    store.write_bytes(store.path(DIR, PATHS), paths)
-    store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]})
+    store.write_bytes(store.path(DIR, PATHS), paths, durable=False)
+    crcs = {"blobs.json": store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]},
+                                           durable=False)}
     cap = 2 ** 32 - 1
-    store.write_bytes(store.path(DIR, STATS), array("I", [min(cap, x) for x in (
-        [e.lines for e in entries.values()] + [sum((e.terms or {}).values()) for e in entries.values()])]).tobytes())
+    stats = array("I", [min(cap, x) for x in (
+        [e.lines for e in entries.values()] + [sum((e.terms or {}).values()) for e in entries.values()])]).tobytes()
+    store.write_bytes(store.path(DIR, STATS), stats, durable=False)
+    crcs[STATS] = zlib.crc32(stats)
     store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
                                "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
-                               "digests": digests, "paths_crc": zlib.crc32(paths)})
+                               "digests": digests, "paths_crc": zlib.crc32(paths), "crcs": crcs})
 
 
 def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):
-    """(kind, key, value) of everything one file (number `fid`) puts in the shards."""
-    yield "files", path, e.to_row()
+    """(kind, keys, values) of everything one file (number `fid`) puts in the shards: `values` holds each
+    key's value, or is None when every key's is the file number. `ids` (path -> file number) for a file
+    of a full build, None for one of the delta."""
+    yield "files", (path,), (e.to_row(),)
     if ids is not None:
-        yield "resolved", path, [ids[t] for t in e.resolved if t in ids]
-    for ident in e.idents:
-        yield "idents", ident, fid
-    for w in e.words:
-        yield "words", w, fid
-    for k in e.keys:
-        yield "keys", k, fid
-    for d in e.defs:
-        yield "defs", d.name, [fid, d.name, d.kind, d.start, d.end, d.signature, d.parent]
-    for target in e.resolved:
-        if target != path:
-            yield "importers", target, fid
+        yield "resolved", (path,), ([ids[t] for t in e.resolved if t in ids],)
+    yield "idents", e.idents, None
+    yield "words", e.words, None
+    yield "keys", e.keys, None
+    yield "defs", [d.name for d in e.defs], [[fid, d.name, d.kind, d.start, d.end, d.signature, d.parent] for d in e.defs]
+    yield "importers", [target for target in e.resolved if target != path], None
     yield from _rank_postings(path, fid, e, ids is not None)
 
 
@@ -675,17 +768,10 @@ def _rank_postings(path: str, fid: int, e: FileEntry, base: bool):
     """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number."""
     from rt.index import terms
     if base:
-        yield "counts", path, e.terms or {}
-    for key, n in (e.terms or {}).items():
-        yield "terms", key, fid if n == 1 else [fid, n]
-    for key, where in terms.path_keys(path).items():
-        yield "pterms", key, fid if where == 1 else [fid, where]
-    for key, n in terms.name_counts([d.name for d in e.defs]).items():
-        yield "nterms", key, fid if n == 1 else [fid, n]
-
-
-def _digest(shard: dict) -> int:
-    return zlib.crc32(json.dumps(shard, sort_keys=True, separators=(",", ":")).encode("utf-8", "surrogateescape"))
+        yield "counts", (path,), (e.terms or {},)
+    for kind, counts in (("terms", e.terms or {}), ("pterms", terms.path_keys(path)),
+                         ("nterms", terms.name_counts([d.name for d in e.defs]))):
+        yield kind, counts.keys(), [fid if n == 1 else [fid, n] for n in counts.values()]
 
 
 def _write_meta(store, meta: dict) -> dict:

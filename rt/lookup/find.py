@@ -5,6 +5,7 @@ Candidate files come from the index's word map, so only files holding every word
 """
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from collections import namedtuple
@@ -33,23 +34,77 @@ def _norm(s: str) -> str:
     return " ".join(s.split()).lower()
 
 
+_OTHER_BREAKS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
+"""Line breaks `str.splitlines` knows besides "\n"."""
+
+
 def _lines_with(text: str, q: str) -> list[tuple[int, str]]:
     """(number, line) of the lines whose normalised text holds `q` (normalised). One search over the
-    lower-cased text finds the lines with the query's first word; only those are normalised."""
-    lines = text.splitlines()
+    lower-cased text finds the lines with the query's first word; only those are cut out and normalised,
+    numbered by counting the newlines before them (lines split as `str.splitlines` splits them)."""
     low = text.lower()
     if len(low) != len(text):   # a character whose lower case is longer shifts positions: line by line
-        return [(i, line) for i, line in enumerate(lines, 1) if q in _norm(line)]
-    ends = line_ends(text)
+        return [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
     first = q.split(" ", 1)[0]
     out = []
+    if _OTHER_BREAKS.search(text):
+        lines = text.splitlines()
+        ends = line_ends(text)
+        at = low.find(first)
+        while at != -1:
+            i = bisect_right(ends, at)
+            if q in _norm(lines[i]):
+                out.append((i + 1, lines[i]))
+            at = low.find(first, ends[i])
+        return out
+    number, counted = 1, 0   # the number of the line starting at offset `counted`
     at = low.find(first)
     while at != -1:
-        i = bisect_right(ends, at)
-        if q in _norm(lines[i]):
-            out.append((i + 1, lines[i]))
-        at = low.find(first, ends[i])
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        number += text.count("\n", counted, start)
+        counted = start
+        line = text[start:end]
+        if q in _norm(line):
+            out.append((number, line))
+        at = low.find(first, end)
     return out
+
+
+_JSON_STRING = re.compile(r'("(?:[^"\\\n]|\\.)*")\s*(:?)')
+
+
+def _no_value_holds(text: str, first: str, holds) -> bool:
+    """Whether no translation in a JSON locale file can hold the query, read from its raw text: every place
+    `first` (the query's first word, lower case, letters and digits) occurs is inside a key, or inside a
+    value that `holds` rejects. Then the file need not be parsed: in a project whose keys are the English
+    texts, every locale file holds the query's words in its keys. (Strings never span lines in JSON; a
+    `\\u` escape could spell the word, so a file with one is parsed.)"""
+    low = text.lower()
+    if not first.isalnum() or len(low) != len(text) or "\\u" in text:
+        return False
+    strings: list[re.Match] = []   # the strings of the line being looked at
+    line_end = -1
+    at = low.find(first)
+    while at != -1:
+        if at > line_end:
+            line_start = text.rfind("\n", 0, at) + 1
+            line_end = text.find("\n", at)
+            line_end = len(text) if line_end == -1 else line_end
+            strings = list(_JSON_STRING.finditer(text, line_start, line_end))
+        inside = next((m for m in strings if m.start(1) < at and at + len(first) < m.end(1)), None)
+        if inside is None:   # outside any string: the parser tells
+            return False
+        if not inside.group(2):   # a value
+            try:
+                value = json.loads(inside.group(1))
+            except ValueError:
+                return False
+            if not isinstance(value, str) or holds(value):
+                return False
+        at = low.find(first, inside.end(1))
+    return True
 
 
 def _snippet(line: str) -> str:
@@ -78,12 +133,18 @@ def cmd_find(ctx, args) -> Result:
     if not candidates:   # text without spaces between words (CJK) hides inside longer words: read the locale files
         locales = [p for p in idx.paths if i18n.is_locale(p)]
     keys: dict[str, tuple[str, int, str]] = {}
+    first = q.split(" ", 1)[0]   # in every text holding the query: a quick test before the whole one
+
+    def holds(value: str) -> bool:
+        return first in value.lower() and q in _norm(value)
+
     for path in locales:
-        text = read_text(ctx.repo, path)
-        for key, value, line in i18n.entries(path, text or ""):
-            if q in _norm(value):
-                hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
-                keys.setdefault(key, (path, line, value))
+        text = read_text(ctx.repo, path) or ""
+        if path.endswith((".json", ".arb")) and _no_value_holds(text, first, holds):
+            continue
+        for key, value, line in i18n.entries(path, text, holds):
+            hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
+            keys.setdefault(key, (path, line, value))
     used: set[tuple[str, int]] = set()
     for key in sorted(keys):
         hits += _key_uses(ctx, idx, key, keys[key], used)

@@ -24,6 +24,7 @@ import itertools
 import math
 import re
 
+from rt import budget, journal
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
 from rt.pack.rank import is_test, short
@@ -369,6 +370,9 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     r = view.ranking
     terms = set(r.weights) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
     head = [f"rt: task {task_id} started. {_checks(baseline)}"]
+    facts = journal.memory_facts(view.ctx.store)[:budget.MEMORY_ENTRIES]   # the user's words: few, and binding
+    head += ["The user's facts (/mem), newest first:"] + [
+        "- " + budget.cut_to(" ".join(f.split()), budget.MEMORY_EACH, words=True) for f in facts] if facts else []
     folder, _, pack = files[1].rpartition("/")
     more = (f"More, if needed: Read {folder}/: {pack} (more code, ranked files), "
             f"{files[0].rpartition('/')[2]} (stack, folders, entry points).")
