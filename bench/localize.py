@@ -42,6 +42,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -70,7 +71,7 @@ REPOS = {
 GROUPS = ("python", "go", "rust", "ts-web", "locale")
 KS = (1, 5, 10)
 WINDOW = 30
-RANKERS = {"rt": "rt pack", "bm25": "BM25 (content + paths)"}
+RANKERS = {"rt": "rt pack", "inject": "rt /runtask injection", "bm25": "BM25 (content + paths)"}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -197,8 +198,31 @@ class Baseline:
 
 # ---------------------------------------------------------------- judging one task
 
-def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], edits: dict, sizes: dict) -> dict:
-    """Recall@k, code of each answer file in the pack, share of edited lines the fragments hold, size."""
+def numbered(text: str) -> list[dict]:
+    """The code an injection shows, as fragments: its runs of lines numbered as Read numbers them."""
+    out: list[dict] = []
+    path = None
+    for line in text.splitlines():
+        head = re.match(r"### (\S+) \d+-\d+ of \d+", line)
+        if head:
+            path = head.group(1)
+            continue
+        m = re.match(r"(\d+)\t", line)
+        if m and path:
+            n = int(m.group(1))
+            if out and out[-1]["path"] == path and out[-1]["end"] == n - 1:
+                out[-1]["end"] = n
+            else:
+                out.append({"path": path, "start": n, "end": n})
+        elif not line.strip() or line.startswith("## "):
+            path = None
+    return out
+
+
+def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], edits: dict, sizes: dict,
+          budget: int | None = None) -> dict:
+    """Recall@k, code of each answer file in the pack, share of edited lines the fragments hold, size
+    (over `budget`, the pack's by default)."""
     shown: dict[str, set[int]] = {}
     for f in frags:
         shown.setdefault(f["path"], set()).update(range(f["start"], f["end"] + 1))
@@ -209,7 +233,7 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
     out["all_code"] = all(p in shown for p in answer)
     out["lines"] = (sum(n in shown.get(p, ()) for p, n in wanted) / len(wanted)) if wanted else None
     out["chars"] = chars
-    out["over"] = chars > RT.PACK_CHARS
+    out["over"] = chars > (budget or RT.PACK_CHARS)
     out["ranks"] = {p: (ranked.index(p) + 1 if p in ranked else None) for p in answer}
     return out
 
@@ -230,7 +254,10 @@ def rt_task(text: str) -> SimpleNamespace:
     view = RT.view(ctx, text, [])
     pack = RT.build_pack(view)
     t2, c2 = time.perf_counter(), cpu_time()
-    return SimpleNamespace(view=view, pack=pack, index_s=t1 - t0, s=t2 - t1, cpu=c2 - c1)
+    injected = RT.injection(view, "bench", {}, (".rt/tasks/bench/manifest.md", ".rt/tasks/bench/pack.md"))
+    t3, c3 = time.perf_counter(), cpu_time()
+    return SimpleNamespace(view=view, pack=pack, injected=injected, index_s=t1 - t0, s=t2 - t1, cpu=c2 - c1,
+                           inject_s=t3 - t2, inject_cpu=c3 - c2)
 
 
 def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool) -> dict:
@@ -270,6 +297,10 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                 "rt": {**judge(ranked, rt.pack.fragments, len(rt.pack.text), c["answer"], edits, sizes),
                        "s": round(rt.s, 3), "cpu": round(rt.cpu, 3), "index_s": round(rt.index_s, 3),
                        "files": len(rt.pack.files)},
+                "inject": {**judge(ranked, numbered(rt.injected), len(rt.injected), c["answer"], edits, sizes,
+                                   RT.INJECT_CHARS),
+                           "s": round(rt.inject_s, 3), "cpu": round(rt.inject_cpu, 3), "index_s": 0.0,
+                           "files": len({f["path"] for f in numbered(rt.injected)})},
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
