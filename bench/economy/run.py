@@ -45,6 +45,7 @@ sys.path.insert(0, str(ROOT))
 os.environ["PATH"] = os.pathsep.join([str(ROOT / ".ci" / "node_modules" / ".bin"), os.environ.get("PATH", "")])
 
 from bench.economy.tasks import REPOS, TASKS, Task  # noqa: E402
+from bench.localize import numbered  # noqa: E402
 from rt.budget import estimate  # noqa: E402
 from rt.index.langs import language, parse  # noqa: E402
 from tests.e2e.fakeapi import text, tool  # noqa: E402
@@ -142,17 +143,8 @@ def injected(body: dict) -> tuple[dict[str, set[int]], dict[str, list[tuple[int,
         return {}, {}
     ctx = whole.split(marker, 1)[1]
     code: dict[str, set[int]] = {}
-    path = None
-    for line in ctx.splitlines():
-        head = re.match(r"### (\S+) \d+-\d+ of \d+", line)
-        if head:
-            path = head.group(1)
-            continue
-        numbered = re.match(r"(\d+)\t", line)
-        if numbered and path:
-            code.setdefault(path, set()).add(int(numbered.group(1)))
-        elif not line.strip() or line.startswith("## "):
-            path = None
+    for frag in numbered(ctx):
+        code.setdefault(frag["path"], set()).update(range(frag["start"], frag["end"] + 1))
     reads: dict[str, list[tuple[int, int]]] = {}
     for p, offset, limit in re.findall(r"Read (\S+) offset=(\d+) limit=(\d+)", ctx):
         reads.setdefault(p, []).append((int(offset), int(offset) + int(limit) - 1))
