@@ -2,7 +2,7 @@
 
 Runs `claude -p` three times in a synthetic repository against the scripted fake API (tests/e2e/):
 without rt, with `rt install` and a plain prompt (the up-front cost: the skill's description and the
-agents listing), and with `/runtask <task>` (the skill body, the manifest and the pack). It reports the
+agents listing), and with `/runtask <task>` (the skill body and the hook's injection). It reports the
 characters of the first request's messages and rt's token estimate (`rt.budget.estimate`), plus the
 wall time of each run (hooks included).
 
@@ -27,8 +27,8 @@ from tests.e2e.fakeapi import text  # noqa: E402
 from tests.e2e.harness import claude_binary, run_claude, seen  # noqa: E402
 
 
-HOLDS = (("skill listing", "- runtask: "), ("skill body", "# /runtask: one task"),
-         ("manifest", "# Repository manifest"), ("pack", "# Task pack"))
+HOLDS = (("skill listing", "- runtask: "), ("skill body", "rt started the task"),
+         ("injected code", "## Code most likely to change"), ("a preview instead", "Output too large"))
 """What to look for in the first request: a label and a marker that only that part carries."""
 
 

@@ -29,7 +29,7 @@ Reproduce: fetch each repository (`fetch github:owner/name`; the tool prints its
 /work/.mirror/), then
 
     python3 bench/localize.py [GIT_DIR ...] [--commits 60] [--locale-commits 20] [--quick] [--json OUT]
-    python3 bench/localize.py --report OUT [--misses N]      # the tables (and rt's worst misses) again
+    python3 bench/localize.py --report OUT [OUT ...] [--misses N]   # the tables (and rt's worst misses) again
 
 With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/repo. History is read
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
@@ -42,6 +42,7 @@ import argparse
 import json
 import math
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -70,7 +71,7 @@ REPOS = {
 GROUPS = ("python", "go", "rust", "ts-web", "locale")
 KS = (1, 5, 10)
 WINDOW = 30
-RANKERS = {"rt": "rt pack", "bm25": "BM25 (content + paths)"}
+RANKERS = {"rt": "rt pack", "inject": "rt /runtask injection", "bm25": "BM25 (content + paths)"}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -197,8 +198,31 @@ class Baseline:
 
 # ---------------------------------------------------------------- judging one task
 
-def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], edits: dict, sizes: dict) -> dict:
-    """Recall@k, code of each answer file in the pack, share of edited lines the fragments hold, size."""
+def numbered(text: str) -> list[dict]:
+    """The code an injection shows, as fragments: its runs of lines numbered as Read numbers them."""
+    out: list[dict] = []
+    path = None
+    for line in text.splitlines():
+        head = re.match(r"### (\S+) \d+-\d+ of \d+", line)
+        if head:
+            path = head.group(1)
+            continue
+        m = re.match(r"(\d+)\t", line)
+        if m and path:
+            n = int(m.group(1))
+            if out and out[-1]["path"] == path and out[-1]["end"] == n - 1:
+                out[-1]["end"] = n
+            else:
+                out.append({"path": path, "start": n, "end": n})
+        elif not line.strip() or line.startswith("## "):
+            path = None
+    return out
+
+
+def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], edits: dict, sizes: dict,
+          budget: int | None = None) -> dict:
+    """Recall@k, code of each answer file in the pack, share of edited lines the fragments hold, size
+    (over `budget`, the pack's by default)."""
     shown: dict[str, set[int]] = {}
     for f in frags:
         shown.setdefault(f["path"], set()).update(range(f["start"], f["end"] + 1))
@@ -209,7 +233,7 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
     out["all_code"] = all(p in shown for p in answer)
     out["lines"] = (sum(n in shown.get(p, ()) for p, n in wanted) / len(wanted)) if wanted else None
     out["chars"] = chars
-    out["over"] = chars > RT.PACK_CHARS
+    out["over"] = chars > (budget or RT.PACK_CHARS)
     out["ranks"] = {p: (ranked.index(p) + 1 if p in ranked else None) for p in answer}
     return out
 
@@ -230,7 +254,10 @@ def rt_task(text: str) -> SimpleNamespace:
     view = RT.view(ctx, text, [])
     pack = RT.build_pack(view)
     t2, c2 = time.perf_counter(), cpu_time()
-    return SimpleNamespace(view=view, pack=pack, index_s=t1 - t0, s=t2 - t1, cpu=c2 - c1)
+    injected = RT.injection(view, "bench", {}, (".rt/tasks/bench/manifest.md", ".rt/tasks/bench/pack.md"))
+    t3, c3 = time.perf_counter(), cpu_time()
+    return SimpleNamespace(view=view, pack=pack, injected=injected, index_s=t1 - t0, s=t2 - t1, cpu=c2 - c1,
+                           inject_s=t3 - t2, inject_cpu=c3 - c2)
 
 
 def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool) -> dict:
@@ -270,6 +297,10 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                 "rt": {**judge(ranked, rt.pack.fragments, len(rt.pack.text), c["answer"], edits, sizes),
                        "s": round(rt.s, 3), "cpu": round(rt.cpu, 3), "index_s": round(rt.index_s, 3),
                        "files": len(rt.pack.files)},
+                "inject": {**judge(ranked, numbered(rt.injected), len(rt.injected), c["answer"], edits, sizes,
+                                   RT.INJECT_CHARS),
+                           "s": round(rt.inject_s, 3), "cpu": round(rt.inject_cpu, 3), "index_s": 0.0,
+                           "files": len({f["path"] for f in numbered(rt.injected)})},
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
@@ -357,6 +388,22 @@ def locale_lines(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+def targets(results: list[dict]) -> str:
+    """Issue 10's targets per set and group, rt's figure against each: met or missed."""
+    out = []
+    for which, group, rows in grouped(results):
+        rt, bm = summary(rows, "rt"), summary(rows, "bm25")
+        checks = [(f"recall@5 {rt['r@5']:.3f} >= BM25 {bm['r@5']:.3f} + 0.10", rt["r@5"] >= bm["r@5"] + 0.10),
+                  (f"all code in pack {rt['all_code']:.3f} >= 0.70", rt["all_code"] >= 0.70),
+                  (f"edited lines {rt['lines']:.3f} >= 0.60", rt["lines"] >= 0.60),
+                  (f"over budget {rt['over']} = 0", rt["over"] == 0),
+                  (f"median s {rt['s']:.2f} < 1", rt["s"] < 1)]
+        if group == "locale":
+            checks.insert(1, (f"recall@5 {rt['r@5']:.3f} >= 0.60", rt["r@5"] >= 0.60))
+        out.append(f"{which} {group}: " + "; ".join(f"{text} {'met' if ok else 'MISSED'}" for text, ok in checks))
+    return "\n".join(out)
+
+
 def misses(results: list[dict], n: int) -> str:
     """rt's misses on TS web apps and locale tasks, worst first: the task, the answer's ranks, what outranked it."""
     out = []
@@ -389,29 +436,32 @@ def main() -> None:
     ap.add_argument("--any-tip", action="store_true", help="read history from the snapshot's tip if the recorded one is absent")
     ap.add_argument("--json", type=Path, help="write every task's result here")
     ap.add_argument("--misses", type=int, default=0, metavar="N", help="print rt's N worst TS-web and locale misses")
-    ap.add_argument("--report", type=Path, metavar="JSON", help="print the tables of a run saved with --json; run nothing")
+    ap.add_argument("--report", type=Path, nargs="+", metavar="JSON",
+                    help="print the tables of runs saved with --json (of one rt commit, taken together); run nothing")
     a = ap.parse_args()
     if a.report:
-        saved = json.loads(a.report.read_text())
-        return report(saved["rt"], saved["results"], a.misses)
+        saved = [json.loads(f.read_text()) for f in a.report]
+        if len({s["rt"] for s in saved}) > 1:
+            sys.exit("localize: --report: runs of different rt commits: " + ", ".join(sorted({s["rt"] for s in saved})))
+        return report(saved[0]["rt"], [r for s in saved for r in s["results"] if r["rows"]], a.misses)
     dirs = a.git_dirs or [a.mirror / name.replace("/", "+", 1) / "repo" for name in REPOS]
     for d in dirs:
         if not d.is_dir():
             sys.exit(f"localize: {d}: no git directory (fetch github:{repo_name(d)} first)")
     results = []
+    rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
     for d in dirs:
         results.append(evaluate(d.resolve(), 15 if a.quick else a.commits, 5 if a.quick else a.locale_commits,
                                 a.window, a.work, a.any_tip))
         print(f"{results[-1]['repo']}: {results[-1]['commits']} tasks, {results[-1]['seconds']} s", file=sys.stderr)
-    rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
-    if a.json:
-        a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
+        if a.json:   # after each repository: a run cut short keeps what it measured
+            a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
     report(rt_commit, results, a.misses)
 
 
 def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
     print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), sep="\n")
+    print(table(results), "", repo_table(results), "", locale_lines(results), "", targets(results), sep="\n")
     if n_misses:
         print("\n" + misses(results, n_misses))
 

@@ -26,6 +26,7 @@ def hook_context(body: dict) -> str:
 
 def test_on_a_real_tree_the_first_request_holds_the_tasks_code_inline(tmp_path):
     repo = real_tree(tmp_path / "repo")
+    assert len(repo.git("ls-files").splitlines()) >= 2000   # large enough that a whole pack would not fit
     repo.rt("install")
     task = "no-unused-vars reports a variable that is only assigned in a destructuring default; it should not"
     run = run_claude(repo.root, tmp_path / "home", f"/runtask {task}", [[text("ok")]], timeout=600)   # a cold index

@@ -110,6 +110,8 @@ def test_code_keys_and_locale_detection():
                      "intl.formatMessage({ id: 'e.f' })") == ["Hi there", "a.b", "c", "d", "e.f"]
     assert code_keys("<FormattedMessage id='g' defaultMessage='x' />") == ["g"]
     assert is_locale("locales/en/common.json") and is_locale("src/i18n/fr-FR.json") and is_locale("de.po")
+    assert is_locale("src/languages/ru-RU.js") and is_locale("languages/de.json")   # modules written as code too
+    assert not is_locale("src/languages/index.js")
     assert not is_locale("package.json") and not is_locale("res/layout/strings.xml") and not is_locale("src/data.json")
     assert entries("x.json", "[1, 2]") == [] and entries("x.json", "{oops") == []
 

@@ -92,3 +92,15 @@ def test_a_missing_pinned_path_is_put_back_to_the_user(project):
     assert code == 0 and out["decision"] == "block"
     assert "src/nope.py: no such file or folder" in out["reason"] and "/runtask src/a.py src/b/: <task>" in out["reason"]
     assert not (project.root / ".rt" / "state.json").exists()
+
+
+def test_a_best_file_matched_by_its_path_alone_gives_way_to_the_next_files_code(project):
+    """Its words are in its path, none in its code: it has no fragment to lead with, and the hook must not
+    fail over it."""
+    project.write("src/invoice/rounding.py", "import os\n\n\n" + "".join(f"def helper_{i}(x):\n    return x + {i}\n\n\n"
+                                                                         for i in range(150)))
+    project.write("src/cart.py", "def total(items):\n    return sum(items)\n")
+    project.init_git()
+    text = runtask(project, "/runtask invoice rounding of the total is wrong")
+    assert project.rt_json("pack")["ranked"][0]["path"] == "src/invoice/rounding.py"
+    assert "### src/cart.py 1-2 of 2: function total\n1\tdef total(items):\n" in text

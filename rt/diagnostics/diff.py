@@ -246,8 +246,11 @@ def format_entry(e: dict, detail: bool = False) -> str:
 
 
 def explaining(message: str, detail: str) -> list[str]:
-    """A failure's explaining lines as a report shows them, without the one that repeats its message."""
-    return [ln for ln in detail.splitlines() if ln not in (message, f"E {message}")]
+    """A failure's explaining lines as a report shows them, without the one that repeats its message (alone,
+    after pytest's `E`, or after a `file:line:` as `go test` prints it)."""
+    return [ln for ln in detail.splitlines()
+            if ln not in (message, f"E {message}") and not (ln.strip().endswith(f": {message}")
+                                                           and ln.strip()[:-len(message) - 2].rpartition(":")[2].isdigit())]
 
 
 def format_changed(now: Diagnostic) -> str:

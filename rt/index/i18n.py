@@ -60,7 +60,7 @@ def key_uses(text: str) -> list[tuple[str, int]]:
 
 # ---------------------------------------------------------------- locale files
 
-LOCALE_DIRS = frozenset({"locales", "locale", "i18n", "lang", "langs", "translations", "messages", "l10n", "intl",
+LOCALE_DIRS = frozenset({"locales", "locale", "i18n", "lang", "langs", "languages", "translations", "messages", "l10n", "intl",
                          "lproj"})
 _LOCALE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4}){0,2}$")
 _PLURAL = re.compile(r"_(?:zero|one|two|few|many|other|plural)$")

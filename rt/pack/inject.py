@@ -154,8 +154,8 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
             scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
     ordered = sorted(scored, key=lambda x: (not x[0], -x[1], x[2]))
-    if not (pinned or named) and ordered:   # the ranking's best file leads with its best fragment
-        lead = next(x for x in ordered if x[3].path == chosen[0])
+    if not (pinned or named) and ordered:   # the best-ranked file with a fragment leads with its best one
+        lead = next(x for path in chosen for x in ordered if x[3].path == path)
         ordered.remove(lead)
         ordered.insert(0, (True, *lead[1:]))
     if named:   # the user said where the change is: the rest of the matches are only locations
