@@ -232,6 +232,9 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ("ls -a | xargs rm -rf", "store"),
         ("git ls-files -o | xargs rm -f", "store"),
         ('cd "$(git rev-parse --git-dir)" && rm -f HEAD', "store"),
+        ('bash -O extglob -c "rm -rf .r@(t)"', "store"),   # extglob's @(...) +(...) (found by mutation testing)
+        ("shopt -s extglob\nrm -rf .r@(t)", "store"),
+        ('bash -O extglob -c "rm -rf .g+(i)t"', "store"),
     ],
     # issue 20: a redirection between git and its subcommand
     "redirection": [

@@ -1187,6 +1187,8 @@ def _glob_regex(pat: str) -> str:
             body = body[1:] if neg else body
             out.append("[" + ("^" if neg else "") + body.replace("\\", "\\\\") + "]")
             i = end + 1
+        elif c in "@+!" and pat[i + 1:i + 2] == "(":   # extglob's @(...) +(...) !(...): any text, to be safe
+            i += 1
         elif c in "()|":
             out.append(".*" if c == "(" else "")
             i = pat.find(")", i) + 1 if c == "(" and pat.find(")", i) != -1 else i + 1
