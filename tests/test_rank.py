@@ -143,6 +143,18 @@ def test_quoted_ui_text_lifts_the_source_locale_and_the_key_users_boundedly(proj
     assert not [w for r in one_word["ranked"] for w in r["why"] if "translates" in w or "uses key" in w]
 
 
+def test_the_source_locale_file_leads_only_tasks_about_text(project):
+    """It holds most English words of an interface: a task about logic that shares its words finds the code,
+    a task naming a label or adding to the interface still finds the file."""
+    _ui_repo(project)
+    project.write("src/drafts/sync.ts", "export function syncDraft(draft, now) {\n  // a draft is saved once, then"
+                  " published\n  return draft.version === now ? draft : draft;\n}\n")
+    project.init_git()
+    logic = ranked(project, "draft saved twice when publish runs now")
+    assert logic.index("src/drafts/sync.ts") < logic.index("src/locales/en.json")
+    assert ranked(project, "the label of save draft and publish now is unclear")[0] == "src/locales/en.json"
+
+
 def test_an_import_hub_does_not_rise_with_the_files_it_serves(project):
     project.write("app/billing/invoice.py", "from app.core.db import session\n\n\n"
                   "def invoice_total(lines):\n    return sum(l.amount for l in lines)\n")

@@ -7,7 +7,8 @@ keys' posting lists name are scored, so the cost follows the matches, not the tr
 per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
 folders or its definitions' names, saturating together, times the key's rarity (a path match also
 times its rarity among paths); the sum over keys rewards each distinct word matched. Then its kind
-weighs it: tests, prose, data and other languages' translations less, the source locale file more.
+weighs it: tests, prose, data and other languages' translations less, the source locale file more on a
+task quoting text or naming interface words, less on any other.
 The source locale file holding a quoted UI text and the code using its key get a bounded share of the
 best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
 out for changing nothing or less: a share of a top file's score for its import neighbours (even only
@@ -62,6 +63,13 @@ using its key."""
 KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies;
 the source locale file holds every text a user sees, which a change to the interface often edits too."""
+UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
+caption spelling language toast notice hint description add new feat feature option implement allow support
+show display button setting dialog menu page preference provider"""
+"""Words of a task that changes what a user reads or adds to the interface, which is when a change edits the
+source locale file: with none of them and no quoted text, that file weighs LOCALE_ELSE, not KIND's 1.5."""
+LOCALE_ELSE = 0.7
+"""It holds most English words of an interface, so at 1.5 it led TS web apps' tasks about logic."""
 RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
@@ -284,13 +292,15 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         for fid, t in tf.items():
             raw[fid] = raw.get(fid, 0.0) + idf * t * (K1 + 1) / (t + K1)
             matched.setdefault(fid, {})[key] = hit[fid]
+    about_text = is_about_text(text, query)
     scores: dict[str, float] = {}
     kept: list[float] = []                       # the best RANKED scores so far, smallest first
     for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind a file gains at most max(KIND): the rest cannot reach these
         if len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
             break
         path = index.path_of(fid)
-        scores[path] = raw[fid] * KIND[kind_of(path)]
+        kind = kind_of(path)
+        scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
         heapq.heappush(kept, scores[path])
         if len(kept) > RANKED:
             heapq.heappop(kept)
@@ -307,6 +317,16 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         reasons = _reasons(index, query, matched.get(ids.get(p), {}), p) if i < 15 else []
         ordered.append(Ranked(p, round(scores[p], 4), reasons + why.get(p, [])))
     return Ranking(ordered, query.words, list(dict.fromkeys(informative)), weights)
+
+
+_UI_KEYS = frozenset(k for w in UI_WORDS.split() for k in keys_of_word(w))
+
+
+def is_about_text(text: str, query: Query) -> bool:
+    """Whether the task quotes text or names interface words (UI_WORDS, in any form: `labels`, `added`)."""
+    if query.phrases or _QUOTED.search(text):
+        return True
+    return any(k in _UI_KEYS for w in re.findall(r"[A-Za-z0-9]+", text) for k in keys_of_word(w))
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
