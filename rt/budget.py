@@ -130,6 +130,11 @@ def cut_to(text: str, tokens: int, *, words: bool = False) -> str:
     return "".join(out)
 
 
+def memory_entry(note: str) -> str:
+    """A note as one memory entry: on one line, cut after a whole word to MEMORY_EACH tokens."""
+    return cut_to(" ".join(note.split()), MEMORY_EACH, words=True)
+
+
 def fit_lines(window: int, lines: list[str]) -> tuple[int, list[str]]:
     """How many of `lines`, from the first, fit the code share of `window`, and what had to go."""
     fit = can_fit(window, code=sum(estimate(line + "\n") for line in lines), memory=[], folders=0)

@@ -359,7 +359,7 @@ def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:
         notes += [s["note"] for s in reversed(task.get("steps", []))]
         if task.get("plan_note"):
             notes.append(f"plan: {task['plan_note']}")
-    return [budget.cut_to(" ".join(n.split()), budget.MEMORY_EACH, words=True) for n in notes][:budget.MEMORY_ENTRIES]
+    return [budget.memory_entry(n) for n in notes][:budget.MEMORY_ENTRIES]
 
 
 class Pack:

@@ -33,7 +33,7 @@ def room(window: int, instructions: str, *, code: int, memory: list[str], folder
     share = budget.split(window)
     fixed = budget.estimate(instructions) + 2 * MESSAGE_OVERHEAD
     over = max(0, fixed - share.system)
-    memory = [budget.cut_to(" ".join(m.split()), budget.MEMORY_EACH, words=True) for m in memory]
+    memory = [budget.memory_entry(m) for m in memory]
     fit = budget.can_fit(window, code=code + over, memory=[budget.estimate(f"- {m}\n") for m in memory],
                          folders=budget.estimate(folders) if folders else 0)
     if fit.code - over < min(code, budget.MIN_CODE // 2):

@@ -372,7 +372,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     head = [f"rt: task {task_id} started. {_checks(baseline)}"]
     facts = journal.memory_facts(view.ctx.store)[:budget.MEMORY_ENTRIES]   # the user's words: few, and binding
     head += ["The user's facts (/mem), newest first:"] + [
-        "- " + budget.cut_to(" ".join(f.split()), budget.MEMORY_EACH, words=True) for f in facts] if facts else []
+        "- " + budget.memory_entry(f) for f in facts] if facts else []
     folder, _, pack = files[1].rpartition("/")
     more = (f"More, if needed: Read {folder}/: {pack} (more code, ranked files), "
             f"{files[0].rpartition('/')[2]} (stack, folders, entry points).")
