@@ -294,7 +294,7 @@ class _Reader:
         self.root = os.path.normpath(root) if root else None
         self.alias_of = alias_of
         self.defines_functions = False
-        self.relocated = False  # GIT_DIR, GIT_WORK_TREE ... set: git works on another repository
+        self.relocated = False  # git on another repository (GIT_DIR ..., `env -C`) or as another user (sudo ...)
         self.embedded = 0  # > 0 while reading an argument of an unknown program as a command
         self.upstream: _Simple | None = None  # the command whose output the current one reads, in a pipeline
 
@@ -792,7 +792,8 @@ class _Reader:
             reason = e.reason
             if any(why in reason for why in (PUBLISH, HISTORY, DESTROY)):
                 reason += TAIL
-            self.refuse(reason, op="" if repeat or elsewhere or self.relocated or not self.at_home() else e.op)
+            sole = e.op and not (repeat or elsewhere or self.relocated) and self.at_home()
+            self.refuse(reason, op=e.op if sole else "")
             return
         if parsed is not None:
             for name, value, negated in parsed.options:
