@@ -6,14 +6,20 @@ user-prompt-submit` with the JSON payload on stdin, in a `bench/genrepo.py` tree
   same repository costs).
 
 Runs alternate cold and warm; CPU is user + system time of the hook and its children (git, the checks).
+A cold hook may leave the full index to build after it, in a process of its own (`partial.start_build`):
+the run waits for that build to finish before the next one, says how long after the hook the index was
+ready, and a row of its own gives what that build costs (`rt index` with `.rt/index/` removed), since its
+CPU is no child's of the hook that the hook waited for. With `--against DIR` (another rt checkout, such as
+the main branch's) each run times that checkout's hook too, in the same round.
 rt is byte-compiled first, as `pip install` does (this environment sets PYTHONDONTWRITEBYTECODE).
 
-    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR]
+    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR]
 """
 from __future__ import annotations
 
 import argparse
 import compileall
+import fcntl
 import json
 import os
 import resource
@@ -38,21 +44,56 @@ def clear(tree: Path, cold: bool) -> None:
     (store / "state.json").unlink(missing_ok=True)
 
 
-def once(tree: Path, cold: bool) -> tuple[float, float, int]:
-    """(CPU s, wall s, characters injected) of one hook run."""
+def index_ready(tree: Path, since: float, limit: float = 600.0) -> float:
+    """Seconds from `since` until the index in `tree` is built and its lock free (a background build done)."""
+    meta = tree / ".rt" / "index" / "meta.json"
+    while not meta.is_file():
+        if time.perf_counter() - since > limit:
+            sys.exit("no index was built after the cold hook")
+        time.sleep(0.05)
+    fd = os.open(tree / ".rt" / "index" / ".lock", os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    finally:
+        os.close(fd)
+    return time.perf_counter() - since
+
+
+def build_cost(tree: Path, root: Path) -> tuple[float, float, int]:
+    """(CPU s, wall s, 0) of `rt index` with `.rt/index/` removed: what the background build does."""
+    shutil.rmtree(tree / ".rt" / "index", ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run([sys.executable, "-S", "-m", "rt", "index"], cwd=tree, capture_output=True, check=True,
+                   env={**os.environ, "PYTHONPATH": str(root)})
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, 0
+
+
+def once(tree: Path, cold: bool, root: Path = ROOT) -> tuple[float, float, int]:
+    """(CPU s, wall s, characters injected) of one hook run of the rt in `root`; after a cold run, the wait
+    for a background build too."""
     clear(tree, cold)
     payload = json.dumps({"session_id": "bench", "cwd": str(tree), "hook_event_name": "UserPromptSubmit",
                           "prompt": f"/runtask {TASK}"})
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-S", "-m", "rt", "hook", "user-prompt-submit"], input=payload, cwd=tree,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
-    wall = time.perf_counter() - start
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, check=True)
+    end = time.perf_counter()
+    wall = end - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     text = json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"]
     if text.startswith("rt could not run"):   # a failed hook is no figure
         sys.exit(f"the hook failed: {text}")
+    if cold:
+        READY.setdefault(str(root), []).append(index_ready(tree, end))
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, len(text)
+
+
+READY: dict[str, list[float]] = {}
+"""Per rt checkout, the seconds from each cold hook's end until the full index was ready."""
 
 
 def main() -> None:
@@ -60,26 +101,35 @@ def main() -> None:
     ap.add_argument("--files", type=int, default=20000)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tree", type=Path, help="an existing bench/genrepo.py tree (else one is made)")
+    ap.add_argument("--against", type=Path, help="another rt checkout to time in the same rounds")
     args = ap.parse_args()
-    compileall.compile_dir(ROOT / "rt", quiet=1)
+    roots = [ROOT] + ([args.against.resolve()] if args.against else [])
+    for root in roots:
+        compileall.compile_dir(root / "rt", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         tree = args.tree or Path(tmp) / "repo"
         if not args.tree:
             subprocess.run([sys.executable, str(ROOT / "bench/genrepo.py"), str(tree), "--files", str(args.files)],
                            check=True, capture_output=True)
         files = len(subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True).stdout.splitlines())
-        got: dict[str, list[tuple[float, float, int]]] = {"cold": [], "warm": []}
+        got: dict[str, list[tuple[float, float, int]]] = {}
+        loads = []
         for _ in range(args.runs):
-            got["cold"].append(once(tree, True))
-            got["warm"].append(once(tree, False))
-        load = os.getloadavg()[0]
-    print(f"tree: {files:,} files; {args.runs} runs each, alternating; load average {load:.1f}")
-    print("| run | CPU s median (min-max) | wall s median | characters injected |")
-    print("|---|---|---|---|")
+            for root in roots:
+                name = "" if len(roots) == 1 else f" ({root})"
+                got.setdefault(f"cold{name}", []).append(once(tree, True, root))
+                got.setdefault(f"warm{name}", []).append(once(tree, False, root))
+            got.setdefault(f"`rt index`, cold{'' if len(roots) == 1 else f' ({ROOT})'}", []).append(build_cost(tree, ROOT))
+            loads.append(os.getloadavg()[0])
+    print(f"tree: {files:,} files; {args.runs} runs each, alternating; load average {min(loads):.1f}-{max(loads):.1f}")
+    print("| run | CPU s median (min-max) | wall s median | characters injected | index ready after the cold hook, s |")
+    print("|---|---|---|---|---|")
     for name, rows in got.items():
         cpu = [r[0] for r in rows]
+        root = name.rpartition("(")[2].rstrip(")") if "(" in name else str(ROOT)
+        ready = f"{statistics.median(READY[root]):.2f}" if name.startswith("cold") else ""
         print(f"| {name} | {statistics.median(cpu):.2f} ({min(cpu):.2f}-{max(cpu):.2f}) | "
-              f"{statistics.median(r[1] for r in rows):.2f} | {rows[-1][2]:,} |")
+              f"{statistics.median(r[1] for r in rows):.2f} | {rows[-1][2]:,} | {ready} |")
 
 
 if __name__ == "__main__":

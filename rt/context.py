@@ -17,7 +17,7 @@ from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index.langs import language
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
-from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, short
+from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -35,7 +35,8 @@ class View:
     @property
     def ranking(self) -> Ranking:
         if self._ranking is None:
-            self._ranking = rank(self.index, self.text, self.pinned, self.read)
+            ranker = rank if self.index.complete else settle
+            self._ranking = ranker(self.index, self.text, self.pinned, self.read)
         return self._ranking
 
     def read(self, path: str) -> str:
@@ -509,13 +510,14 @@ def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:
 
 # ---------------------------------------------------------------- commands and the functions hooks call
 
-def _view(ctx, text: str, paths: list[str]) -> View:
+def _view(ctx, text: str, paths: list[str], idx=None) -> View:
+    """The view of `text` with `paths` pinned, on `idx` (default: the index, built or updated as needed)."""
     from rt.index import index
     pinned = []
-    idx = index.load(ctx)
+    idx = idx or index.load(ctx)
     for p in paths:
         rel = to_rel(ctx.repo, p)
-        if rel not in idx.files and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
+        if rel not in set(idx.paths) and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
             near = closest_paths(rel, idx.paths)
             raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))
         pinned.append(rel)
@@ -524,8 +526,17 @@ def _view(ctx, text: str, paths: list[str]) -> View:
 
 def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
     """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
-    for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read."""
-    view = _view(ctx, task["text"], list(task.get("paths") or []))
+    for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read.
+
+    In a repository with no index built yet, the view is a `partial.Partial` (the files the task can
+    reach parsed, nothing written to the index): the caller has the full build started after it."""
+    from rt.index import index
+    idx = None
+    if not index.built(ctx.store):
+        from rt.index.partial import Partial
+        from rt.snapshot import scan
+        idx = Partial(ctx.repo, scan(ctx.repo, ctx.store).files)
+    view = _view(ctx, task["text"], list(task.get("paths") or []), idx)
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
     ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)

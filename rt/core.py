@@ -379,14 +379,20 @@ def decode(data: bytes) -> str:
 
 def read_text(repo: Repo, rel: str) -> str | None:
     """A repository file's text, or None when it is missing, binary, large, or a link leaving the repo."""
-    path = repo.root / rel
+    data = read_text_bytes(repo, rel)
+    return None if data is None else decode(data)
+
+
+def read_text_bytes(repo: Repo, rel: str) -> bytes | None:
+    """The bytes `read_text` decodes, or None where it gives None: for a scan of many files that needs
+    only their ASCII words and lines, which both of `decode`'s encodings give alike."""
+    path = os.path.join(repo.root, rel)
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_TEXT_BYTES:
             return None
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            data = f.read()
     except OSError:
         return None
-    if classify(data, len(data)) != "text":
-        return None
-    return decode(data)
+    return data if classify(data, len(data)) == "text" else None

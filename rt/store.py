@@ -46,10 +46,12 @@ class Store:
 
     # ------------------------------------------------------------ locking
     @contextlib.contextmanager
-    def locked(self):
-        """An exclusive lock between processes for the duration of a read-modify-write."""
+    def locked(self, name: str = "lock"):
+        """An exclusive lock between processes for the duration of a read-modify-write; `name` for a lock
+        of its own (the index's, held through a whole build, which the hooks' records must not wait for)."""
         self.ensure()
-        fd = os.open(self.dir / "lock", os.O_RDWR | os.O_CREAT, 0o644)
+        (self.dir / name).parent.mkdir(exist_ok=True)
+        fd = os.open(self.dir / name, os.O_RDWR | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield self

@@ -519,7 +519,11 @@ def _runtask_prompt(payload: dict) -> Reply:
 
     def inject() -> str:
         view, files = task_files(ctx, task)
-        return injection(view, task["id"], started.data.get("baseline", {}), files)
+        text = injection(view, task["id"], started.data.get("baseline", {}), files)
+        if not view.index.complete:   # a cold repository: its index is built after this hook, not in it
+            from rt.index.partial import start_build
+            start_build(ctx.repo)
+        return text
     try:
         text = inject()
     except IndexDamaged as e:   # only a cache: built again, then asked once more

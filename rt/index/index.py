@@ -45,6 +45,9 @@ PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
 QUICK = "quick"
 """The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
+LOCK = f"{DIR}/.lock"
+"""The index's own lock (`Store.locked`): held through a build, which may run in the background
+(`partial.start_build`) while the hooks record what the session does under the store's lock."""
 STATS = "rankstats"
 """Per base file, in file-number order, what the ranking weighs a match against: its lines and the words
 of its text; two arrays of unsigned 32-bit numbers, one after the other."""
@@ -107,6 +110,9 @@ class Index:
     Posting lists hold file numbers, not paths, to stay small: a base file's number is its position in
     the build's sorted paths, a file added since numbers on after them.
     """
+
+    complete = True
+    """Every file parsed (a `partial.Partial` parses on demand)."""
 
     def __init__(self, store, meta: dict, parsed: int = 0):
         self.store = store
@@ -405,7 +411,7 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
     racy_after = time.time_ns() - RACY_NS
     snap = scan(ctx.repo, store)
     fp = f"{VERSION}:{fingerprint(snap.files)}"
-    with store.locked():
+    with store.locked(LOCK):
         meta = _meta(store)
         quick = freshness.watch(ctx.repo, snap.files, racy_after)
         if meta and meta["fingerprint"] == fp and not rebuild:
@@ -449,7 +455,7 @@ def _refresh(repo, store, path, quick: freshness.Quick, now: freshness.Signature
     """Bring the index up to date with what changed since the quick check's state was kept at `path`
     (`freshness.changes`), without a scan. None when only a scan can tell, or another process updated
     the index meanwhile."""
-    with store.locked():
+    with store.locked(LOCK):
         meta = _meta(store)
         if not meta or meta.get("version") != VERSION or freshness.stored(path) != quick.stored:
             return None
@@ -519,6 +525,12 @@ _META = ("fingerprint", "version", "shards", "files", "base_files", "definitions
          "digests", "paths_crc", "crcs")
 _SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
 """What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
+
+
+def built(store) -> bool:
+    """Whether a full build of this version is stored: else the next `load` builds one from scratch."""
+    meta = _meta(store)
+    return meta is not None and meta.get("version") == VERSION
 
 
 def _meta(store) -> dict | None:
@@ -620,7 +632,7 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
             reused[path] = prev
         else:
             todo.append((path, blob, kind))
-    fresh = {e.path: e for e in _parse_all(str(repo.root), todo)}
+    fresh = {e.path: e for e in parse_all(str(repo.root), todo)}
     parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "unreadable"))
     return {p: reused.get(p) or fresh[p] for p in sorted(files)}, parsed
 
@@ -633,7 +645,7 @@ CHUNK = 64
 """Files per pool task: enough to spread the per-task cost, few enough to keep every worker busy to the end."""
 
 
-def _parse_all(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
+def parse_all(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
     """The entries of `todo`'s files (path, blob id, kind), in its order. Many files are parsed by a pool
     of processes in chunks, put back in order, so the index is the same as a serial build's, byte for
     byte; where no pool can start (no fork, no semaphores) they are parsed here."""

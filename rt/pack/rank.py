@@ -19,6 +19,8 @@ from __future__ import annotations
 import heapq
 import math
 import re
+from functools import lru_cache
+
 
 from rt.index.terms import keys_of_word, word_keys
 
@@ -98,6 +100,7 @@ _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", 
 """A code file whose path holds none of these is neither a test nor a translation: no pattern to run."""
 
 
+@lru_cache(maxsize=1 << 16)
 def kind_of(path: str) -> str:
     """test, source-locale, locale, prose, data or code: what a file is, for the weight of its score."""
     from rt.index import i18n
@@ -236,13 +239,18 @@ class Ranking:
         return not self.informative
 
 
+def few(n: int) -> int:
+    """The most files of `n` a word may be found in and still choose: a quarter."""
+    return max(3, n // 4)
+
+
 def _idf(n: int, df: int) -> float:
     return math.log(1 + (n - df + 0.5) / (df + 0.5))
 
 
-def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
-    """The files that match the task, best first (the RANKED best at least); pinned files (and files
-    under pinned folders) lead.
+def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = False) -> Ranking:
+    """The files that match the task, best first (the RANKED best at least; every one with `whole`);
+    pinned files (and files under pinned folders) lead.
 
     With `read` (path -> text), a quoted UI text that the source locale file holds lifts that file and
     the code using its key.
@@ -253,7 +261,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     raw: dict[int, float] = {}
     matched: dict[int, dict[str, str]] = {}      # file number -> key -> where it matched: path, name, text
     informative: list[str] = []
-    limit = max(3, n // 4)
+    limit = few(n)
     weights: dict[str, float] = {}
     stats: dict[int, tuple | None] = {}          # file number -> its stats, None when it is not ranked
 
@@ -297,7 +305,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     scores: dict[str, float] = {}
     kept: list[float] = []                       # the best RANKED scores so far, smallest first
     for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind a file gains at most max(KIND): the rest cannot reach these
-        if len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
+        if not whole and len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
             break
         path = index.path_of(fid)
         kind = kind_of(path)
@@ -318,6 +326,56 @@ def rank(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         reasons = _reasons(index, query, matched.get(ids.get(p), {}), p) if i < 15 else []
         ordered.append(Ranked(p, round(scores[p], 4), reasons + why.get(p, [])))
     return Ranking(ordered, query.words, list(dict.fromkeys(informative)), weights)
+
+
+def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
+    """`rank` on an index that parses files on demand (`rt/index/partial.py`), whose definition-name
+    postings hold only the files parsed so far: its RANKED best files are those of the full index, in
+    the same order, with the same scores.
+
+    A file not parsed yet scores at least as ranked without its definitions' names, and at most as
+    ranked with every occurrence of a key in its text taken for a definition's name (`Partial.upper`):
+    a definition's name is a word of its text. While a file's most could reach the RANKED-th best
+    least, the files that can are parsed and all ranked again; the last ranking is `rank`'s.
+    """
+    while True:
+        least = rank(index, text, pinned, read, whole=True)
+        index.upper = True
+        try:
+            most = {f.path: f.score for f in rank(index, text, pinned, read, whole=True).files}
+        finally:
+            index.upper = False
+        scores = sorted((f.score for f in least.files if f.why != ["pinned"]), reverse=True)
+        floor = scores[RANKED - 1] if len(scores) >= RANKED else 0.0
+        todo = [fid for fid in index.unparsed(least.weights) if most.get(index.path_of(fid), 0.0) >= floor]
+        if not todo:
+            todo = _unsure(index, least.weights)
+        if not todo:
+            return rank(index, text, pinned, read)
+        index.parse(todo)
+
+
+def _unsure(index, keys) -> list[int]:
+    """When no key is sure to choose (`Ranking.informative`) whatever the unparsed files' definitions,
+    the unparsed files holding the keys whose definition-name count could decide it: [] when it is sure."""
+    limit = few(len(index.paths))
+    unsure = []
+    for key in keys:
+        if any(0 < len(index.postings(kind, key)) <= limit for kind in ("terms", "pterms")):
+            return []
+        least = len(index.postings("nterms", key))
+        if least > limit:
+            continue
+        index.upper = True
+        try:
+            most = len(index.postings("nterms", key))
+        finally:
+            index.upper = False
+        if least and most <= limit:
+            return []
+        if most:
+            unsure.append(key)
+    return index.unparsed(unsure)
 
 
 _UI_KEYS = frozenset(k for w in UI_WORDS.split() for k in keys_of_word(w))

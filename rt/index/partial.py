@@ -1,0 +1,247 @@
+"""The index of a cold repository, for the first `/runtask`: every file listed, read once and measured,
+and only the files a look-up can reach parsed, when it asks.
+
+A full build parses every file and writes every shard (about 10 s of CPU on 20,000 files); the first
+`/runtask` in a repository without `.rt/` cannot make the user wait for it. This index gives the ranking,
+the pack and the injection what the full index would: the paths, and each file's lines and words, from
+one read of every text file; a look-up of a ranking key, a name, a word or an importer first narrows the
+files to those whose bytes can hold it (a superset: the key or name as a substring, lower-case, with
+underscores left out), parses those as the full build does, and answers from their entries. The one
+thing it cannot give without parsing every matching file is the ranking's definition-name channel;
+`rank.settle` parses the files that could still reach the best ranked ones and leaves the rest.
+
+It lives in memory only: `.rt/index/` holds only full builds, which `start_build` runs after the hook.
+"""
+from __future__ import annotations
+
+import posixpath
+import re
+import subprocess
+import sys
+from array import array
+from bisect import bisect_right
+
+from rt.core import decode, read_text_bytes
+from rt.index import terms
+from rt.index.index import FileEntry, parse_all
+from rt.index.langs import MINIFIED_LINE, language
+
+DEF_LANGS = frozenset({"python", "javascript", "typescript", "vue", "svelte", "go", "rust", "java"})
+"""The languages whose files have definitions and imports (`langs.parse`); others only words."""
+_KEYWORDS = (rb"def|class|function|func|fn|type|interface|enum|struct|trait|union|mod|module|namespace|record|"
+             rb"const|let|var|static|impl|macro_rules!")
+"""Words a definition's name can follow (`langs.parse`'s readers); elsewhere a name being defined is
+followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or stands alone on its line (a Go `const (` group)."""
+_PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
+"""File names an import names by their folder (`from pkg import x`, `import '.'`, a Rust module)."""
+_BY_FOLDER = frozenset({"go", "java"})
+"""Languages whose imports name a package's folder (Go's, a Java wildcard) rather than a file."""
+
+
+def _fold(data: bytes) -> bytes:
+    """What look-ups search: lower-case ASCII, underscores left out (`toggle_sidebar` holds `togglesidebar`)."""
+    return data.lower().replace(b"_", b"")
+
+
+def _minified(data: bytes) -> bool:
+    """`langs.parse`'s test (a line over MINIFIED_LINE characters), decoding only when a line's bytes are over."""
+    if len(data) <= MINIFIED_LINE or max(map(len, data.split(b"\n"))) <= MINIFIED_LINE:
+        return False
+    return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
+
+
+def _needle(key: str) -> bytes:
+    """A substring of every word whose ranking keys hold `key`: a key is its piece's start (`terms.stem`
+    cuts endings; only `-ies` becomes `-y`) or a whole identifier, its underscores left out."""
+    return (key[:-1] if key.endswith("y") and len(key) > 1 else key).encode("utf-8", "surrogateescape")
+
+
+class Partial:
+    """The index interface the ranking, the pack and the injection read (`index.Index`'s), for a tree
+    not indexed yet: `files` maps every path to (blob id, kind), as `snapshot.scan` gives them."""
+
+    complete = False
+
+    def __init__(self, repo, files: dict[str, tuple[str, str]]):
+        self.repo, self._files = repo, files
+        self.paths = sorted(files)
+        self._ids = {p: i for i, p in enumerate(self.paths)}
+        self.lines, self.words = array("I"), array("I")
+        self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one, of which the full
+        for p in self.paths:             # build keeps no words, names or keys
+            data = read_text_bytes(repo, p) if files[p][1] == "text" else None
+            if data is None:
+                self.lines.append(0)
+                self.words.append(0)
+                self._texts.append(b"")
+                continue
+            self.lines.append(data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1))
+            minified = _minified(data)
+            self.words.append(0 if minified else terms.word_total(data))
+            self._texts.append(b"" if minified else data)
+        folded = [_fold(data) for data in self._texts]
+        self._folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]
+        self._starts = array("Q", [0])
+        for f in folded:
+            self._starts.append(self._starts[-1] + len(f) + 1)
+        self._blob = b"\0".join(folded)
+        self.entries: dict[int, FileEntry] = {}
+        self._names: dict[int, dict[str, int]] = {}
+        self._resolved: set[int] = set()
+        self._cache: dict[tuple[str, str], list] = {}
+        self.parsed = 0
+        self.upper = False
+
+    # ------------------------------------------------------------ what every look-up starts from
+
+    def _find(self, needle: bytes) -> list[int]:
+        """Files whose folded text holds `needle` (folded too), by file number."""
+        needle = _fold(needle)
+        out: set[int] = set()
+        blob, starts = self._blob, self._starts
+        i = blob.find(needle)
+        while i >= 0:
+            fid = bisect_right(starts, i) - 1
+            out.add(fid)
+            i = blob.find(needle, starts[fid + 1])   # the next file: one hit says enough
+        return sorted(out)
+
+
+    def parse(self, fids) -> None:
+        """Parse these files as the full build does (in a process pool when many)."""
+        todo = [(self.paths[f], *self._files[self.paths[f]]) for f in sorted(set(fids)) if f not in self.entries]
+        for e in parse_all(str(self.repo.root), todo):
+            fid = self._ids[e.path]
+            self.entries[fid] = e
+            self._names[fid] = terms.name_counts([d.name for d in e.defs])
+        self.parsed += len(todo)
+
+    def _reach(self, kind: str, name: str, langs=None, pattern: re.Pattern | None = None) -> list[int]:
+        """The files a look-up of `name` can find, parsed: those holding it (folded), of `langs` when
+        given, whose bytes match `pattern` when given."""
+        got = self._cache.get((kind, name))
+        if got is None:
+            raw = name.encode("utf-8", "surrogateescape")
+            got = [f for f in self._find(raw) if langs is None or language(self.paths[f]) in langs]
+            if pattern is not None:
+                got = [f for f in got if pattern.search(self._texts[f])]
+            self.parse(got)
+            self._cache[kind, name] = got
+        return got
+
+    # ------------------------------------------------------------ what the ranking reads (rt/pack/rank.py)
+
+    def path_of(self, number: int) -> str:
+        return self.paths[number]
+
+    def stats(self, number: int) -> tuple[int, int]:
+        return self.lines[number], self.words[number]
+
+    @property
+    def mean_words(self) -> float:
+        return sum(self.words) / ((len(self.lines) - self.lines.count(0)) or 1)
+
+    def postings(self, kind: str, key: str) -> list:
+        """As `Index.postings`; "nterms" of the parsed files only, and with `upper`, of each file not
+        parsed its most: as many definitions' names as its text has occurrences of the key."""
+        if kind == "nterms":   # a definition's name is a word of its file's text
+            out = []
+            for v in self.postings("terms", key):
+                fid = v if type(v) is int else v[0]
+                names = self._names.get(fid)
+                n = names.get(key) if names is not None else (v if type(v) is int else v[1]) if self.upper else None
+                if n:
+                    out.append(fid if n == 1 else [fid, n])
+            return out
+        got = self._cache.get((kind, key))
+        if got is None:
+            got = self._cache[kind, key] = self._text_postings(key) if kind == "terms" else self._path_postings(key)
+        return got
+
+    def _text_postings(self, key: str) -> list:
+        needle = _needle(key)
+        holding = re.compile(rb"[A-Za-z0-9_]*" + b"_*".join(re.escape(needle[i:i + 1]) for i in range(len(needle)))
+                             + rb"[A-Za-z0-9_]*", re.IGNORECASE)   # the words whose keys may hold it
+        out = []
+        for fid in self._find(needle):
+            n = sum(terms.keys_of_word(w.decode("ascii")).count(key) for w in holding.findall(self._texts[fid]))
+            if n:
+                out.append(fid if n == 1 else [fid, n])
+        return out
+
+    def _path_postings(self, key: str) -> list:
+        needle = _needle(key).decode("utf-8", "surrogateescape")
+        out = []
+        for fid, folded in enumerate(self._folded_paths):
+            if needle in folded:
+                p = self.paths[fid]
+                n = terms.path_keys(p).get(key)
+                if n:
+                    out.append(fid if n == 1 else [fid, n])
+        return out
+
+    def unparsed(self, keys) -> list[int]:
+        """The files not parsed yet whose text holds one of `keys`: parsing them may raise their score."""
+        out = {v if type(v) is int else v[0] for key in keys for v in self.postings("terms", key)}
+        return sorted(f for f in out if f not in self.entries)
+
+    # ------------------------------------------------------------ look-ups (Index's)
+
+    def entry(self, path: str) -> FileEntry | None:
+        fid = self._ids.get(path)
+        if fid is None:
+            return None
+        self.parse([fid])
+        return self.entries[fid]
+
+    def definitions(self, name: str) -> list:
+        """As `Index.definitions`: the files that may define `name` (it follows a defining keyword, or
+        comes before what follows a name being defined) are parsed first."""
+        raw = re.escape(name.encode("utf-8", "surrogateescape"))
+        pattern = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?" + raw + rb"(?![\w$])|(?<![\w$.])" + raw
+                             + rb"\s*\??\s*(?:[=:(<{,;]|$)", re.MULTILINE)
+        return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, pattern)
+                for d in self.entries[f].defs if d.name == name]
+
+    def users(self, ident: str) -> list[str]:
+        raw = re.escape(ident.encode("utf-8", "surrogateescape"))
+        pattern = re.compile(rb"(?<![\w$])" + raw + rb"(?![\w$])")
+        return [self.paths[f] for f in self._reach("idents", ident, None, pattern) if ident in self.entries[f].idents]
+
+    def with_word(self, word: str) -> list[str]:
+        return [self.paths[f] for f in self._reach("words", word) if word in self.entries[f].words]
+
+    def key_users(self, key: str) -> list[str]:
+        return [self.paths[f] for f in self._reach("keys", key) if key in self.entries[f].keys]
+
+    def importers(self, path: str) -> list[str]:
+        """As `Index.importers`: an import names the file's name or its folder's, or (a package's own
+        file) comes from under its folder; those files are parsed and their imports resolved."""
+        folder, _, name = path.rpartition("/")
+        stem = name.split(".")[0]
+        package = stem in _PACKAGE_FILES
+        found: set[int] = set()
+        for needle in {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set()) - {""}:
+            found.update(self._reach("importers", needle, DEF_LANGS))
+        if package:
+            inside = folder + "/" if folder else ""
+            found.update(f for f, p in enumerate(self.paths) if p.startswith(inside) and language(p) in DEF_LANGS)
+        self.parse(found)
+        fresh = {self.paths[f]: self.entries[f] for f in sorted(found - self._resolved)}
+        if fresh:
+            from rt.index.resolve import resolve_all
+            resolve_all(self.repo, fresh, set(self.paths))
+            self._resolved.update(found)
+        return [self.paths[f] for f in sorted(found) if self.paths[f] != path and path in self.entries[f].resolved]
+
+
+def start_build(repo) -> None:
+    """Build the full index after the hook, in a process of its own that outlives it: `rt index`, in a
+    new session, its output dropped. Its lock makes a look-up meanwhile wait for it, and its meta file,
+    written last, makes it current; a failure leaves the next look-up to build it."""
+    args = [sys.executable] + (["-S"] if sys.flags.no_site else []) + ["-m", "rt", "index"]
+    try:
+        subprocess.Popen(args, cwd=repo.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL, start_new_session=True)
+    except OSError:
+        pass
