@@ -528,14 +528,16 @@ def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
     """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
     for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read.
 
-    In a repository with no index built yet, the view is a `partial.Partial` (the files the task can
-    reach parsed, nothing written to the index): the caller has the full build started after it."""
+    In a repository of PARTIAL_FROM files or more with no index built yet, the view is a `partial.Partial`
+    (the files the task can reach parsed, nothing written to the index): the caller has the full build
+    started after it."""
     from rt.index import index
     idx = None
     if not index.built(ctx.store):
-        from rt.index.partial import Partial
+        from rt.index.partial import PARTIAL_FROM, Partial
         from rt.snapshot import scan
-        idx = Partial(ctx.repo, scan(ctx.repo, ctx.store).files)
+        files = scan(ctx.repo, ctx.store).files
+        idx = Partial(ctx.repo, files) if len(files) >= PARTIAL_FROM else None
     view = _view(ctx, task["text"], list(task.get("paths") or []), idx)
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))

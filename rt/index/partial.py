@@ -26,12 +26,15 @@ from rt.index import terms
 from rt.index.index import FileEntry, parse_all
 from rt.index.langs import MINIFIED_LINE, language
 
+PARTIAL_FROM = 1000
+"""Files from which a cold `/runtask` ranks on this index: below, the full build in the hook costs under a
+second of CPU, and no build is left running after it."""
 DEF_LANGS = frozenset({"python", "javascript", "typescript", "vue", "svelte", "go", "rust", "java"})
 """The languages whose files have definitions and imports (`langs.parse`); others only words."""
 _KEYWORDS = (rb"def|class|function|func|fn|type|interface|enum|struct|trait|union|mod|module|namespace|record|"
              rb"const|let|var|static|impl|macro_rules!")
 """Words a definition's name can follow (`langs.parse`'s readers); elsewhere a name being defined is
-followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or stands alone on its line (a Go `const (` group)."""
+followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or ends its line, or starts it (a Go `var (` group)."""
 _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 """File names an import names by their folder (`from pkg import x`, `import '.'`, a Rust module)."""
 _BY_FOLDER = frozenset({"go", "java"})
@@ -199,7 +202,7 @@ class Partial:
         comes before what follows a name being defined) are parsed first."""
         raw = re.escape(name.encode("utf-8", "surrogateescape"))
         pattern = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?" + raw + rb"(?![\w$])|(?<![\w$.])" + raw
-                             + rb"\s*\??\s*(?:[=:(<{,;]|$)", re.MULTILINE)
+                             + rb"\s*\??\s*(?:[=:(<{,;]|$)|^[ \t]*" + raw + rb"[ \t]", re.MULTILINE)
         return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, pattern)
                 for d in self.entries[f].defs if d.name == name]
 

@@ -1,0 +1,212 @@
+"""The cold `/runtask`: a partial index (rt/index/partial.py) gives the ranking, the pack and the injection
+what the full index gives, parsing only the files the task can reach; the full build runs after the hook."""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from rt.core import Repo
+from rt.index import index, terms
+from rt.index.partial import PARTIAL_FROM, Partial
+from rt.pack.rank import RANKED, rank, settle
+from rt.snapshot import scan
+from rt.store import Store
+
+from hooks_support import hook
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from genrepo import generate  # noqa: E402
+
+TASKS = ("fix the invoice total in the cart report export", "add a get method to the cart",
+         "rename report_helper to make it clearer", "Invoice export fails for empty carts",
+         "the `parse_args` of the session", "update the helper", "render the label of the button")
+"""Rare words, common ones, a stop word that is a defined name (`get`), an identifier, a vague task."""
+
+
+SOURCES = {
+    "srv/conf.go": "package srv\n\nimport \"sync\"\n\nconst (\n\tBeginRequest uint8 = iota + 1\n\tAbortRequest\n)\n\n"
+                   "var (\n\tcleanerOnce sync.Once\n\tmu, other sync.Mutex\n)\n\ntype Handler func(n int) error\n\n"
+                   "type Server struct {\n\tName string\n}\n\nfunc (s *Server) Serve(n int) error {\n\treturn nil\n}\n",
+    "core/src/lib.rs": "pub mod cart;\n\npub struct Cart<T> {\n    items: Vec<T>,\n}\n\nimpl<T> Cart<T> {\n"
+                       "    pub fn total(&self) -> usize {\n        self.items.len()\n    }\n}\n\n"
+                       "pub trait Priced {\n    fn price(&self) -> u32;\n}\n\nmacro_rules! cart_of {\n    () => {};\n}\n",
+    "java/src/Invoice.java": "package shop;\n\nimport java.util.List;\n\npublic class Invoice implements Priced {\n"
+                             "    private int count;\n    public Invoice(int count) { this.count = count; }\n"
+                             "    public int total() {\n        return count;\n    }\n    enum State { OPEN, PAID }\n}\n",
+    "ui/Cart.vue": "<template><div>{{ total }}</div></template>\n<script lang=\"ts\">\n"
+                   "export default { name: 'Cart', data() { return { total: 0 } }, methods: { add(n: number) { return n } } }\n"
+                   "</script>\n",
+    "ui/view.tsx": "interface Props {\n  label?: string;\n  onClick: () => void;\n}\n\n"
+                   "export function CartView({ label }: Props) {\n  return <div>{label}</div>;\n}\n\n"
+                   "export class Store {\n  items = [];\n  get size() { return this.items.length; }\n"
+                   "  static create(): Store { return new Store(); }\n}\n\nexport type Id = string;\nexport enum Mode { A, B }\n",
+}
+"""Definitions as each language's reader finds them: Go groups and method receivers, Rust impls, traits
+and macros, Java fields and nested enums, a Vue script block, TypeScript interfaces, getters, types."""
+
+
+def _both(root: Path) -> tuple[Partial, index.Index]:
+    repo = Repo(root, (root / ".git").is_dir())
+    store = Store(repo)
+    full = index.load(SimpleNamespace(repo=repo, store=store, probe=None))
+    return Partial(repo, scan(repo, store).files), full
+
+
+def _ranked(r) -> tuple:
+    return ([(f.path, f.score, f.why) for f in r.files[:RANKED]], r.terms, r.weights, r.vague)
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory) -> Path:
+    """A generated repository of 3,000 files, with a few hand-written ones, in git."""
+    root = tmp_path_factory.mktemp("cold") / "repo"
+    generate(root, 3000)
+    (root / "app").mkdir()
+    (root / "app" / "__init__.py").write_text("from .cart import Cart\n")
+    (root / "app" / "cart.py").write_text("GET = 1\n\n\nclass Cart:\n    def get(self, key):\n        return key\n")
+    (root / "app" / "use.py").write_text("from . import cart\nfrom app.cart import Cart\n\nCart().get(cart.GET)\n")
+    (root / "web").mkdir()
+    (root / "web" / "cart.ts").write_text("export const get = (k: string) => k;\nexport function total() { return 1 }\n")
+    (root / "web" / "page.ts").write_text("import { get } from './cart';\nget('a');\n")
+    for rel, text in SOURCES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
+    return root
+
+
+@pytest.mark.parametrize("task", TASKS)
+def test_settled_ranking_is_the_full_index_ranking(tree, task):
+    partial, full = _both(tree)
+    got = settle(partial, task)
+    assert _ranked(got) == _ranked(rank(full, task))
+    if task != "update the helper":   # vague: every file holding its word is parsed to say so
+        assert partial.parsed < len(partial.paths) // 2
+
+
+def test_look_ups_answer_as_the_full_index(tree):
+    partial, full = _both(tree)
+    assert partial.paths == full.paths
+    assert partial.mean_words == full.mean_words
+    assert [partial.stats(i) for i in range(0, len(full.paths), 7)] == [full.stats(i) for i in range(0, len(full.paths), 7)]
+    for name in ("get", "Cart", "GET", "total", "report_helper_17", "in", "the"):
+        assert partial.definitions(name) == full.definitions(name), name
+    for ident in ("Cart", "get", "report_helper_17"):
+        assert partial.users(ident) == full.users(ident), ident
+    for word in ("invoice", "cart", "zzz"):
+        assert partial.with_word(word) == full.with_word(word), word
+    for path in ("app/__init__.py", "app/cart.py", "web/cart.ts", full.paths[40], full.paths[41]):
+        assert partial.importers(path) == full.importers(path), path
+    for kind in terms.KINDS:
+        for key in ("invoic", "cart", "get", "reporthelper", "export"):
+            got = partial.postings(kind, key)
+            if kind == "nterms":   # only the parsed files' names: the files parsed so far are a subset
+                parsed = {v if type(v) is int else v[0] for v in got}
+                want = [v for v in full.postings(kind, key) if (v if type(v) is int else v[0]) in parsed]
+                assert got == want
+            else:
+                assert got == full.postings(kind, key), (kind, key)
+    e = partial.entry("app/cart.py")
+    assert (e.path, e.defs, e.idents, e.words) == (full.entry("app/cart.py").path, full.entry("app/cart.py").defs,
+                                                   full.entry("app/cart.py").idents, full.entry("app/cart.py").words)
+
+
+def test_definitions_are_reached_in_every_language(tree):
+    partial, full = _both(tree)
+    names = sorted({d.name for p in SOURCES for d in full.entry(p).defs})
+    assert len(names) >= 20
+    assert {n: partial.definitions(n) for n in names} == {n: full.definitions(n) for n in names}
+
+
+def test_definitions_are_reached_in_real_code(tmp_path):
+    """Every definition the full index holds of rt's own source and test fixtures (Python, JS, TS, Go,
+    Rust, Java) is found by the partial index's narrowing to the files that may define a name."""
+    subprocess.run(["git", "clone", "-q", str(ROOT), str(tmp_path / "rt")], check=True)
+    partial, full = _both(tmp_path / "rt")
+    names = sorted({d.name for e in full.files.values() for d in e.defs})[::5]   # a fifth: each one scans the tree
+    assert len(names) > 200
+    missed = [n for n in names if partial.definitions(n) != full.definitions(n)]
+    assert missed == []
+
+
+def test_word_total_is_the_sum_of_the_counts():
+    files = sorted(p for p in (ROOT / "rt").rglob("*.py")) + sorted((ROOT / "tests").glob("*.py"))[:40]
+    for path in files:
+        data = path.read_bytes()
+        assert terms.word_total(data) == sum(terms.text_counts(data.decode("utf-8")).values()), path
+
+
+def _ready(root: Path, limit: float = 120.0) -> None:
+    """Wait for the index the cold hook left to build: its meta file, then its lock free."""
+    start = time.monotonic()
+    while not (root / ".rt" / "index" / "meta.json").is_file():
+        assert time.monotonic() - start < limit, "no index was built after the cold /runtask"
+        time.sleep(0.05)
+    fd = os.open(root / ".rt" / "index" / ".lock", os.O_RDWR)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+    finally:
+        os.close(fd)
+
+
+def _runtask(project, text: str) -> str:
+    code, out, err = hook(project, "user-prompt-submit", {"session_id": "s", "cwd": str(project.root),
+                                                          "hook_event_name": "UserPromptSubmit",
+                                                          "prompt": f"/runtask {text}"})
+    assert code == 0, err
+    return out["hookSpecificOutput"]["additionalContext"]
+
+
+def _task_files(project) -> dict[str, str]:
+    folder = next((project.root / ".rt" / "tasks").iterdir())
+    return {name: (folder / name).read_text() for name in ("manifest.md", "pack.md")}
+
+
+def _forget_task(project) -> None:
+    subprocess.run(["rm", "-rf", str(project.root / ".rt" / "tasks"), str(project.root / ".rt" / "state.json")],
+                   check=True)
+
+
+def test_cold_runtask_injects_what_the_warm_one_does_and_builds_the_index_after(project):
+    generate(project.root, PARTIAL_FROM + 500)
+    project.init_git()
+    task = "fix the invoice total in the cart report export"
+    cold = _runtask(project, task)
+    cold_files = _task_files(project)
+    _ready(project.root)
+    meta = json.loads((project.root / ".rt" / "index" / "meta.json").read_text())
+    assert meta["files"] == len(project.git("ls-files").split())
+    assert project.git("status", "--porcelain") == ""
+    assert "(0 files parsed now)" in project.rt("index")   # current: the build after the hook made it
+    _forget_task(project)
+    warm = _runtask(project, task)
+    assert cold == warm
+    assert cold_files == _task_files(project)
+
+
+def test_a_look_up_during_the_background_build_gets_the_full_index(project):
+    generate(project.root, PARTIAL_FROM + 500)
+    project.write("app/late.py", "def cold_lookup_target():\n    return 1\n")
+    project.init_git()
+    _runtask(project, "the invoice report")
+    answer = project.rt("symbol", "cold_lookup_target")   # waits for the build's lock if it still runs
+    _ready(project.root)
+    assert answer == project.rt("symbol", "cold_lookup_target")
+    assert "app/late.py" in answer
+
+
+def test_a_small_repository_is_indexed_in_the_hook(project):
+    generate(project.root, 200)
+    project.init_git()
+    _runtask(project, "the invoice report")
+    assert (project.root / ".rt" / "index" / "meta.json").is_file()   # built in the hook: nothing left to run
