@@ -53,6 +53,30 @@ def _minified(data: bytes) -> bool:
     return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
 
 
+_WORD = re.compile(rb"[A-Za-z0-9_]+")
+_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+"""The bytes of a word, lower-case (`terms.text_counts`' words)."""
+_BEFORE = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?$")
+_AFTER = re.compile(rb"\s*\??\s*(?:[=:(<{,;]|$)", re.MULTILINE)
+
+
+class _Defining:
+    """Finds where a file may define `name`: the name as a token, after a defining keyword, or before
+    what follows a name being defined, or first on its line. (A regular expression of the three is
+    slow: it tries every keyword at every position.)"""
+
+    def __init__(self, name: str):
+        self.token = re.compile(rb"(?<![\w$])" + re.escape(name.encode("utf-8", "surrogateescape")) + rb"(?![\w$])")
+
+    def search(self, data: bytes) -> bool:
+        for m in self.token.finditer(data):
+            line = data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]
+            if (_AFTER.match(data, m.end()) or _BEFORE.search(line) or not line.strip(b" \t") and data[m.end():m.end() + 1] in (b" ", b"\t")) \
+                    and not line.endswith(b"."):
+                return True
+        return False
+
+
 def _needle(key: str) -> bytes:
     """A substring of every word whose ranking keys hold `key`: a key is its piece's start (`terms.stem`
     cuts endings; only `-ies` becomes `-y`) or a whole identifier, its underscores left out."""
@@ -119,9 +143,9 @@ class Partial:
             self._names[fid] = terms.name_counts([d.name for d in e.defs])
         self.parsed += len(todo)
 
-    def _reach(self, kind: str, name: str, langs=None, pattern: re.Pattern | None = None) -> list[int]:
+    def _reach(self, kind: str, name: str, langs=None, pattern=None) -> list[int]:
         """The files a look-up of `name` can find, parsed: those holding it (folded), of `langs` when
-        given, whose bytes match `pattern` when given."""
+        given, in whose bytes `pattern.search` finds something when given."""
         got = self._cache.get((kind, name))
         if got is None:
             raw = name.encode("utf-8", "surrogateescape")
@@ -163,14 +187,34 @@ class Partial:
 
     def _text_postings(self, key: str) -> list:
         needle = _needle(key)
-        holding = re.compile(rb"[A-Za-z0-9_]*" + b"_*".join(re.escape(needle[i:i + 1]) for i in range(len(needle)))
-                             + rb"[A-Za-z0-9_]*", re.IGNORECASE)   # the words whose keys may hold it
         out = []
         for fid in self._find(needle):
-            n = sum(terms.keys_of_word(w.decode("ascii")).count(key) for w in holding.findall(self._texts[fid]))
+            n = sum(terms.keys_of_word(w.decode("ascii")).count(key) for w in self._holding(fid, needle))
             if n:
                 out.append(fid if n == 1 else [fid, n])
         return out
+
+    def _holding(self, fid: int, needle: bytes) -> list[bytes]:
+        """The words of a file whose folded form holds `needle`, one per occurrence: found where the
+        lower-case text holds it, or (underscores inside the needle's span) by a slower expression."""
+        data = self._texts[fid]
+        low = data.lower()
+        folded = self._blob[self._starts[fid]:self._starts[fid + 1] - 1]
+        if low.count(needle) != folded.count(needle):
+            holding = re.compile(rb"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*?" + b"_*".join(
+                re.escape(needle[i:i + 1]) for i in range(len(needle))) + rb")[A-Za-z0-9_]+", re.IGNORECASE)
+            return holding.findall(data)
+        words, last = [], -1
+        i = low.find(needle)
+        while i >= 0:
+            start = i
+            while start and low[start - 1] in _WORD_BYTES:
+                start -= 1
+            if start > last:   # a word holding the needle twice is one word
+                last = start
+                words.append(_WORD.match(data, start).group())
+            i = low.find(needle, i + 1)
+        return words
 
     def _path_postings(self, key: str) -> list:
         needle = _needle(key).decode("utf-8", "surrogateescape")
@@ -200,10 +244,7 @@ class Partial:
     def definitions(self, name: str) -> list:
         """As `Index.definitions`: the files that may define `name` (it follows a defining keyword, or
         comes before what follows a name being defined) are parsed first."""
-        raw = re.escape(name.encode("utf-8", "surrogateescape"))
-        pattern = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?" + raw + rb"(?![\w$])|(?<![\w$.])" + raw
-                             + rb"\s*\??\s*(?:[=:(<{,;]|$)|^[ \t]*" + raw + rb"[ \t]", re.MULTILINE)
-        return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, pattern)
+        return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, _Defining(name))
                 for d in self.entries[f].defs if d.name == name]
 
     def users(self, ident: str) -> list[str]:
