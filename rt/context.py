@@ -17,7 +17,7 @@ from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index.langs import language
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
-from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, rank, settle, short
+from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -528,21 +528,34 @@ def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
     """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
     for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read.
 
-    In a repository of PARTIAL_FROM files or more with no index built yet, the view is a `partial.Partial`
-    (the files the task can reach parsed, nothing written to the index): the caller has the full build
-    started after it."""
-    from rt.index import index
-    idx = None
-    if not index.built(ctx.store):
-        from rt.index.partial import PARTIAL_FROM, Partial
-        from rt.snapshot import scan
-        files = scan(ctx.repo, ctx.store).files
-        idx = Partial(ctx.repo, files) if len(files) >= PARTIAL_FROM else None
-    view = _view(ctx, task["text"], list(task.get("paths") or []), idx)
+    In a repository with no index built yet, the view may be a `partial.Partial` (`_cold_index`): the
+    caller has the full build started after it."""
+    view = _view(ctx, task["text"], list(task.get("paths") or []), _cold_index(ctx, task["text"]))
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
     ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
     return view, (f".rt/{base}/manifest.md", f".rt/{base}/pack.md")
+
+
+PARTIAL_WORDS = 30
+"""Words a task may have looked up, at most, for a cold repository to rank on a partial index: each one
+is a pass over the tree there (a stop word too: is it a defined name?), a shard read in the full index;
+a task pasted from a long issue ranks on the full index, built in the hook."""
+
+
+def _cold_index(ctx, text: str):
+    """A `partial.Partial` of the tree when no index is built yet, the tree holds PARTIAL_FROM files or
+    more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be)."""
+    from rt.index import index
+    if index.built(ctx.store):
+        return None
+    asked: list[str] = []
+    if len(parse_task(text, asked.append).keys) + len(asked) > PARTIAL_WORDS:
+        return None
+    from rt.index.partial import PARTIAL_FROM, Partial
+    from rt.snapshot import scan
+    files = scan(ctx.repo, ctx.store).files
+    return Partial(ctx.repo, files) if len(files) >= PARTIAL_FROM else None
 
 
 def manifest_text(ctx, task_text: str) -> str:

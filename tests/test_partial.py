@@ -12,6 +12,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+from hooks_support import hook
 
 from rt.core import Repo
 from rt.index import index, terms
@@ -20,11 +21,9 @@ from rt.pack.rank import RANKED, rank, settle
 from rt.snapshot import scan
 from rt.store import Store
 
-from hooks_support import hook
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from genrepo import generate  # noqa: E402
+from genrepo import generate
 
 TASKS = ("fix the invoice total in the cart report export", "add a get method to the cart",
          "rename report_helper to make it clearer", "Invoice export fails for empty carts",
@@ -210,3 +209,12 @@ def test_a_small_repository_is_indexed_in_the_hook(project):
     project.init_git()
     _runtask(project, "the invoice report")
     assert (project.root / ".rt" / "index" / "meta.json").is_file()   # built in the hook: nothing left to run
+
+
+def test_a_long_task_ranks_on_the_full_index_built_in_the_hook(project):
+    """Each word a partial index looks up is a pass over the tree: a task of many is ranked on the full index."""
+    generate(project.root, PARTIAL_FROM + 100)
+    project.init_git()
+    words = " ".join(f"word{i} of the thing" for i in range(12))
+    _runtask(project, f"fix the invoice report: {words}")
+    assert (project.root / ".rt" / "index" / "meta.json").is_file()   # built in the hook, not after it

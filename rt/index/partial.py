@@ -14,6 +14,7 @@ It lives in memory only: `.rt/index/` holds only full builds, which `start_build
 """
 from __future__ import annotations
 
+import keyword
 import posixpath
 import re
 import subprocess
@@ -23,6 +24,7 @@ from bisect import bisect_right
 
 from rt.core import decode, read_text_bytes
 from rt.index import terms
+from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, parse_all
 from rt.index.langs import MINIFIED_LINE, language
 
@@ -53,6 +55,8 @@ def _minified(data: bytes) -> bool:
     return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
 
 
+_NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructor"})
+"""Names no definition has: Python's `ast` refuses its keywords, `clike` skips its own but modifiers."""
 _WORD = re.compile(rb"[A-Za-z0-9_]+")
 _WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
 """The bytes of a word, lower-case (`terms.text_counts`' words)."""
@@ -243,7 +247,10 @@ class Partial:
 
     def definitions(self, name: str) -> list:
         """As `Index.definitions`: the files that may define `name` (it follows a defining keyword, or
-        comes before what follows a name being defined) are parsed first."""
+        comes before what follows a name being defined) are parsed first; no reader takes a keyword of
+        both Python and the C-like languages (`for`, `in`) for a name."""
+        if name in _NEVER_NAMES:
+            return []
         return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, _Defining(name))
                 for d in self.entries[f].defs if d.name == name]
 

@@ -21,7 +21,6 @@ import math
 import re
 from functools import lru_cache
 
-
 from rt.index.terms import keys_of_word, word_keys
 
 STOPWORDS = frozenset("""
