@@ -119,6 +119,7 @@ class Partial:
         self.entries: dict[int, FileEntry] = {}
         self._names: dict[int, dict[str, int]] = {}
         self._resolved: set[int] = set()
+        self._tree = None   # what import resolution knows of the tree, worked out once
         self._cache: dict[tuple[str, str], list] = {}
         self.parsed = 0
         self.upper = False
@@ -280,8 +281,10 @@ class Partial:
         self.parse(found)
         fresh = {self.paths[f]: self.entries[f] for f in sorted(found - self._resolved)}
         if fresh:
-            from rt.index.resolve import resolve_all
-            resolve_all(self.repo, fresh, set(self.paths))
+            from rt.index.resolve import Tree, resolve_all
+            if self._tree is None:
+                self._tree = Tree(self.repo, set(self.paths))
+            resolve_all(self.repo, fresh, self._tree.paths, self._tree)
             self._resolved.update(found)
         return [self.paths[f] for f in sorted(found) if self.paths[f] != path and path in self.entries[f].resolved]
 

@@ -17,7 +17,7 @@ from rt.core import read_text
 JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json")
 
 
-class _Tree:
+class Tree:
     """What resolution needs to know about the whole tree, each part worked out on first use only
     (an update that re-resolves one TypeScript file never builds the Python module map)."""
 
@@ -52,9 +52,10 @@ class _Tree:
         return by_class
 
 
-def resolve_all(repo, entries: dict, paths: set[str]) -> None:
-    """Set `resolved` on each entry from its raw `imports`, against every file of the tree (`paths`)."""
-    tree = _Tree(repo, paths)
+def resolve_all(repo, entries: dict, paths: set[str], tree: Tree | None = None) -> None:
+    """Set `resolved` on each entry from its raw `imports`, against every file of the tree (`paths`);
+    `tree` is their `Tree` when several calls resolve against the same files (it keeps what it worked out)."""
+    tree = tree or Tree(repo, paths)
     for path, e in entries.items():
         found: set[str] = set()
         for spec in e.imports:

@@ -335,9 +335,14 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     A file not parsed yet scores at least as ranked without its definitions' names, and at most as
     ranked with every occurrence of a key in its text taken for a definition's name (`Partial.upper`):
     a definition's name is a word of its text. While a file's most could reach the RANKED-th best
-    least, the files that can are parsed and all ranked again; the last ranking is `rank`'s.
+    least, the files that can are parsed and all ranked again; the last ranking is `rank`'s. A file's
+    most moves with the others only by the share of the best score a named path or a translation gets:
+    without those, one round settles it.
     """
-    while True:
+    query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
+    shares = bool(query.paths or query.phrases and read is not None)
+    settled = False
+    while not settled:
         least = rank(index, text, pinned, read, whole=True)
         index.upper = True
         try:
@@ -347,11 +352,13 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         scores = sorted((f.score for f in least.files if f.why != ["pinned"]), reverse=True)
         floor = scores[RANKED - 1] if len(scores) >= RANKED else 0.0
         todo = [fid for fid in index.unparsed(least.weights) if most.get(index.path_of(fid), 0.0) >= floor]
-        if not todo:
-            todo = _unsure(index, least.weights)
-        if not todo:
-            return rank(index, text, pinned, read)
         index.parse(todo)
+        settled = not todo or not shares
+    todo = _unsure(index, least.weights)
+    while todo:
+        index.parse(todo)
+        todo = _unsure(index, least.weights)
+    return rank(index, text, pinned, read)
 
 
 def _unsure(index, keys) -> list[int]:
