@@ -62,9 +62,6 @@ KEEP = 0.4
 LEAD_ROOM = 4000
 """The best-ranked file's fragments are chosen as the pack chooses them in this room, so a file of up to
 WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
-CLOSE = 0.8
-"""A file scoring at least this share of the best-ranked one is about as likely to be the one: its fragments
-weigh by that share rather than by their file's place (a half for the second, a third for the third)."""
 GAP = 10
 """Matching definitions of one file this close together are given as one Read line."""
 
@@ -77,12 +74,12 @@ def _read_line(path: str, start: int, end: int, what: str) -> str:
     return f"Read {path} offset={start} limit={end - start + 1}" + (f"  ({what})" if what else "")
 
 
-def _value(frag: Fragment, terms: set[str], weight: float) -> float:
-    """Task words in the fragment's names count three times those in its lines, times its file's `weight`;
-    windows of matching lines outside any definition count half (they rarely hold the change)."""
+def _value(frag: Fragment, terms: set[str], place: int) -> float:
+    """Task words in the fragment's names count three times those in its lines; later files count less,
+    and so do windows of matching lines outside any definition (they rarely hold the change)."""
     named = len(terms & line_keys(" ".join(frag.names)))
     body = len(terms & line_keys("".join(frag.lines)))
-    return (3 * named + body) * weight * (1.0 if frag.names else 0.5)
+    return (3 * named + body) / (1 + place) * (1.0 if frag.names else 0.5)
 
 
 def _definition(entry, frag: Fragment):
@@ -145,8 +142,6 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
     files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
     chosen: list[str] = []
     scored: list[tuple[bool, float, int, Fragment]] = []
-    score = {f.path: f.score for f in view.ranking.files}
-    top = 0.0
     for path in files:
         if len(chosen) == CODE_FILES:
             break
@@ -157,13 +152,10 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
         if not text:
             continue
         chosen.append(path)
-        top = top or score.get(path) or 1.0
-        ratio = min(1.0, score.get(path, top) / top)
-        weight = ratio if ratio >= CLOSE else 1 / len(chosen)
         for frag in fragments(path, text, entry, terms, LEAD_ROOM if len(chosen) == 1 else None):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
-            scored.append((path in pinned, _value(frag, terms, weight), len(scored), frag))
+            scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
     ordered = sorted(scored, key=lambda x: (not x[0], -x[1], x[2]))
     if not (pinned or named) and ordered:   # the best-ranked file with a fragment leads with its best one
         lead = next(x for path in chosen for x in ordered if x[3].path == path)
