@@ -135,3 +135,21 @@ def test_files_ranked_past_the_eighth_get_their_best_piece_and_the_first_keeps_i
     for path in files:   # each file's code holds its matching line
         block = data["pack"].split(f"### {path} ", 1)[1].split("\n### ", 1)[0]
         assert "settle the ledger balance" in block, path
+
+
+def test_a_long_definition_shows_six_of_its_matching_lines_far_apart(project):
+    """Six places in one long function hold the task's words, 50 lines apart: each is shown with its
+    neighbours (a commit often edits one of them; four as parts of the definition, two as the lines with
+    most task words), the lines between are not."""
+    body = []
+    for k in range(300):
+        body.append(f"    vat_rounding_{k} = round(total * rate, 2)  # vat rounding step\n" if k % 50 == 25
+                    else f"    total_{k} = line_{k}.amount * rate\n")
+    project.write("billing/tax.py", "def apply_tax(lines, rate):\n    total = 0\n" + "".join(body) + "    return total\n")
+    project.write("billing/other.py", "def unrelated():\n    return 1\n")
+    project.init_git()
+    data = project.rt_json("pack", "vat rounding step is off by a cent")
+    shown = {n for f in data["fragments"] if f["path"] == "billing/tax.py" for n in range(f["start"], f["end"] + 1)}
+    matching = [i for i, line in enumerate(project.read("billing/tax.py").splitlines(), 1) if "# vat rounding step" in line]
+    assert len(matching) == 6 and set(matching) <= shown
+    assert not set(range(matching[0] + 10, matching[1] - 10)) & shown
