@@ -175,7 +175,7 @@ def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("rt ")
     python = shlex.quote(sys.executable)
-    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop"
+    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -P -m rt hook stop"
 
 
 FAKE_RT = '''import json, sys
@@ -260,7 +260,7 @@ def test_pip_installed_layout_runs_from_site_packages(project, tmp_path):
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     commands = [c for cs in ours(settings(project)).values() for c in cs]
-    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -m rt hook "
+    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -P -m rt hook "
     assert commands and all(c.startswith(prefix) for c in commands)
     assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
     stop = ours(settings(project))["Stop"][0]
