@@ -178,6 +178,25 @@ def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path)
     assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -P -m rt hook stop"
 
 
+
+def test_install_replaces_the_hook_commands_of_an_earlier_install(project):
+    """An install from before `-P` (or from another interpreter) leaves no second copy of each hook: every
+    event keeps one rt command, the current one, and the user's own hooks stay."""
+    project.rt("install")
+    data = settings(project)
+    for groups in data["hooks"].values():
+        for group in groups:
+            for h in group["hooks"]:
+                h["command"] = h["command"].replace(" -S -P -m rt ", " -S -m rt ")
+    data["hooks"]["PreToolUse"].append(USER_SETTINGS["hooks"]["PreToolUse"][0])
+    project.write(".claude/settings.json", json.dumps(data))
+    project.rt("install")
+    now = settings(project)
+    assert {event: len(commands) for event, commands in ours(now).items()} == {e: 1 for e, *_ in HOOKS}
+    assert all(" -S -P -m rt hook " in c for commands in ours(now).values() for c in commands)
+    assert USER_SETTINGS["hooks"]["PreToolUse"][0] in now["hooks"]["PreToolUse"]
+
+
 FAKE_RT = '''import json, sys
 payload = json.load(sys.stdin)
 if payload["hook_event_name"] == "Stop":
