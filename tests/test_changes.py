@@ -193,3 +193,31 @@ def test_in_git_a_deleted_file_a_retargeted_link_and_a_conflict_are_seen(project
     assert proc.returncode != 0 and "<<<<<<<" in (project.root / "c.py").read_text()
     rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
     assert rows == {"c.py": "modified", "gone.py": "deleted", "ln": "modified"}
+
+
+def test_a_file_dirty_before_the_task_and_reverted_since_is_a_change(repo):
+    """b.py was dirty when the task started; put back to its committed content it is clean to git, yet
+    it differs from the task's snapshot."""
+    repo.git("checkout", "--", "b.py")
+    assert repo.git("status", "--porcelain", "--", "b.py") == ""
+    rows = {c["path"]: (c["status"], c["added"], c["removed"]) for c in repo.rt_json("delta")["changes"]}
+    assert rows == {"b.py": ("modified", 0, 1)}
+
+
+def test_odd_file_names_in_gits_listing(project):
+    """Paths with a tab, a newline, a leading `? ` or `C ` (the listing's own tags) and non-ASCII letters,
+    tracked and untracked, edited and new."""
+    tracked = ["C tab\there.py", "? q.py", "ünï/cödé.py", "H 100644 x.py"]
+    for i, name in enumerate(tracked):
+        project.write(name, f"{i}\n")
+    project.init_git()
+    project.git("status")
+    project.rt("start", "t")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.write("C tab\there.py", "0\nmore\n")
+    project.write("ünï/cödé.py", "2\nmore\n")
+    project.write("? new\nline.txt", "n\n")
+    (project.root / "? q.py").unlink()
+    rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
+    assert rows == {"C tab\there.py": "modified", "ünï/cödé.py": "modified", "? new\nline.txt": "added",
+                    "? q.py": "deleted"}
