@@ -10,7 +10,7 @@ import stat
 import time
 from collections import namedtuple
 
-from rt.core import MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, git_index, list_files, spawn
+from rt.core import MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, git, git_index, list_files
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -82,11 +82,10 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
 
     (files, stat cache entries, files read, text blob ids, other kinds), as `scan` keeps them."""
     try:
-        proc = spawn(["git", "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z"], repo.root)
+        out = GitProcess(repo.root, "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z").output()
     except OSError:
         return None
-    out = proc.communicate()[0]
-    if proc.returncode != 0:
+    if out is None:
         return None
     listed = out.decode("utf-8", "surrogateescape").split("\0")
     if listed.pop() != "" or "" in listed:

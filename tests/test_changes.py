@@ -1,6 +1,7 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -221,3 +222,15 @@ def test_odd_file_names_in_gits_listing(project):
     rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
     assert rows == {"C tab\there.py": "modified", "ünï/cödé.py": "modified", "? new\nline.txt": "added",
                     "? q.py": "deleted"}
+
+
+def test_unchanged_delta_process_stays_lean(repo):
+    """`rt delta` on an unchanged tree asks git in one process started without `subprocess`, reads no
+    file (once the files written just before the task are out of the racy-timestamp window and were read
+    again), so loads no hashing and no diff library."""
+    time.sleep(1.1)
+    repo.rt("delta")
+    proc, imported = repo.imports("delta")
+    assert proc.returncode == 0 and proc.stdout.startswith("0 file(s) changed")
+    assert "rt.snapshot" in imported
+    assert not imported & {"subprocess", "threading", "hashlib", "difflib", "tomllib"}

@@ -4,14 +4,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from hooks_support import bash, edit, hook, permission, planned
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_in_scope_edit_passes_silently(project):
@@ -238,9 +233,6 @@ def test_git_store_cannot_be_edited_even_when_in_scope(project):
         assert decision == "deny" and ".git/ is git's own store" in reason, path
 
 
-def _imported(proc) -> set[str]:
-    return {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
-
 
 @pytest.mark.skipif(shutil.which("ruff") is None, reason="needs ruff: not installed here (`bash .ci/run` installs it)")
 def test_post_edit_process_stays_lean(project):
@@ -266,10 +258,8 @@ def test_post_edit_process_stays_lean(project):
         if n == 1:   # rt.toml changed: this check now looks for E501 only
             project.write("rt.toml", project.read("rt.toml").replace('"--no-cache", "{file}"',
                                                                      '"--no-cache", "--select", "E501", "{file}"'))
-        proc = subprocess.run([sys.executable, "-S", "-P", "-m", "rt", "hook", "post-tool-use"], cwd=project.root,
-                              input=json.dumps(edit(project, "a.py", event="PostToolUse")), capture_output=True,
-                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT), "PYTHONPROFILEIMPORTTIME": "1"})
-        imported = _imported(proc)
+        proc, imported = project.imports("hook", "post-tool-use",
+                                         input=json.dumps(edit(project, "a.py", event="PostToolUse")))
         assert proc.returncode == 0 and "rt.task.verify" in imported
         assert not imported & heavy, imported & heavy
         assert ("tomllib" in imported) == (n == 1)
