@@ -219,7 +219,26 @@ def test_cargo_check_finds_a_new_error(project):
     project.rt("plan", "--edit", "src/main.rs")
     project.write("src/main.rs", "fn main() {\n    let x: u8 = \"no\";\n}\n")
     out = project.rt("verify", ret=1)
-    assert "- src/main.rs:2:17 cargo-check [E0308] mismatched types" in out
+    assert "- src/main.rs:2:17 cargo-check, cargo-test [E0308] mismatched types" in out   # one line for both
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go: not installed here (`bash .ci/run` installs it)")
+def test_a_compile_error_go_build_vet_and_test_all_report_is_listed_once(project):
+    project.write("go.mod", "module example.com/fx\n\ngo 1.18\n")
+    project.write("fx.go", "package fx\n\nfunc Twice(n int) int {\n\treturn 2 * n\n}\n")
+    project.write("fx_test.go", 'package fx\n\nimport "testing"\n\nfunc TestTwice(t *testing.T) {\n'
+                  '\tif Twice(2) != 4 {\n\t\tt.Fatal("no")\n\t}\n}\n')
+    project.init_git()
+    project.rt("start", "break Twice")
+    project.rt("plan", "--edit", "fx.go")
+    project.write("fx.go", 'package fx\n\nfunc Twice(n int) int {\n\tvar s string = n\n\treturn 2 * len(s)\n}\n')
+    out = project.rt("verify", ret=1)
+    listed = [ln for ln in out.splitlines() if ln.startswith("- fx.go:4:")]
+    assert len(listed) == 1, out
+    assert all(name in listed[0] for name in ("go-vet", "go-build", "go-test")), out
+    assert "more at the same place by another check" in out
+    for name in ("go-vet", "go-build", "go-test"):   # each check still says it failed
+        assert f"- {name} (" in out and "failed: 1 new" in out.split(f"- {name} (", 1)[1].splitlines()[0], out
 
 
 def test_readme_config_example_is_valid(project):
