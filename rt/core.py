@@ -108,13 +108,14 @@ class GitProcess:
     """A git command under way in `root`, its output piped: what the look-ups' freshness check and the
     snapshot scan start on every call. Started with `os.posix_spawnp`, not `subprocess`, whose import
     (selectors, threading, locale) costs a look-up 5 ms, more than the rest of its start-up; the same
-    environment and session as `spawn()`, stderr to /dev/null. OSError when git cannot be started."""
+    environment as `spawn()`, stderr to /dev/null, and rt's own process group (nothing it starts needs
+    ending as a group, and a Ctrl-C ends it with rt). OSError when git cannot be started."""
 
     def __init__(self, root: Path, *args: str):
         read, write = os.pipe()
         try:
             self.pid = os.posix_spawnp("git", ["git", "-C", str(root), *args],
-                                       dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C"), setsid=True,
+                                       dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C"),
                                        file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                                                      (os.POSIX_SPAWN_DUP2, write, 1),
                                                      (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
