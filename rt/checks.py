@@ -153,7 +153,7 @@ def _loads(repo: Repo, rel: str, text: str) -> dict:
         return entry["data"]
     import tomllib  # here: only for a file read for the first time or changed since
     data = tomllib.loads(text)
-    if store.dir.is_dir() and _plain(data):
+    if store.dir.is_dir() and not store.dir.is_symlink() and _plain(data):   # never creates .rt/
         kept[rel] = {"text": text, "data": data}
         with contextlib.suppress(OSError):
             store.write_json(TOML_CACHE, kept, durable=False)
