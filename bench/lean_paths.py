@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import argparse
 import compileall
-import json
 import os
 import resource
-import shutil
 import statistics
 import subprocess
 import sys
@@ -32,6 +30,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from post_edit_hook import edit_tree, real_ruff
+
 ENV = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONPATH")}
 
 
@@ -75,33 +76,15 @@ def table(title: str, rows: dict[str, list[tuple[float, float]]], peer: str) -> 
 
 
 def hook_bench(rts: list[Rt], files: int, runs: int) -> None:
-    ruff = shutil.which("ruff")
-    if ruff and "/shims/" in ruff:   # a version manager's shim costs more than ruff itself: use the real one
-        ruff = subprocess.run(["pyenv", "which", "ruff"], capture_output=True, text=True,
-                              check=False).stdout.strip() or ruff
+    ruff = real_ruff()
     if not ruff:
         print("\nPostToolUse hook: skipped, ruff is not installed")
         return
-    per_file = [ruff, "check", "--output-format=concise", "--no-cache", "--force-exclude"]
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "repo"
-        subprocess.run([sys.executable, str(HERE / "genrepo.py"), str(tree), "--files", str(files)], check=True,
-                       capture_output=True)
-        (tree / "rt.toml").write_text(
-            "[checks.ruff]\nkind = \"lint\"\nparser = \"ruff\"\n"
-            f"command = {json.dumps(per_file + ['.'])}\nper_file = {json.dumps(per_file + ['{file}'])}\n"
-            "files = [\"*.py\"]\n")
-        subprocess.run(["git", "add", "rt.toml"], cwd=tree, check=True)
-        subprocess.run(["git", "commit", "-qm", "rt.toml"], cwd=tree, check=True)
-        rts[0].quiet(tree, "start", "edit one module")
-        rel = next(p for p in subprocess.run(["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True,
-                                             check=True).stdout.splitlines())
+        per_file, rel, payload = edit_tree(tree, files, ruff, lambda t: rts[0].quiet(t, "start", "edit one module"))
         path = tree / rel
         original = path.read_text()
-        payload = json.dumps({"session_id": "bench", "transcript_path": "/tmp/x.jsonl", "cwd": str(tree),
-                              "hook_event_name": "PostToolUse", "tool_name": "Edit",
-                              "tool_input": {"file_path": str(path), "old_string": "x", "new_string": "y"},
-                              "tool_response": {"filePath": str(path)}, "tool_use_id": "toolu_bench"})
         got: dict[str, list[tuple[float, float]]] = {"`ruff check FILE`": []}
         got |= {f"hook, rt {rt.label}": [] for rt in rts}
         for i in range(runs):
