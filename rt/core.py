@@ -112,6 +112,8 @@ class GitProcess:
     ending as a group, and a Ctrl-C ends it with rt). OSError when git cannot be started."""
 
     def __init__(self, root: Path, *args: str):
+        if not hasattr(os, "posix_spawnp"):   # Windows: the callers' fallbacks (a full scan) apply
+            raise OSError("posix_spawnp is not available here")
         read, write = os.pipe()
         try:
             self.pid = os.posix_spawnp("git", ["git", "-C", str(root), *args],
