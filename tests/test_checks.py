@@ -249,3 +249,28 @@ def test_readme_config_example_is_valid(project):
     checks = found(project)
     assert sorted(checks) == ["docs", "mypy"] and not checks["mypy"].required
     assert formatter_for(find_repo(project.root), "a.py") == ["black", "-q", "a.py"]
+
+
+def test_toml_files_are_kept_parsed_beside_their_text(project):
+    """rt.toml and pyproject.toml are kept parsed in .rt/toml.json for the next process; a document with
+    a date (which JSON cannot hold) is parsed every time, a damaged cache is parsed past and rewritten,
+    and an edited file is parsed again. (Each step a process of its own, as the hooks are.)"""
+    import json
+
+    project.write("rt.toml", 'fix_attempts = 3\n[checks.lint]\ncommand = ["true"]\n')
+    project.write("pyproject.toml", "[project]\nname = 'x'\n[tool.other]\nreleased = 2024-05-01\n")
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    cache = project.root / ".rt" / "toml.json"
+    first = project.rt_proc("checks")
+    assert first.returncode == 0 and "rt.toml [checks.lint]" in first.stdout
+    kept = json.loads(cache.read_text())
+    assert kept["rt.toml"]["data"]["fix_attempts"] == 3 and "pyproject.toml" not in kept
+    cache.write_text("{not json")
+    assert project.rt_proc("checks").stdout == first.stdout
+    assert json.loads(cache.read_text())["rt.toml"]["data"]["fix_attempts"] == 3
+    project.write("rt.toml", 'fix_attempts = 3\n[checks.other]\ncommand = ["true"]\n')
+    now = project.rt_proc("checks").stdout
+    assert "rt.toml [checks.other]" in now and "[checks.lint]" not in now
+    assert list(json.loads(cache.read_text())["rt.toml"]["data"]["checks"]) == ["other"]
