@@ -38,38 +38,53 @@ def timed(argv: list[str], cwd: Path, stdin: str | None = None) -> tuple[float, 
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000, wall, proc.stdout
 
 
+def real_ruff() -> str | None:
+    """ruff's own path: a version manager's shim costs more than ruff itself."""
+    ruff = shutil.which("ruff")
+    if ruff and "/shims/" in ruff:
+        ruff = subprocess.run(["pyenv", "which", "ruff"], capture_output=True, text=True, check=False).stdout.strip() or ruff
+    return ruff
+
+
+def edit_tree(tree: Path, files: int, ruff: str, start) -> tuple[list[str], str, str]:
+    """A `bench/genrepo.py` tree of `files` files with ruff as its only check, the task started by `start(tree)`:
+    (ruff's per-file command without the file, the file edited, the PostToolUse payload of an Edit of it)."""
+    per_file = [ruff, "check", "--output-format=concise", "--no-cache", "--force-exclude"]
+    subprocess.run([sys.executable, str(ROOT / "bench/genrepo.py"), str(tree), "--files", str(files)],
+                   check=True, capture_output=True)
+    (tree / "rt.toml").write_text(
+        "[checks.ruff]\nkind = \"lint\"\nparser = \"ruff\"\n"
+        f"command = {json.dumps(per_file[:-1] + ['.'])}\nper_file = {json.dumps(per_file + ['{file}'])}\n"
+        "files = [\"*.py\"]\n")
+    subprocess.run(["git", "add", "rt.toml"], cwd=tree, check=True)
+    subprocess.run(["git", "commit", "-qm", "rt.toml"], cwd=tree, check=True)
+    start(tree)
+    rel = next(p for p in subprocess.run(["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True,
+                                         check=True).stdout.splitlines())
+    path = tree / rel
+    payload = json.dumps({"session_id": "bench", "transcript_path": "/tmp/x.jsonl", "cwd": str(tree),
+                          "hook_event_name": "PostToolUse", "tool_name": "Edit",
+                          "tool_input": {"file_path": str(path), "old_string": "x", "new_string": "y"},
+                          "tool_response": {"filePath": str(path)}, "tool_use_id": "toolu_bench"})
+    return per_file, rel, payload
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=30)
     args = ap.parse_args()
-    ruff = shutil.which("ruff")
-    if ruff and "/shims/" in ruff:   # a version manager's shim costs more than ruff itself: use the real one
-        ruff = subprocess.run(["pyenv", "which", "ruff"], capture_output=True, text=True, check=False).stdout.strip() or ruff
+    ruff = real_ruff()
     if not ruff:
         sys.exit("ruff is not installed")
     compileall.compile_dir(ROOT / "rt", quiet=1)
-    per_file = [ruff, "check", "--output-format=concise", "--no-cache", "--force-exclude"]
+    rt = [sys.executable, "-S", "-m", "rt"]
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "repo"
-        subprocess.run([sys.executable, str(ROOT / "bench/genrepo.py"), str(tree), "--files", str(args.files)],
-                       check=True, capture_output=True)
-        (tree / "rt.toml").write_text(
-            "[checks.ruff]\nkind = \"lint\"\nparser = \"ruff\"\n"
-            f"command = {json.dumps(per_file[:-1] + ['.'])}\nper_file = {json.dumps(per_file + ['{file}'])}\n"
-            "files = [\"*.py\"]\n")
-        subprocess.run(["git", "add", "rt.toml"], cwd=tree, check=True)
-        subprocess.run(["git", "commit", "-qm", "rt.toml"], cwd=tree, check=True)
-        rt = [sys.executable, "-S", "-m", "rt"]
-        subprocess.run(rt + ["start", "edit one module"], cwd=tree, env=ENV, check=True, capture_output=True)
-        rel = next(p for p in subprocess.run(["git", "ls-files", "*.py"], cwd=tree, capture_output=True, text=True,
-                                             check=True).stdout.splitlines())
+        per_file, rel, payload = edit_tree(tree, args.files, ruff, lambda t: subprocess.run(
+            rt + ["start", "edit one module"], cwd=t, env=ENV, check=True, capture_output=True))
         path = tree / rel
         original = path.read_text()
-        payload = json.dumps({"session_id": "bench", "transcript_path": "/tmp/x.jsonl", "cwd": str(tree),
-                              "hook_event_name": "PostToolUse", "tool_name": "Edit",
-                              "tool_input": {"file_path": str(path), "old_string": "x", "new_string": "y"},
-                              "tool_response": {"filePath": str(path)}, "tool_use_id": "toolu_bench"})
         hook, alone = [], []
         for i in range(args.runs):
             path.write_text(original + f"\nEDITED_{i} = {i}\n")

@@ -6,21 +6,19 @@ lists what was found and why. Commands keep repository-relative paths, so listin
 """
 from __future__ import annotations
 
-import argparse
 import contextlib
 import fcntl
 import fnmatch
 import json
 import os
 import re
-import shutil
 import signal
 import sys
 import time
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
-from rt.core import Repo, Result, UsageError, read_text, spawn, to_rel
+from rt.core import Repo, Result, StoreError, UsageError, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 from rt.sandbox import bounded
@@ -75,7 +73,7 @@ def load_config(repo: Repo) -> dict:
             return {}
     else:
         try:
-            data = _loads(text)
+            data = _loads(repo, CONFIG, text)
         except ValueError as e:   # tomllib.TOMLDecodeError
             raise ConfigError(f"{CONFIG}: not valid TOML ({e}); fix it or remove it") from None
     _validate(data, where)
@@ -117,6 +115,7 @@ def _validate(data: dict, where: str) -> None:
 def seconds(text: str) -> int:
     """`--timeout` as argparse reads it: a whole number of seconds above zero."""
     if not text.isdigit() or int(text) == 0:
+        import argparse   # here: the hooks, which import this module, parse no command line
         raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
     return int(text)
 
@@ -132,12 +131,42 @@ def fix_attempt_limit(repo: Repo) -> int:
 
 # ---------------------------------------------------------------- reading the project's files
 
+TOML_CACHE = "toml.json"
+"""`.rt/toml.json`: each TOML file rt read (rt.toml, pyproject.toml, ruff.toml), its text and what it
+parsed to. The post-edit hook reads rt.toml and pyproject.toml on every edit; with this it neither
+imports nor runs the TOML parser (5 ms of its start-up). The text is compared whole, so a changed file
+is always parsed again; a document JSON cannot hold (dates) is not kept."""
+
+
 @lru_cache(maxsize=8)
-def _loads(text: str) -> dict:
-    """TOML parsed once per process for each text: detection and the config read pyproject.toml and
-    rt.toml several times in one command. (A parsed document is only read, never changed.)"""
-    import tomllib  # here: a hook that reads no TOML does not import it
-    return tomllib.loads(text)
+def _loads(repo: Repo, rel: str, text: str) -> dict:
+    """TOML parsed once: per process for each text (detection and the config read pyproject.toml and
+    rt.toml several times in one command), and across processes through TOML_CACHE. (A parsed document
+    is only read, never changed.)"""
+    store = Store(repo)
+    try:
+        kept = store.read_json(TOML_CACHE) or {}
+    except StoreError:   # a damaged cache is parsed past, and written again
+        kept = {}
+    entry = kept.get(rel)
+    if isinstance(entry, dict) and entry.get("text") == text and isinstance(entry.get("data"), dict):
+        return entry["data"]
+    import tomllib  # here: only for a file read for the first time or changed since
+    data = tomllib.loads(text)
+    if store.dir.is_dir() and not store.dir.is_symlink() and _plain(data):   # never creates .rt/
+        kept[rel] = {"text": text, "data": data}
+        with contextlib.suppress(OSError):
+            store.write_json(TOML_CACHE, kept, durable=False)
+    return data
+
+
+def _plain(value) -> bool:
+    """Whether JSON gives `value` back as it is (TOML's dates and times it does not)."""
+    if isinstance(value, dict):
+        return all(_plain(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_plain(v) for v in value)
+    return isinstance(value, (str, int, float, bool))
 
 
 def _toml(repo: Repo, rel: str) -> dict:
@@ -145,7 +174,7 @@ def _toml(repo: Repo, rel: str) -> dict:
     if text is None:
         return {}
     try:
-        return _loads(text)
+        return _loads(repo, rel, text)
     except ValueError:   # tomllib.TOMLDecodeError
         return {}
 
@@ -580,6 +609,7 @@ def tool_cache(repo: Repo, check: Check, argv: list[str]):
             yield [*argv, *flags], env, (cache,)
         finally:
             if _changed_since(repo, check, os.stat(start).st_mtime_ns // 10**9):
+                import shutil
                 shutil.rmtree(cache.joinpath(*repo.root.parts[1:]) if mirror else cache, ignore_errors=True)
     finally:
         fcntl.flock(fd, fcntl.LOCK_UN)
@@ -663,13 +693,16 @@ class _Session:
 def _session(repo: Repo, argv: list[str], limit: float, log: str | None, env: dict | None = None) -> _Session:
     """Run a check's program to its end or its timeout, whichever comes first, in memory bounded by KEEP;
     with `log`, its whole output is written there as it comes (stderr through a temporary file)."""
-    import tempfile
     store = Store(repo)
     with contextlib.ExitStack() as stack:
         proc = stack.enter_context(spawn(argv, repo.root, env=RUN_ENV | (env or {})))
         stack.callback(_end, proc)   # whatever happens here, nothing of the check outlives it
-        sink = stack.enter_context(store.writing(store.path(*log.split("/")))) if log else None
-        spill = stack.enter_context(tempfile.TemporaryFile(dir=store.dir)) if log else None
+        sink = spill = None
+        if log:   # shutil and tempfile only then: the post-edit hook's runs keep no log
+            import shutil
+            import tempfile
+            sink = stack.enter_context(store.writing(store.path(*log.split("/"))))
+            spill = stack.enter_context(tempfile.TemporaryFile(dir=store.dir))
         streams = {proc.stdout.fileno(): _Stream(sink), proc.stderr.fileno(): _Stream(spill)}
         returncode = _pump(proc, streams, time.monotonic() + limit)
         if spill is not None:   # the log is stdout then stderr, as the output parsed
@@ -793,6 +826,7 @@ def installed(repo: Repo, program: str) -> bool:
     """Whether a check's program can be started: a repository-relative path, or a name on PATH."""
     if "/" in program:
         return os.access(repo.root / program, os.X_OK)
+    import shutil
     return shutil.which(program) is not None
 
 

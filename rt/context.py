@@ -314,13 +314,17 @@ def _join(head: list[str], sections: list[list[str]]) -> str:
 
 # ---------------------------------------------------------------- the task pack
 
-PACK_FILES = 8
+PACK_FILES = 16
 """At most this many ranked files get code in the pack."""
-PACK_RATIO = 0.25
+PACK_RATIO = 0.08
 """... each scoring at least this share of the best unpinned one."""
 SHARES = (0.34, 0.2, 0.14, 0.1, 0.08, 0.06, 0.05, 0.05)
-"""The first pass's share of the code room for the files in rank order; what is left goes, in rank
+"""The first pass's share of the code room for the first files in rank order; what is left goes, in rank
 order, to the files that want more."""
+TAIL_CHARS = 600
+"""Each file ranked past SHARES gets this much room, heading included, set aside before the shares are
+given: its best piece (a short definition, a signature and the lines matching). A commit's files are
+often ranked 9th to 16th, and their code in the pack costs less than a look-up."""
 TESTS_SHARE = 0.12
 USES_LINES = 8
 
@@ -386,15 +390,16 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
 
 
 def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -> dict[str, list[Fragment]]:
-    """Each file's fragments within `room` characters in all: a share by rank first, then what is left,
-    in rank order, to the files that want more."""
+    """Each file's fragments within `room` characters in all: a share by rank first (TAIL_CHARS past the
+    SHARES, set aside first), then what is left, in rank order, to the files that want more."""
     texts = {p: view.read(p) for p in files}
     entries = {p: view.index.entry(p) for p in files}
     heads = {p: len(p) + 60 for p in files}
     out: dict[str, list[Fragment]] = {}
     used = 0
+    tail = min(TAIL_CHARS * max(0, len(files) - len(SHARES)), room // 3)   # a small room goes to the first files
     for i, p in enumerate(files):
-        cap = min(room - used, int(room * SHARES[min(i, len(SHARES) - 1)])) - heads[p]
+        cap = min(room - used, int((room - tail) * SHARES[i]) if i < len(SHARES) else TAIL_CHARS) - heads[p]
         out[p] = fragments(p, texts[p], entries[p], keys, cap) if cap > 80 and texts[p] else []
         used += _cost(p, out[p])
     for p in files:

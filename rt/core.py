@@ -104,6 +104,52 @@ def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input
     return subprocess.CompletedProcess(argv, proc.returncode, out, err)
 
 
+class GitProcess:
+    """A git command under way in `root`, its output piped: what the look-ups' freshness check and the
+    snapshot scan start on every call. Started with `os.posix_spawnp`, not `subprocess`, whose import
+    (selectors, threading, locale) costs a look-up 5 ms, more than the rest of its start-up; the same
+    environment as `spawn()`, stderr to /dev/null, and rt's own process group (nothing it starts needs
+    ending as a group, and a Ctrl-C ends it with rt). OSError when git cannot be started."""
+
+    def __init__(self, root: Path, *args: str):
+        if not hasattr(os, "posix_spawnp"):   # Windows: the callers' fallbacks (a full scan) apply
+            raise OSError("posix_spawnp is not available here")
+        read, write = os.pipe()
+        try:
+            self.pid = os.posix_spawnp("git", ["git", "-C", str(root), *args],
+                                       dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C"),
+                                       file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+                                                     (os.POSIX_SPAWN_DUP2, write, 1),
+                                                     (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)
+        self.fd: int | None = read
+
+    def output(self) -> bytes | None:
+        """What git printed, once it ended; None when it failed (or was ended)."""
+        if self.fd is None:
+            return None
+        chunks = []
+        try:
+            while chunk := os.read(self.fd, 1 << 20):
+                chunks.append(chunk)
+        finally:
+            os.close(self.fd)
+            self.fd = None
+            status = os.waitpid(self.pid, 0)[1]
+        return b"".join(chunks) if os.waitstatus_to_exitcode(status) == 0 else None
+
+    def discard(self) -> None:
+        """End it, if it still runs, and reap it."""
+        if self.fd is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, signal.SIGKILL)
+            self.output()
+
+
 def git(root: Path, *args: str, input: bytes | None = None) -> bytes | None:
     """Output of a git command in `root`, or None when git is missing or fails."""
     try:

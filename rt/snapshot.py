@@ -5,15 +5,12 @@ can be recovered with `git cat-file` and needs no copy in `.rt/blobs/`.
 """
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import stat
 import time
 from collections import namedtuple
 
-from rt.core import (MAX_TEXT_BYTES, Repo, StoreError, classify, decode, git, git_index, git_paths, list_files,
-                     spawn)
+from rt.core import MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, git, git_index, list_files
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -25,8 +22,15 @@ RACY_NS = 1_000_000_000
 """Files modified less than this before a scan are re-read next time (as git treats 'racily clean' entries)."""
 
 
+def _sha1(head: bytes = b""):
+    """A SHA-1 hash object; hashlib (which loads OpenSSL) is imported at the first file read, so a scan of an
+    unchanged tree, which reads none, never pays for it."""
+    import hashlib
+    return hashlib.sha1(head)
+
+
 def blob_id(data: bytes) -> str:
-    h = hashlib.sha1(b"blob %d\x00" % len(data))
+    h = _sha1(b"blob %d\x00" % len(data))
     h.update(data)
     return h.hexdigest()
 
@@ -61,43 +65,34 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     return Scan(files, read)
 
 
-_GIT_ENTRY = re.compile(r"(.) (\d{6}) ([0-9a-f]{40}) (\d)\t([^\0]*)\0")
-"""One entry of `git ls-files -s -v -z`: tag (H: cached; lower case: assume-unchanged; S: skip-worktree),
-mode, blob id (SHA-1: a SHA-256 repository falls back to the full scan), stage, path."""
+_ENTRY = 52
+"""Where the path starts in a tracked file's entry of `git ls-files -s -v -z`: tag (H: cached; lower case:
+assume-unchanged; S: skip-worktree; C: its stat data no longer matches git's index, from `-m`, listed after
+the others), space, mode, space, blob id, space, stage, tab (SHA-1 ids: a SHA-256 repository's entries have
+no tab there, and it falls back to the full scan). An untracked, not ignored file (`-o`) is `? path`."""
 
 
 def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tuple | None:
-    """`scan` from git's own knowledge: `git ls-files -s -v` gives every tracked file's blob id, and
-    `git ls-files -m -o` names the tracked files whose stat data no longer matches git's index (git
-    compares the content of racily clean ones) and the untracked, not ignored ones. A tracked file git
-    does not name has the index's blob id, read from the file once to learn its kind and to check that
-    the bytes are the blob (no clean filter or line-ending conversion in between: a file whose bytes
-    differ is looked at like a named one, through the stat cache, from then on). None when git fails.
+    """`scan` from git's own knowledge, in one `git ls-files -s -v -m -o`: it gives every tracked file's blob
+    id, names the tracked files whose stat data no longer matches git's index (git compares the content of
+    racily clean ones) and the untracked, not ignored ones. A tracked file git does not name has the index's
+    blob id, read from the file once to learn its kind and to check that the bytes are the blob (no clean
+    filter or line-ending conversion in between: a file whose bytes differ is looked at like a named one,
+    through the stat cache, from then on). None when git fails.
 
     (files, stat cache entries, files read, text blob ids, other kinds), as `scan` keeps them."""
     try:
-        procs = [spawn(["git", "ls-files", "-s", "-v", "-z"], repo.root),
-                 spawn(["git", "ls-files", "-m", "-o", "--exclude-standard", "-z"], repo.root)]
+        out = GitProcess(repo.root, "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z").output()
     except OSError:
         return None
-    outs = [p.communicate()[0] for p in procs]
-    if any(p.returncode != 0 for p in procs):
+    if out is None:
         return None
-    listing = outs[0].decode("utf-8", "surrogateescape")
-    tracked = _GIT_ENTRY.findall(listing)
-    if len(tracked) != listing.count("\0"):
+    listed = out.decode("utf-8", "surrogateescape").split("\0")
+    if listed.pop() != "" or "" in listed:
         return None
-    named = set(git_paths(outs[1]))
-    index: dict[str, str] = {}
-    vouched: list[tuple[str, str]] = []
+    named = {e[2:] if e[0] == "?" else e[_ENTRY:] for e in listed if e[0] in "?C"}
+    index: dict[str, str] | None = {} if save_originals else None   # git's own copies, for _hash_listed
     old = cache.get("files", {})
-    for tag, mode, blob, stage, path in tracked:
-        if stage == "0":
-            index[path] = blob
-        if tag == "H" and stage == "0" and mode[:3] == "100" and path not in named and old.get(path, (0,) * 4)[3] in (0, blob):
-            vouched.append((path, blob))   # git vouches for it, and it is no file whose bytes differ from its blob
-        elif mode != "160000":   # a submodule is no file here
-            named.add(path)
     text_ids = cache.get("text", "")
     known_text = {text_ids[i:i + 40] for i in range(0, len(text_ids), 40)}
     known = cache.get("kinds", {})
@@ -106,7 +101,21 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
     kinds: dict[str, str] = {}
     read = 0
     root = str(repo.root) + os.sep
-    for path, blob in vouched:
+    for e in listed:
+        tag = e[0]
+        if tag in "?C":   # named above
+            continue
+        if e[_ENTRY - 1:_ENTRY] != "\t":   # not the layout sliced here
+            return None
+        path, blob, stage = e[_ENTRY:], e[9:49], e[50]
+        if index is not None and stage == "0":
+            index[path] = blob
+        if not (tag == "H" and stage == "0" and e[2:5] == "100" and path not in named
+                and old.get(path, (0, 0, 0, 0))[3] in (0, blob)):
+            if e[2:8] != "160000":   # a submodule is no file here
+                named.add(path)
+            continue
+        # git vouches for it, and it is no file whose bytes differ from its blob
         if blob in known_text:
             files[path] = (blob, "text")
             seen_text.add(blob)
@@ -217,7 +226,7 @@ def _save(store: Store, path: str, digest: str, data: bytes | None) -> bool:
 
 def _hash_file(path: str, size: int) -> tuple[str, str, bytes | None]:
     if size > MAX_TEXT_BYTES:
-        h = hashlib.sha1(b"blob %d\x00" % size)
+        h = _sha1(b"blob %d\x00" % size)
         with open(path, "rb") as f:
             for chunk in iter(lambda: f.read(1 << 20), b""):
                 h.update(chunk)
@@ -287,7 +296,7 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
 
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:
     """One id for a whole tree's content: equal exactly when no file differs."""
-    h = hashlib.sha1()
+    h = _sha1()
     for path in sorted(files):
         h.update(f"{path}\x00{files[path][0]}\n".encode("utf-8", "surrogateescape"))
     return h.hexdigest()

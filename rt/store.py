@@ -8,8 +8,8 @@ import contextlib
 import fcntl
 import json
 import os
-import threading
 import zlib
+from _thread import get_ident  # not threading: importing it costs every command and hook
 from pathlib import Path
 
 from rt.core import Repo, StoreError
@@ -73,7 +73,7 @@ class Store:
         `mode`: its permissions (`rt agent` keeps an edited file's)."""
         path.parent.mkdir(parents=True, exist_ok=True)
         # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
-        tmp = path.parent / f".tmp-{os.getpid()}-{threading.get_ident()}-{path.name}"
+        tmp = path.parent / f".tmp-{os.getpid()}-{get_ident()}-{path.name}"
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:
             if mode != 0o644:

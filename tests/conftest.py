@@ -114,6 +114,14 @@ class Project:
                               capture_output=True, text=True,
                               env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
 
+    def imports(self, *args: str, input: str | None = None) -> tuple[subprocess.CompletedProcess, set[str]]:
+        """Run rt as the hooks run it (`python -S -P -m rt`, no site-packages) and name every module the
+        process imported (`-X importtime`): the lean-start-up tests."""
+        proc = subprocess.run([sys.executable, "-S", "-P", "-X", "importtime", "-m", "rt", *args], cwd=self.root,
+                              input=input, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        return proc, {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines()
+                      if line.startswith("import time:")}
+
 
 @pytest.fixture
 def project(tmp_path) -> Project:

@@ -1,6 +1,7 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -193,3 +194,43 @@ def test_in_git_a_deleted_file_a_retargeted_link_and_a_conflict_are_seen(project
     assert proc.returncode != 0 and "<<<<<<<" in (project.root / "c.py").read_text()
     rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
     assert rows == {"c.py": "modified", "gone.py": "deleted", "ln": "modified"}
+
+
+def test_a_file_dirty_before_the_task_and_reverted_since_is_a_change(repo):
+    """b.py was dirty when the task started; put back to its committed content it is clean to git, yet
+    it differs from the task's snapshot."""
+    repo.git("checkout", "--", "b.py")
+    assert repo.git("status", "--porcelain", "--", "b.py") == ""
+    rows = {c["path"]: (c["status"], c["added"], c["removed"]) for c in repo.rt_json("delta")["changes"]}
+    assert rows == {"b.py": ("modified", 0, 1)}
+
+
+def test_odd_file_names_in_gits_listing(project):
+    """Paths with a tab, a newline, a leading `? ` or `C ` (the listing's own tags) and non-ASCII letters,
+    tracked and untracked, edited and new."""
+    tracked = ["C tab\there.py", "? q.py", "ünï/cödé.py", "H 100644 x.py"]
+    for i, name in enumerate(tracked):
+        project.write(name, f"{i}\n")
+    project.init_git()
+    project.git("status")
+    project.rt("start", "t")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.write("C tab\there.py", "0\nmore\n")
+    project.write("ünï/cödé.py", "2\nmore\n")
+    project.write("? new\nline.txt", "n\n")
+    (project.root / "? q.py").unlink()
+    rows = {c["path"]: c["status"] for c in project.rt_json("delta")["changes"]}
+    assert rows == {"C tab\there.py": "modified", "ünï/cödé.py": "modified", "? new\nline.txt": "added",
+                    "? q.py": "deleted"}
+
+
+def test_unchanged_delta_process_stays_lean(repo):
+    """`rt delta` on an unchanged tree asks git in one process started without `subprocess`, reads no
+    file (once the files written just before the task are out of the racy-timestamp window and were read
+    again), so loads no hashing and no diff library."""
+    time.sleep(1.1)
+    repo.rt("delta")
+    proc, imported = repo.imports("delta")
+    assert proc.returncode == 0 and proc.stdout.startswith("0 file(s) changed")
+    assert "rt.snapshot" in imported
+    assert not imported & {"subprocess", "threading", "hashlib", "difflib", "tomllib"}

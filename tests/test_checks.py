@@ -219,7 +219,26 @@ def test_cargo_check_finds_a_new_error(project):
     project.rt("plan", "--edit", "src/main.rs")
     project.write("src/main.rs", "fn main() {\n    let x: u8 = \"no\";\n}\n")
     out = project.rt("verify", ret=1)
-    assert "- src/main.rs:2:17 cargo-check [E0308] mismatched types" in out
+    assert "- src/main.rs:2:17 cargo-check, cargo-test [E0308] mismatched types" in out   # one line for both
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="needs go: not installed here (`bash .ci/run` installs it)")
+def test_a_compile_error_go_build_vet_and_test_all_report_is_listed_once(project):
+    project.write("go.mod", "module example.com/fx\n\ngo 1.18\n")
+    project.write("fx.go", "package fx\n\nfunc Twice(n int) int {\n\treturn 2 * n\n}\n")
+    project.write("fx_test.go", 'package fx\n\nimport "testing"\n\nfunc TestTwice(t *testing.T) {\n'
+                  '\tif Twice(2) != 4 {\n\t\tt.Fatal("no")\n\t}\n}\n')
+    project.init_git()
+    project.rt("start", "break Twice")
+    project.rt("plan", "--edit", "fx.go")
+    project.write("fx.go", 'package fx\n\nfunc Twice(n int) int {\n\tvar s string = n\n\treturn 2 * len(s)\n}\n')
+    out = project.rt("verify", ret=1)
+    listed = [ln for ln in out.splitlines() if ln.startswith("- fx.go:4:")]
+    assert len(listed) == 1, out
+    assert all(name in listed[0] for name in ("go-vet", "go-build", "go-test")), out
+    assert "more at the same place by another check" in out
+    for name in ("go-vet", "go-build", "go-test"):   # each check still says it failed
+        assert f"- {name} (" in out and "failed: 1 new" in out.split(f"- {name} (", 1)[1].splitlines()[0], out
 
 
 def test_readme_config_example_is_valid(project):
@@ -230,3 +249,28 @@ def test_readme_config_example_is_valid(project):
     checks = found(project)
     assert sorted(checks) == ["docs", "mypy"] and not checks["mypy"].required
     assert formatter_for(find_repo(project.root), "a.py") == ["black", "-q", "a.py"]
+
+
+def test_toml_files_are_kept_parsed_beside_their_text(project):
+    """rt.toml and pyproject.toml are kept parsed in .rt/toml.json for the next process; a document with
+    a date (which JSON cannot hold) is parsed every time, a damaged cache is parsed past and rewritten,
+    and an edited file is parsed again. (Each step a process of its own, as the hooks are.)"""
+    import json
+
+    project.write("rt.toml", 'fix_attempts = 3\n[checks.lint]\ncommand = ["true"]\n')
+    project.write("pyproject.toml", "[project]\nname = 'x'\n[tool.other]\nreleased = 2024-05-01\n")
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    cache = project.root / ".rt" / "toml.json"
+    first = project.rt_proc("checks")
+    assert first.returncode == 0 and "rt.toml [checks.lint]" in first.stdout
+    kept = json.loads(cache.read_text())
+    assert kept["rt.toml"]["data"]["fix_attempts"] == 3 and "pyproject.toml" not in kept
+    cache.write_text("{not json")
+    assert project.rt_proc("checks").stdout == first.stdout
+    assert json.loads(cache.read_text())["rt.toml"]["data"]["fix_attempts"] == 3
+    project.write("rt.toml", 'fix_attempts = 3\n[checks.other]\ncommand = ["true"]\n')
+    now = project.rt_proc("checks").stdout
+    assert "rt.toml [checks.other]" in now and "[checks.lint]" not in now
+    assert list(json.loads(cache.read_text())["rt.toml"]["data"]["checks"]) == ["other"]

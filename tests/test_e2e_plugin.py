@@ -24,7 +24,7 @@ def test_plugin_hooks_are_the_installed_hooks_run_from_the_plugin_folder():
         [group] = data["hooks"][event]
         assert group.get("matcher") == matcher
         assert group["hooks"] == [{"type": "command", "timeout": timeout,
-                                   "command": f'PYTHONPATH="${{CLAUDE_PLUGIN_ROOT}}" python3 -S -m rt hook {arg}'}]
+                                   "command": f'PYTHONPATH="${{CLAUDE_PLUGIN_ROOT}}" python3 -S -P -m rt hook {arg}'}]
     manifest = json.loads((ROOT / ".claude-plugin/plugin.json").read_text())
     assert manifest["name"] == "rt"
     for rel in manifest["skills"] + manifest["agents"]:

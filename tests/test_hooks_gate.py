@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 
+import pytest
 from hooks_support import bash, edit, hook, permission, planned
 
 
@@ -229,3 +231,38 @@ def test_git_store_cannot_be_edited_even_when_in_scope(project):
     for path in (".git/hooks/pre-commit", "sub/.git/config", ".git/config"):
         decision, reason = permission(hook(project, "pre-tool-use", edit(project, path, tool="Write"))[1])
         assert decision == "deny" and ".git/ is git's own store" in reason, path
+
+
+
+@pytest.mark.skipif(shutil.which("ruff") is None, reason="needs ruff: not installed here (`bash .ci/run` installs it)")
+def test_post_edit_process_stays_lean(project):
+    """PostToolUse after an edit, ruff the project's check, run as `rt install` registers it (`-S -P`): it
+    runs ruff on the file and compares with the baseline, and imports nothing else: no command-line
+    parsing, no index, no pack, no diff library, no temporary files, and no TOML parser while rt.toml and
+    pyproject.toml are as rt last read them (kept parsed in .rt/). A changed rt.toml is parsed again and
+    holds at once."""
+    project.write("pyproject.toml", "[tool.ruff.lint]\nselect = ['F']\n")
+    project.write("rt.toml", '[checks.ruff]\nkind = "lint"\nparser = "ruff"\n'
+                             'command = ["ruff", "check", "--output-format=concise", "--no-cache", "."]\n'
+                             'per_file = ["ruff", "check", "--output-format=concise", "--no-cache", "{file}"]\n'
+                             'files = ["*.py"]\n')
+    project.write("a.py", "import os\n\nx = os.sep\n")
+    project.init_git()
+    project.rt("start", "change a")
+    project.rt("plan", "--edit", "a.py")
+    heavy = {"argparse", "shutil", "tempfile", "difflib", "configparser", "rt.index", "rt.context", "rt.pack",
+             "rt.lookup", "rt.agent", "rt.mcp", "rt.task.commands", "rt.diagnostics.parsers.js"}
+    said = []
+    for n, body in enumerate(("import os\nimport json\n\nx = os.sep\n", "import os\nimport json\nimport sys\n\nx = os.sep\n")):
+        project.write("a.py", body)
+        if n == 1:   # rt.toml changed: this check now looks for E501 only
+            project.write("rt.toml", project.read("rt.toml").replace('"--no-cache", "{file}"',
+                                                                     '"--no-cache", "--select", "E501", "{file}"'))
+        proc, imported = project.imports("hook", "post-tool-use",
+                                         input=json.dumps(edit(project, "a.py", event="PostToolUse")))
+        assert proc.returncode == 0 and "rt.task.verify" in imported
+        assert not imported & heavy, imported & heavy
+        assert ("tomllib" in imported) == (n == 1)
+        said.append(proc.stdout)
+    assert "a.py:2" in said[0] and "F401" in said[0]
+    assert said[1] == ""

@@ -104,3 +104,19 @@ def test_a_best_file_matched_by_its_path_alone_gives_way_to_the_next_files_code(
     text = runtask(project, "/runtask invoice rounding of the total is wrong")
     assert project.rt_json("pack")["ranked"][0]["path"] == "src/invoice/rounding.py"
     assert "### src/cart.py 1-2 of 2: function total\n1\tdef total(items):\n" in text
+
+
+def test_a_short_best_file_is_shown_whole_so_lines_near_the_match_are_there_too(project):
+    """The best file is short enough for the code room: all of it is shown, numbered, so the lines a fix
+    touches below the matching definition need no Read before the edit."""
+    helpers = "".join(f"def pad_{k}(text):\n    return text.ljust({k})\n\n\n" for k in range(20))
+    project.write("src/report/summary.py", "def summary_header(day):\n    return f\"Summary for {day}\"\n\n\n"
+                  + helpers + "def footer(day):\n    return day.isoformat()\n")
+    project.write("src/report/other.py", "def other(x):\n    return x\n")
+    project.init_git()
+    total = len((project.root / "src/report/summary.py").read_text().splitlines())
+    assert total > 60   # longer than a file always shown whole
+    text = runtask(project, "/runtask the summary header shows the wrong day")
+    assert f"### src/report/summary.py 1-{total} of {total}: " in text
+    assert f"\n{total}\t    return day.isoformat()\n" in text
+    assert_faithful(project.root, text)

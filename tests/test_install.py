@@ -175,7 +175,26 @@ def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.startswith("rt ")
     python = shlex.quote(sys.executable)
-    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -m rt hook stop"
+    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -P -m rt hook stop"
+
+
+
+def test_install_replaces_the_hook_commands_of_an_earlier_install(project):
+    """An install from before `-P` (or from another interpreter) leaves no second copy of each hook: every
+    event keeps one rt command, the current one, and the user's own hooks stay."""
+    project.rt("install")
+    data = settings(project)
+    for groups in data["hooks"].values():
+        for group in groups:
+            for h in group["hooks"]:
+                h["command"] = h["command"].replace(" -S -P -m rt ", " -S -m rt ")
+    data["hooks"]["PreToolUse"].append(USER_SETTINGS["hooks"]["PreToolUse"][0])
+    project.write(".claude/settings.json", json.dumps(data))
+    project.rt("install")
+    now = settings(project)
+    assert {event: len(commands) for event, commands in ours(now).items()} == {e: 1 for e, *_ in HOOKS}
+    assert all(" -S -P -m rt hook " in c for commands in ours(now).values() for c in commands)
+    assert USER_SETTINGS["hooks"]["PreToolUse"][0] in now["hooks"]["PreToolUse"]
 
 
 FAKE_RT = '''import json, sys
@@ -260,7 +279,7 @@ def test_pip_installed_layout_runs_from_site_packages(project, tmp_path):
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     commands = [c for cs in ours(settings(project)).values() for c in cs]
-    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -m rt hook "
+    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -P -m rt hook "
     assert commands and all(c.startswith(prefix) for c in commands)
     assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
     stop = ours(settings(project))["Stop"][0]

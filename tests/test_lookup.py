@@ -353,3 +353,17 @@ def test_a_linked_worktree_is_followed_through_its_own_git_index(project, monkey
         linked.git("checkout", "-q", "other")   # the file changes with git's index: only the index shows it
         assert "src/a.py:1-1" in linked.rt("symbol", "other_one")
         linked.rt("symbol", "one", ret=1)
+
+
+def test_warm_lookup_process_stays_lean(project):
+    """A warm look-up starts git (the freshness check) without `subprocess`, and loads no hashing, TOML,
+    dataclasses or threads: their imports would cost more than the rest of its start-up."""
+    _repo(project)
+    time.sleep(1.1)   # past the racy-timestamp window, in which a file's stat data cannot vouch for it
+    project.rt("index")
+    project.rt("symbol", "total")   # the first look-up after a build keeps the quick check's state
+    for args in (("symbol", "total"), ("refs", "checkout")):
+        proc, imported = project.imports(*args)
+        assert proc.returncode == 0 and "app/models.py" in proc.stdout
+        assert "rt.index.freshness" in imported
+        assert not imported & {"subprocess", "threading", "hashlib", "tomllib", "dataclasses"}, args

@@ -27,7 +27,7 @@ def test_merges_into_the_users_mcp_json_and_uninstall_puts_it_back(project):
     assert "backup of the previous .mcp.json: .claude/mcp.json.rt-backup" in out and "updated .mcp.json" in out
     data = mcp_json(project)
     assert data["mcpServers"]["docs"] == USERS["mcpServers"]["docs"] and data["note"] == "mine"
-    assert data["mcpServers"]["rt"] == {"type": "stdio", "command": sys.executable, "args": ["-S", "-m", "rt", "mcp"],
+    assert data["mcpServers"]["rt"] == {"type": "stdio", "command": sys.executable, "args": ["-S", "-P", "-m", "rt", "mcp"],
                                         "env": {"PYTHONPATH": str(ROOT)}}   # this interpreter, this rt
     assert json.loads(project.read(".claude/mcp.json.rt-backup")) == USERS
     s = settings(project)

@@ -110,3 +110,46 @@ def test_the_files_importing_a_packed_file_beyond_the_pack_show_their_lines_usin
     assert outside
     uses = data["pack"].split("## Where the files importing them use them\n", 1)[1]
     assert f"{outside[0]}:5: return round_cents(sum(items))" in uses
+
+
+def test_files_ranked_past_the_eighth_get_their_best_piece_and_the_first_keeps_its_room(project):
+    """Fourteen modules match the task about as well: all of them get code (their matching definition's
+    signature and lines), not eight, and the best-ranked one still gets far more room than the last."""
+    for i in range(14):
+        body = "".join(f"    entry_{k} = journal.read({k})  # plain bookkeeping line\n" for k in range(120))
+        project.write(f"ledger/settle_{i:02d}.py", f"def settle_ledger_{i:02d}(journal):\n{body}"
+                      f"    return journal.settle()  # settle the ledger balance\n")
+    for i in range(60):   # the rest of the project: the task's words pick out the ledger
+        project.write(f"web/view_{i:02d}.py", f"def view_{i:02d}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    data = project.rt_json("pack", "settle ledger balance")
+    assert len(data["pack"]) <= PACK_CHARS
+    files = data["files"]
+    assert len(files) > 8 and set(files) <= {f"ledger/settle_{i:02d}.py" for i in range(14)}
+    shown: dict[str, int] = {}
+    for f in data["fragments"]:
+        shown[f["path"]] = shown.get(f["path"], 0) + f["end"] - f["start"] + 1
+        if f["path"] == files[-1]:
+            assert f["end"] - f["start"] < 20   # a late file: its best piece, not a screenful
+    assert shown[files[0]] > 2 * shown[files[-1]]
+    for path in files:   # each file's code holds its matching line
+        block = data["pack"].split(f"### {path} ", 1)[1].split("\n### ", 1)[0]
+        assert "settle the ledger balance" in block, path
+
+
+def test_a_long_definition_shows_six_of_its_matching_lines_far_apart(project):
+    """Six places in one long function hold the task's words, 50 lines apart: each is shown with its
+    neighbours (a commit often edits one of them; four as parts of the definition, two as the lines with
+    most task words), the lines between are not."""
+    body = []
+    for k in range(300):
+        body.append(f"    vat_rounding_{k} = round(total * rate, 2)  # vat rounding step\n" if k % 50 == 25
+                    else f"    total_{k} = line_{k}.amount * rate\n")
+    project.write("billing/tax.py", "def apply_tax(lines, rate):\n    total = 0\n" + "".join(body) + "    return total\n")
+    project.write("billing/other.py", "def unrelated():\n    return 1\n")
+    project.init_git()
+    data = project.rt_json("pack", "vat rounding step is off by a cent")
+    shown = {n for f in data["fragments"] if f["path"] == "billing/tax.py" for n in range(f["start"], f["end"] + 1)}
+    matching = [i for i, line in enumerate(project.read("billing/tax.py").splitlines(), 1) if "# vat rounding step" in line]
+    assert len(matching) == 6 and set(matching) <= shown
+    assert not set(range(matching[0] + 10, matching[1] - 10)) & shown

@@ -66,11 +66,13 @@ def hook_command(arg: str) -> str:
     """The shell command Claude Code runs for one hook: this interpreter, with rt's folder on PYTHONPATH.
 
     `-S` skips site-packages start-up, which rt (standard library only) never needs and which costs
-    tens of milliseconds on every tool call; PYTHONPATH names the folder holding this rt, be it a
-    checkout or site-packages after `pip install`.
+    tens of milliseconds on every tool call; `-P` keeps the session's folder off `sys.path`, so a
+    project's own `rt/` package or a file named like a standard module (`json.py`) is never imported by
+    the hook (and each import looks in one folder less). PYTHONPATH names the folder holding this rt, be
+    it a checkout or site-packages after `pip install`.
     """
     parent = Path(rt.__file__).resolve().parent.parent
-    return f"PYTHONPATH={shlex.quote(str(parent))} {shlex.quote(sys.executable)} -S -m rt hook {arg}"
+    return f"PYTHONPATH={shlex.quote(str(parent))} {shlex.quote(sys.executable)} -S -P -m rt hook {arg}"
 
 
 def is_ours(handler: dict) -> bool:
@@ -125,6 +127,12 @@ def dump(data: dict) -> str:
 def add_to_settings(settings: dict, record: dict, deny: tuple[str, ...] = DENY) -> None:
     """Merge rt's hooks and permission rules in, noting in `record` only what was not there already."""
     hooks = settings.setdefault("hooks", {})
+    current = {hook_command(arg) for _, _, arg, _ in HOOKS}
+    for event in list(hooks):   # rt's handlers from an earlier install (another interpreter or form) go
+        for group in hooks[event] if isinstance(hooks[event], list) else ():
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+                group["hooks"] = [h for h in group["hooks"] if not is_ours(h) or h.get("command") in current]
+        hooks[event] = [g for g in hooks[event] if not (isinstance(g, dict) and g.get("hooks") == [])]
     for event, matcher, arg, timeout in HOOKS:
         groups = hooks.setdefault(event, [])
         command = hook_command(arg)
@@ -376,7 +384,7 @@ def mcp_server() -> dict:
     """The `.mcp.json` entry that starts `rt mcp`: this interpreter, rt's folder on PYTHONPATH (as the hooks).
     Claude Code starts it in the project's folder, which is the repository it serves."""
     parent = Path(rt.__file__).resolve().parent.parent
-    return {"type": "stdio", "command": sys.executable, "args": ["-S", "-m", "rt", "mcp"],
+    return {"type": "stdio", "command": sys.executable, "args": ["-S", "-P", "-m", "rt", "mcp"],
             "env": {"PYTHONPATH": str(parent)}}
 
 

@@ -3,7 +3,6 @@ from two versions of a file, so the diff of diagnostics can match an old finding
 """
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 
@@ -126,6 +125,7 @@ def _path(text: str) -> str:
 def from_lines(old_lines: list[str], new_lines: list[str]) -> list[tuple[int, int, int, int]]:
     """The changed blocks between two versions of a file, in the form a unified diff's hunks give
     without context lines (git diff -U0)."""
+    import difflib   # here: the post-edit hook maps no lines
     blocks = []
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old_lines, new_lines, autojunk=False).get_opcodes():
         if tag == "equal":

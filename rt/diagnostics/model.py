@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 
 @dataclass(frozen=True)
@@ -35,22 +36,29 @@ class Diagnostic:
 
 
 # Order matters: timestamps before times before durations; temp paths before `file:line` references.
-_VOLATILE: list[tuple[re.Pattern, str]] = [
-    (re.compile(r"(?:[A-Za-z]:)?[\\/](?:private[\\/])?(?:tmp|var[\\/]folders|var[\\/]tmp|Temp)[\\/][^\s'\"`()\[\]<>,;]*"
-                r"|pytest-of-[^\s'\"`()\[\]<>,;]*"), "<tmp>"),
-    (re.compile(r"\b0x[0-9a-fA-F]{4,}\b"), "0x?"),
-    (re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b"), "<uuid>"),
-    (re.compile(r"\b1\d{12}\b"), "<time>"),     # milliseconds since 1970, as Date.now() prints them
-    (re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?"), "<time>"),
-    (re.compile(r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b"), "<time>"),
-    (re.compile(r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b"), "<dur>"),
-    (re.compile(r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I), r"\1 N"),
-    (re.compile(r"'((?:Async)?(?:TryExcept|TryFinally|Try|If|For|While|With|Match)) \d+'"), r"'\1 N'"),  # mccabe
-    (re.compile(r"\b(too complex|too many \w+(?: \w+)?) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I), r"\1 (N)"),  # C901, R0912
-    (re.compile(r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)"), r"\1\2:N"),
-    (re.compile(r"(?<!\S)_(?: _){2,}(?!\S)"), " "),  # pytest's frame separators `_ _ _`
-    (re.compile(r"\s+"), " "),
+_VOLATILE: list[tuple[str, int, str]] = [
+    (r"(?:[A-Za-z]:)?[\\/](?:private[\\/])?(?:tmp|var[\\/]folders|var[\\/]tmp|Temp)[\\/][^\s'\"`()\[\]<>,;]*"
+     r"|pytest-of-[^\s'\"`()\[\]<>,;]*", 0, "<tmp>"),
+    (r"\b0x[0-9a-fA-F]{4,}\b", 0, "0x?"),
+    (r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b", 0, "<uuid>"),
+    (r"\b1\d{12}\b", 0, "<time>"),     # milliseconds since 1970, as Date.now() prints them
+    (r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(?::\d{2}(?:[.,]\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?", 0, "<time>"),
+    (r"\b\d{1,2}:\d{2}:\d{2}(?:[.,]\d+)?\b", 0, "<time>"),
+    (r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b", 0, "<dur>"),
+    (r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I, r"\1 N"),
+    (r"'((?:Async)?(?:TryExcept|TryFinally|Try|If|For|While|With|Match)) \d+'", 0, r"'\1 N'"),  # mccabe
+    (r"\b(too complex|too many \w+(?: \w+)?) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I, r"\1 (N)"),  # C901, R0912
+    (r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)", 0, r"\1\2:N"),
+    (r"(?<!\S)_(?: _){2,}(?!\S)", 0, " "),  # pytest's frame separators `_ _ _`
+    (r"\s+", 0, " "),
 ]
+
+
+@lru_cache(maxsize=1)
+def _volatile() -> list[tuple[re.Pattern, str]]:
+    """The patterns above, compiled at the first message compared: a post-edit hook on a file without
+    findings compiles none of them."""
+    return [(re.compile(pattern, flags), repl) for pattern, flags, repl in _VOLATILE]
 
 
 def normalise(message: str) -> str:
@@ -59,7 +67,7 @@ def normalise(message: str) -> str:
 
     A final full stop goes too (some tools print it in one output format and not in another), and so
     does a final `...` (where a summary line was cut to the terminal's width)."""
-    for rx, repl in _VOLATILE:
+    for rx, repl in _volatile():
         message = rx.sub(repl, message)
     return message.strip().removesuffix("...").removesuffix(".")
 

@@ -15,7 +15,7 @@ import time
 from array import array
 from collections import namedtuple
 
-from rt.core import HEAVY_DIRS, Repo, git, git_index, git_paths, spawn
+from rt.core import HEAVY_DIRS, GitProcess, Repo, git, git_index, git_paths
 
 
 class Probe:
@@ -25,23 +25,18 @@ class Probe:
         self.proc = None
         if repo.is_git:
             try:
-                self.proc = spawn(["git", "diff-files", "--name-only", "-z"], repo.root)
+                self.proc = GitProcess(repo.root, "diff-files", "--name-only", "-z")
             except OSError:
                 pass   # no git: every look-up falls back to the full scan
 
     def output(self) -> bytes | None:
         """What git printed, or None when it failed."""
-        if self.proc is None:
-            return None
-        out, _ = self.proc.communicate()
-        return out if self.proc.returncode == 0 else None
+        return None if self.proc is None else self.proc.output()
 
     def discard(self) -> None:
         """A probe nobody collected (the command failed first): end it and reap the process."""
         if self.proc is not None:
-            if self.proc.poll() is None:
-                self.proc.kill()
-            self.proc.communicate()
+            self.proc.discard()
 
 
 GONE = (-1, -1, -1)

@@ -20,7 +20,7 @@ WHOLE_DEF = 40
 HEAD_LINES = 4
 """At most this many lines of a long definition's start (its signature) are shown."""
 DEF_CONTEXT = 3
-DEF_WINDOWS = 3
+DEF_WINDOWS = 4
 """Inside a long definition: this many windows of this many lines either side of the lines holding task words."""
 MATCH_WINDOWS = 2
 MATCH_CONTEXT = 4

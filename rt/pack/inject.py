@@ -59,6 +59,9 @@ PAIRED = 10
 """What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
 """Code is shown down to this share of the best fragment's value; the rest only as locations."""
+LEAD_ROOM = 4000
+"""The best-ranked file's fragments are chosen as the pack chooses them in this room, so a file of up to
+WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
 GAP = 10
 """Matching definitions of one file this close together are given as one Read line."""
 
@@ -149,7 +152,7 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
         if not text:
             continue
         chosen.append(path)
-        for frag in fragments(path, text, entry, terms):
+        for frag in fragments(path, text, entry, terms, LEAD_ROOM if len(chosen) == 1 else None):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
             scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
@@ -222,7 +225,7 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
-            for s in subjects for x in view.index.postings("pterms", keys_of_word(s)[-1])} if subjects else set()
+            for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
     paired = sorted(p for p in near if is_test(p) and _subject(p) in subjects)
     ranked = list(itertools.islice((f.path for f in view.ranking.files if is_test(f.path)), TEST_FILES))
 

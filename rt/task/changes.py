@@ -4,8 +4,6 @@ Both measure against the task's snapshot, so changes that were uncommitted befor
 """
 from __future__ import annotations
 
-import difflib
-
 from rt import state
 from rt.core import ExitCode, Result, shown, to_rel
 from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
@@ -100,6 +98,7 @@ def cmd_review(ctx, args) -> Result:
         if old is None or new is None:
             chunks.append(f"--- {a}\n+++ {b}\n(binary, large, or original not saved: no text diff)\n")
             continue
+        import difflib   # here: the post-edit hook imports this module and diffs nothing
         diff = "".join(_terminated(difflib.unified_diff(old, new, a, b)))
         chunks.append(diff)
     text = "".join(chunks) if chunks else "no changes since the task started"

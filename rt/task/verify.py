@@ -246,11 +246,28 @@ def _order(d: Diagnostic) -> tuple:
     return (d.file, d.line, d.column, d.check, d.code, d.message)
 
 
-def format_diagnostic(d: Diagnostic) -> str:
+def format_diagnostic(d: Diagnostic, checks: str | None = None) -> str:
     where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
     code = f" [{d.code}]" if d.code else ""
     kind = " (error)" if d.kind == "error" else ""    # a test's setup, teardown or collection broke
-    return f"{where} {d.check}{code}{kind} {d.message}"
+    return f"{where} {checks or d.check}{code}{kind} {d.message}"
+
+
+def merged(found: list[Diagnostic]) -> list[tuple[Diagnostic, str | None]]:
+    """One line for what several checks report at the same place (go build, vet and test each print a
+    compile error, vet in other words): the first check's findings there, the first of them naming the
+    other checks too. Without a column, only the same message counts as the same place."""
+    places: dict[tuple, list[Diagnostic]] = {}
+    for d in found:
+        place = (d.file, d.line, d.column, d.kind) if d.column else (d.file, d.line, d.kind, d.message)
+        places.setdefault(place, []).append(d)
+    out = []
+    for there in places.values():
+        first = [d for d in there if d.check == there[0].check]
+        names = list(dict.fromkeys(d.check for d in there))
+        out.append((first[0], ", ".join(names) if len(names) > 1 else None))
+        out += [(d, None) for d in first[1:] if d.message != first[0].message]
+    return out
 
 
 def format_file_check(result: FileCheck) -> str:
@@ -260,9 +277,10 @@ def format_file_check(result: FileCheck) -> str:
     lines = []
     if result.new:
         lines.append(f"{len(result.new)} new diagnostic(s) after editing {result.path}:")
-        lines += [f"  {format_diagnostic(d)}" for d in result.new[:SHOWN]]
-        if len(result.new) > SHOWN:
-            lines.append(f"  ... and {len(result.new) - SHOWN} more (`rt check {result.path}`)")
+        groups = merged(result.new)
+        lines += [f"  {format_diagnostic(d, checks)}" for d, checks in groups[:SHOWN]]
+        if len(groups) > SHOWN:
+            lines.append(f"  ... and {len(groups) - SHOWN} more (`rt check {result.path}`)")
     for name, reason in result.could_not_run:
         lines.append(f"{name} could not check {result.path}: {reason}")
     return "\n".join(lines)
@@ -449,14 +467,16 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     if planned:
         lines.append(f"- scope: as planned ({len(record['changed'])} file(s) changed)")
     if new:
-        lines += ["", f"## new diagnostics ({len(new)})"]
-        explained = [d for d in new[:SHOWN] if d.detail][:DETAILS_SHOWN]
-        for d in new[:SHOWN]:
-            lines.append(f"- {format_diagnostic(d)}")
+        groups = merged(new)
+        alike = f", {len(new) - len(groups)} more at the same place by another check" if len(groups) < len(new) else ""
+        lines += ["", f"## new diagnostics ({len(groups)}{alike})"]
+        explained = [d for d, _ in groups[:SHOWN] if d.detail][:DETAILS_SHOWN]
+        for d, checks in groups[:SHOWN]:
+            lines.append(f"- {format_diagnostic(d, checks)}")
             lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
-        if len(new) > SHOWN:
-            logs = sorted({f"{base}/verify/{d.check}.log" for d in new[SHOWN:]})
-            lines.append(f"- ... and {len(new) - SHOWN} more, in {', '.join(logs)}")
+        if len(groups) > SHOWN:
+            logs = sorted({f"{base}/verify/{d.check}.log" for d, _ in groups[SHOWN:]})
+            lines.append(f"- ... and {len(groups) - SHOWN} more, in {', '.join(logs)}")
     changed = [d for c in compared for d in c.changed]
     if changed:
         lines += ["", "## old failures"]
