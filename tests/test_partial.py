@@ -32,6 +32,8 @@ TASKS = ("fix the invoice total in the cart report export", "add a get method to
 
 
 SOURCES = {
+    "tsconfig.json": '{"compilerOptions": {"paths": {"@shop/basket": ["./web/cart.ts"], "@ui/*": ["./ui/*"]}}}\n',
+    "web/aliased.ts": "import { get } from '@shop/basket';\nget('x');\n",
     "srv/conf.go": "package srv\n\nimport \"sync\"\n\nconst (\n\tBeginRequest uint8 = iota + 1\n\tAbortRequest\n)\n\n"
                    "var (\n\tcleanerOnce sync.Once\n\tmu, other sync.Mutex\n)\n\ntype Handler func(n int) error\n\n"
                    "type Server struct {\n\tName string\n}\n\nfunc (s *Server) Serve(n int) error {\n\treturn nil\n}\n",
@@ -104,8 +106,9 @@ def test_look_ups_answer_as_the_full_index(tree):
         assert partial.users(ident) == full.users(ident), ident
     for word in ("invoice", "cart", "zzz"):
         assert partial.with_word(word) == full.with_word(word), word
-    for path in ("app/__init__.py", "app/cart.py", "web/cart.ts", full.paths[40], full.paths[41]):
+    for path in ("app/__init__.py", "app/cart.py", "web/cart.ts", "ui/view.tsx", full.paths[40], full.paths[41]):
         assert partial.importers(path) == full.importers(path), path
+    assert "web/aliased.ts" in partial.importers("web/cart.ts")   # through the tsconfig alias alone
     for kind in terms.KINDS:
         for key in ("invoic", "cart", "get", "reporthelper", "export"):
             got = partial.postings(kind, key)

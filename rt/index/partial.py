@@ -39,6 +39,7 @@ _KEYWORDS = (rb"def|class|function|func|fn|type|interface|enum|struct|trait|unio
 followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or ends its line, or starts it (a Go `var (` group)."""
 _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 """File names an import names by their folder (`from pkg import x`, `import '.'`, a Rust module)."""
+_JS_LANGS = frozenset({"javascript", "typescript", "vue", "svelte"})
 _BY_FOLDER = frozenset({"go", "java"})
 """Languages whose imports name a package's folder (Go's, a Java wildcard) rather than a file."""
 
@@ -119,7 +120,7 @@ class Partial:
         self.entries: dict[int, FileEntry] = {}
         self._names: dict[int, dict[str, int]] = {}
         self._resolved: set[int] = set()
-        self._tree = None   # what import resolution knows of the tree, worked out once
+        self._tree = None
         self._cache: dict[tuple[str, str], list] = {}
         self.parsed = 0
         self.upper = False
@@ -266,14 +267,29 @@ class Partial:
     def key_users(self, key: str) -> list[str]:
         return [self.paths[f] for f in self._reach("keys", key) if key in self.entries[f].keys]
 
+    def _resolver(self):
+        """What import resolution knows of the tree (`resolve.Tree`), worked out once."""
+        if self._tree is None:
+            from rt.index.resolve import Tree
+            self._tree = Tree(self.repo, set(self.paths))
+        return self._tree
+
     def importers(self, path: str) -> list[str]:
-        """As `Index.importers`: an import names the file's name or its folder's, or (a package's own
-        file) comes from under its folder; those files are parsed and their imports resolved."""
+        """As `Index.importers`: an import names the file's name or its folder's, or a tsconfig alias
+        leading to it, or (a package's own file) comes from under its folder; those files are parsed and
+        their imports resolved."""
         folder, _, name = path.rpartition("/")
         stem = name.split(".")[0]
         package = stem in _PACKAGE_FILES
+        needles = {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set())
+        if language(path) in _JS_LANGS:   # a tsconfig alias whose targets hold it: `@scope/pkg`, `@/lib/`
+            for base, pattern, targets in self._resolver().aliases:
+                head = pattern.partition("*")[0]
+                if head.strip("/") and any(path.startswith(posixpath.normpath(posixpath.join(base, t.partition("*")[0])))
+                                           for t in targets):
+                    needles.add(head)
         found: set[int] = set()
-        for needle in {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set()) - {""}:
+        for needle in needles - {""}:
             found.update(self._reach("importers", needle, DEF_LANGS))
         if package:
             inside = folder + "/" if folder else ""
@@ -281,10 +297,9 @@ class Partial:
         self.parse(found)
         fresh = {self.paths[f]: self.entries[f] for f in sorted(found - self._resolved)}
         if fresh:
-            from rt.index.resolve import Tree, resolve_all
-            if self._tree is None:
-                self._tree = Tree(self.repo, set(self.paths))
-            resolve_all(self.repo, fresh, self._tree.paths, self._tree)
+            from rt.index.resolve import resolve_all
+            tree = self._resolver()
+            resolve_all(self.repo, fresh, tree.paths, tree)
             self._resolved.update(found)
         return [self.paths[f] for f in sorted(found) if self.paths[f] != path and path in self.entries[f].resolved]
 
