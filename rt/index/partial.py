@@ -40,6 +40,11 @@ followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or ends its line, or starts it 
 _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 """File names an import names by their folder (`from pkg import x`, `import '.'`, a Rust module)."""
 _JS_LANGS = frozenset({"javascript", "typescript", "vue", "svelte"})
+_QUOTED_SPECS = _JS_LANGS | {"go"}
+"""Languages whose imports are string literals (`clike._imports`)."""
+_RELATIVE = {**dict.fromkeys(_QUOTED_SPECS, re.compile(rb"[\"'`]\.")), "python": re.compile(rb"\bfrom\s+\.")}
+"""What a relative import looks like, where a language's has a form of its own."""
+_ANY = re.compile(rb"")
 _BY_FOLDER = frozenset({"go", "java"})
 """Languages whose imports name a package's folder (Go's, a Java wildcard) rather than a file."""
 
@@ -288,12 +293,21 @@ class Partial:
                 if head.strip("/") and any(path.startswith(posixpath.normpath(posixpath.join(base, t.partition("*")[0])))
                                            for t in targets):
                     needles.add(head)
+        needles -= {""}
+        spec = re.compile(rb"[\"'`][^\"'`\n]*(?:" + b"|".join(re.escape(n.encode("utf-8", "surrogateescape"))
+                                                             for n in sorted(needles)) + rb")")
         found: set[int] = set()
-        for needle in needles - {""}:
-            found.update(self._reach("importers", needle, DEF_LANGS))
-        if package:
+        for needle in needles:
+            for f in self._find(needle.encode("utf-8", "surrogateescape")):
+                lang = language(self.paths[f])   # a JS or Go import names it in a string, as spelt
+                if lang in DEF_LANGS and (lang not in _QUOTED_SPECS or spec.search(self._texts[f])):
+                    found.add(f)
+        if package:   # a relative import from under its folder: `'.'`, `'../..'`, `from . import`
             inside = folder + "/" if folder else ""
-            found.update(f for f, p in enumerate(self.paths) if p.startswith(inside) and language(p) in DEF_LANGS)
+            for f, p in enumerate(self.paths):
+                lang = language(p)
+                if p.startswith(inside) and lang in DEF_LANGS and _RELATIVE.get(lang, _ANY).search(self._texts[f]):
+                    found.add(f)
         self.parse(found)
         fresh = {self.paths[f]: self.entries[f] for f in sorted(found - self._resolved)}
         if fresh:
