@@ -219,6 +219,29 @@ def numbered(text: str) -> list[dict]:
     return out
 
 
+def read_lines(text: str) -> dict[str, list[dict]]:
+    """The places an injection gives as `Read path offset=N limit=M` lines, by the section they are in."""
+    out: dict[str, list[dict]] = {}
+    section = ""
+    for line in text.splitlines():
+        if line.startswith("## "):
+            section = line[3:].strip()
+        m = re.match(r"Read (\S+) offset=(\d+) limit=(\d+)", line)
+        if m:
+            start = int(m.group(2))
+            out.setdefault(section, []).append({"path": m.group(1), "start": start, "end": start + int(m.group(3)) - 1,
+                                                "chars": len(line) + 1})
+    return out
+
+
+def located(text: str, edits: dict) -> dict:
+    """Per section of Read lines: their characters, and whether they point at an edited line."""
+    return {section: {"chars": sum(r["chars"] for r in reads),
+                      "hit": any(a <= n <= b for r in reads for p, spans in edits.items() if p == r["path"]
+                                 for a, b in spans for n in range(r["start"], r["end"] + 1))}
+            for section, reads in read_lines(text).items()}
+
+
 def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], edits: dict, sizes: dict,
           budget: int | None = None) -> dict:
     """Recall@k, code of each answer file in the pack, share of edited lines the fragments hold, size
@@ -300,7 +323,8 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                 "inject": {**judge(ranked, numbered(rt.injected), len(rt.injected), c["answer"], edits, sizes,
                                    RT.INJECT_CHARS),
                            "s": round(rt.inject_s, 3), "cpu": round(rt.inject_cpu, 3), "index_s": 0.0,
-                           "files": len({f["path"] for f in numbered(rt.injected)})},
+                           "files": len({f["path"] for f in numbered(rt.injected)}),
+                           "reads": located(rt.injected, edits)},
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
