@@ -196,6 +196,25 @@ def test_cold_runtask_injects_what_the_warm_one_does_and_builds_the_index_after(
     assert cold_files == _task_files(project)
 
 
+def test_the_background_build_is_rts_own_in_a_repository_with_an_rt_package(project):
+    """The build after the hook starts in the repository: a package of the project's own named rt must not
+    be the one that runs (Python puts the working folder first on the path unless told not to)."""
+    generate(project.root, PARTIAL_FROM + 500)
+    project.write("rt/__init__.py", "")
+    project.write("rt/__main__.py", "open('HIJACKED', 'w').write('the project\\'s rt ran')\n")
+    project.init_git()
+    payload = json.dumps({"session_id": "s", "cwd": str(project.root), "hook_event_name": "UserPromptSubmit",
+                          "prompt": "/runtask fix the invoice total in the cart report export"})
+    proc = subprocess.run([sys.executable, "-S", "-P", "-m", "rt", "hook", "user-prompt-submit"],   # as installed
+                          cwd=project.root, input=payload, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert "invoice" in json.loads(proc.stdout)["hookSpecificOutput"]["additionalContext"], proc.stderr
+    _ready(project.root)
+    assert not (project.root / "HIJACKED").exists()
+    assert json.loads((project.root / ".rt" / "index" / "meta.json").read_text())["files"] == \
+        len(project.git("ls-files").split())
+
+
 def test_a_look_up_during_the_background_build_gets_the_full_index(project):
     generate(project.root, PARTIAL_FROM + 500)
     project.write("app/late.py", "def cold_lookup_target():\n    return 1\n")

@@ -322,7 +322,7 @@ def start_build(repo) -> None:
     """Build the full index after the hook, in a process of its own that outlives it: `rt index`, in a
     new session, its output dropped. Its lock makes a look-up meanwhile wait for it, and its meta file,
     written last, makes it current; a failure leaves the next look-up to build it."""
-    args = [sys.executable] + (["-S"] if sys.flags.no_site else []) + ["-m", "rt", "index"]
+    args = [sys.executable, "-P"] + (["-S"] if sys.flags.no_site else []) + ["-m", "rt", "index"]   # -P: not the project's rt/
     try:
         subprocess.Popen(args, cwd=repo.root, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                          stderr=subprocess.DEVNULL, start_new_session=True)
