@@ -89,6 +89,16 @@ def test_tsx_definitions_survive_jsx_templates_and_regex():
     assert "Don" not in p.idents and "click" not in p.idents   # JSX text is text, not code
 
 
+def test_a_module_bound_to_a_name_is_an_import_not_a_definition():
+    """`const dns = require("dns")` in a hundred server files would make each a definition of dns for
+    `rt symbol` and the ranking's name channel; its definition is the module."""
+    p = _parse("server/dns.js", 'const dns = require("dns").promises;\nlet cfg = await import("./cfg.js");\n'
+                                'const { a } = require("x");\nconst lookup = async (h) => dns.lookup(h);\n'
+                                'const MAX = 3;\n')
+    assert _defs(p) == [("function", "", "lookup", 4, 4), ("constant", "", "MAX", 5, 5)]
+    assert p.imports == ["./cfg.js", "dns", "x"]
+
+
 def test_go_rust_java_definitions():
     go = _parse("main.go", 'package main\n\nimport (\n\t"fmt"\n\tu "example.com/m/util"\n)\n\nconst (\n\tA = 1\n\tB = `{`\n)\n\n'
                            'type S struct {\n\tName string\n}\n\nfunc (s *S) Run(n int) error {\n\tfmt.Println("{")\n'

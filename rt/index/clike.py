@@ -402,6 +402,8 @@ class _Definitions:
             elif val in ("const", "let", "var") and is_id(i + 1) and i + 2 < len(toks) and toks[i + 2][1] in ("=", ":") \
                     and top.kind in ("file", "namespace", "module"):
                 name = toks[i + 1][1]
+                if toks[i + 2][1] == "=" and self._required(i + 3):
+                    return None   # `const dns = require("dns")` imports dns: its definition is elsewhere
                 if self._function_value(i + 2):
                     return make(i + 1, self._fn_kind(name, i + 1), "value")
                 return make(i + 1, "constant" if name.isupper() or val == "const" and name[:1].isupper() else "variable", "value")
@@ -495,6 +497,14 @@ class _Definitions:
         first = toks[j + 1]
         return first[1] in ("function", "async", "(", "<") or (
             first[0] == "id" and j + 2 < n and toks[j + 2][1] == "=>")
+
+    def _required(self, j: int) -> bool:
+        """Whether the value starting at token `j` is a module: `require("x")`, `await import("x")`, with
+        `.member` after it or not."""
+        toks = self.toks
+        j += toks[j][1] == "await" if j < len(toks) else 0
+        return j + 2 < len(toks) and toks[j][1] in ("require", "import") and toks[j + 1][1] == "(" \
+            and toks[j + 2][0] == "str"
 
     def _fn_kind(self, name: str, j: int) -> str:
         """Capitalised functions that render JSX are React components."""

@@ -29,7 +29,7 @@ from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 12
+VERSION = 13
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
