@@ -520,9 +520,10 @@ def _view(ctx, text: str, paths: list[str], idx=None) -> View:
     from rt.index import index
     pinned = []
     idx = idx or index.load(ctx)
+    known = set(idx.paths) if paths else set()
     for p in paths:
         rel = to_rel(ctx.repo, p)
-        if rel not in set(idx.paths) and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
+        if rel not in known and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
             near = closest_paths(rel, idx.paths)
             raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))
         pinned.append(rel)

@@ -71,6 +71,11 @@ class Result:
 
 # ---------------------------------------------------------------- running programs
 
+PROGRAM_ENV = {"GIT_OPTIONAL_LOCKS": "0", "LC_ALL": "C"}
+"""Over the caller's environment for every program rt starts: git takes no optional lock (the user's own
+git never meets rt's), and messages come in one language for the parsers."""
+
+
 def spawn(argv: list[str], cwd: Path | str, *, stdin=None, env: dict | None = None):
     """Start a program with an argument list, never through a shell, its output piped; a `subprocess.Popen`.
 
@@ -79,9 +84,7 @@ def spawn(argv: list[str], cwd: Path | str, *, stdin=None, env: dict | None = No
     start it here and collect it later; the rest use `run()`.
     """
     import subprocess  # here, not at the top: the edit gate never runs a program
-    full_env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C")
-    if env:
-        full_env.update(env)
+    full_env = os.environ | PROGRAM_ENV | (env or {})
     return subprocess.Popen(argv, cwd=str(cwd), stdin=subprocess.DEVNULL if stdin is None else stdin,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=full_env, start_new_session=True)
 
@@ -117,7 +120,7 @@ class GitProcess:
         read, write = os.pipe()
         try:
             self.pid = os.posix_spawnp("git", ["git", "-C", str(root), *args],
-                                       dict(os.environ, GIT_OPTIONAL_LOCKS="0", LC_ALL="C"),
+                                       os.environ | PROGRAM_ENV,
                                        file_actions=[(os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
                                                      (os.POSIX_SPAWN_DUP2, write, 1),
                                                      (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0)])

@@ -676,12 +676,18 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]
             out.append(FileEntry(path, lang, 0, [], [], note=kind if kind != "text" else "unreadable", blob=blob))
             continue
         p = langs.parse(path, lang, text)
-        lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
+        lines = line_count(text)
         e = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
                       [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
         e.terms = _text_terms(e, text)
         out.append(e)
     return out
+
+
+def line_count(text):
+    """Lines of a file's text (str or bytes): a last line without a newline counts."""
+    nl = "\n" if isinstance(text, str) else b"\n"
+    return text.count(nl) + (0 if text.endswith(nl) or not text else 1)
 
 
 def _text_terms(e: FileEntry, text: str) -> dict[str, int]:

@@ -14,6 +14,7 @@ It lives in memory only: `.rt/index/` holds only full builds, which `start_build
 """
 from __future__ import annotations
 
+import contextlib
 import keyword
 import posixpath
 import re
@@ -25,7 +26,7 @@ from bisect import bisect_right
 from rt.core import decode, read_text_bytes
 from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
-from rt.index.index import FileEntry, parse_all
+from rt.index.index import FileEntry, line_count, parse_all
 from rt.index.langs import MINIFIED_LINE, language
 
 PARTIAL_FROM = 1000
@@ -63,8 +64,7 @@ def _minified(data: bytes) -> bool:
 
 _NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructor"})
 """Names no definition has: Python's `ast` refuses its keywords, `clike` skips its own but modifiers."""
-_WORD = re.compile(rb"[A-Za-z0-9_]+")
-_WORD_BYTES = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
+_WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
 """The bytes of a word, lower-case (`terms.text_counts`' words)."""
 _BEFORE = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?$")
 _AFTER = re.compile(rb"\s*\??\s*(?:[=:(<{,;]|$)", re.MULTILINE)
@@ -112,7 +112,7 @@ class Partial:
                 self.words.append(0)
                 self._texts.append(b"")
                 continue
-            self.lines.append(data.count(b"\n") + (0 if data.endswith(b"\n") or not data else 1))
+            self.lines.append(line_count(data))
             minified = _minified(data)
             self.words.append(0 if minified else terms.word_total(data))
             self._texts.append(b"" if minified else data)
@@ -128,7 +128,7 @@ class Partial:
         self._tree = None
         self._cache: dict[tuple[str, str], list] = {}
         self.parsed = 0
-        self.upper = False
+        self.upper = False   # see at_most
 
     # ------------------------------------------------------------ what every look-up starts from
 
@@ -168,6 +168,16 @@ class Partial:
         return got
 
     # ------------------------------------------------------------ what the ranking reads (rt/pack/rank.py)
+
+    @contextlib.contextmanager
+    def at_most(self):
+        """Within it, a file not parsed yet counts every occurrence of a key in its text as a definition's
+        name (`postings("nterms", ...)`): the most its definitions could give it (`rank.settle`)."""
+        self.upper = True
+        try:
+            yield self
+        finally:
+            self.upper = False
 
     def path_of(self, number: int) -> str:
         return self.paths[number]
@@ -219,11 +229,11 @@ class Partial:
         i = low.find(needle)
         while i >= 0:
             start = i
-            while start and low[start - 1] in _WORD_BYTES:
+            while start and low[start - 1] in _WORD_CHARS:
                 start -= 1
             if start > last:   # a word holding the needle twice is one word
                 last = start
-                words.append(_WORD.match(data, start).group())
+                words.append(terms.WORD_BYTES.match(data, start).group())
             i = low.find(needle, i + 1)
         return words
 

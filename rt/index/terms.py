@@ -72,7 +72,8 @@ def text_counts(text: str) -> dict[str, int]:
     return dict(out)
 
 
-_WORD_BYTES = re.compile(rb"[A-Za-z0-9_]+")
+WORD_BYTES = re.compile(rb"[A-Za-z0-9_]+")
+"""A word in bytes, as `_WORD` finds them in text."""
 _SIZES: dict[bytes, int] = {}
 
 
@@ -80,7 +81,7 @@ def word_total(data: bytes) -> int:
     """`sum(text_counts(text).values())` for the text `data` decodes to, from its bytes (the words are
     ASCII in either encoding): the length the ranking weighs a file by, for a scan of every file."""
     total = 0
-    for word, n in Counter(_WORD_BYTES.findall(data)).items():
+    for word, n in Counter(WORD_BYTES.findall(data)).items():
         size = _SIZES.get(word)
         if size is None:   # len(keys_of_word(word)), without stemming the pieces
             parts = _PART.findall(word.decode("ascii"))

@@ -333,7 +333,7 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     the same order, with the same scores.
 
     A file not parsed yet scores at least as ranked without its definitions' names, and at most as
-    ranked with every occurrence of a key in its text taken for a definition's name (`Partial.upper`):
+    ranked with every occurrence of a key in its text taken for a definition's name (`Partial.at_most`):
     a definition's name is a word of its text. While a file's most could reach the RANKED-th best
     least, the files that can are parsed and all ranked again; the last ranking is `rank`'s. A file's
     most moves with the others only by the share of the best score a named path or a translation gets:
@@ -344,11 +344,8 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True)
-        index.upper = True
-        try:
+        with index.at_most():
             most = {f.path: f.score for f in rank(index, text, pinned, read, whole=True).files}
-        finally:
-            index.upper = False
         scores = sorted((f.score for f in least.files if f.why != ["pinned"]), reverse=True)
         floor = scores[RANKED - 1] if len(scores) >= RANKED else 0.0
         todo = [fid for fid in index.unparsed(least.weights) if most.get(index.path_of(fid), 0.0) >= floor]
@@ -372,11 +369,8 @@ def _unsure(index, keys) -> list[int]:
         least = len(index.postings("nterms", key))
         if least > limit:
             continue
-        index.upper = True
-        try:
+        with index.at_most():
             most = len(index.postings("nterms", key))
-        finally:
-            index.upper = False
         if least and most <= limit:
             return []
         if most:
