@@ -120,3 +120,51 @@ def test_a_short_best_file_is_shown_whole_so_lines_near_the_match_are_there_too(
     assert f"### src/report/summary.py 1-{total} of {total}: " in text
     assert f"\n{total}\t    return day.isoformat()\n" in text
     assert_faithful(project.root, text)
+
+
+def test_a_task_word_whose_stem_ends_in_s_still_finds_its_definition(project):
+    """The ranking's keys are stems (`transpose` -> `transpos`); stemmed a second time they no longer match
+    the file's words (`transpo`), and the best file showed no code at all."""
+    filler = "".join(f"fn helper_{k}(x: u32) -> u32 {{\n    x + {k}\n}}\n\n" for k in range(60))
+    project.write("src/app.rs", filler + "/// Helper that may come to std.\nfn transpose<T>(opt: Option<Result<T>>) -> Result<Option<T>> {\n"
+                  "    opt.map_or(Ok(None), |res| res.map(Some))\n}\n")
+    project.write("src/util.rs", "pub fn other() {}\n")
+    project.init_git()
+    text = runtask(project, "/runtask Move transpose to util module")
+    start = filler.count("\n") + 2
+    assert f"\n{start}\tfn transpose<T>(opt: Option<Result<T>>) -> Result<Option<T>> {{\n" in text
+    assert_faithful(project.root, text)
+
+
+def _widget(extra_lines: int) -> str:
+    body = "".join(f"        self.option_{k} = option_{k}\n" for k in range(extra_lines))
+    return ("class Widget:\n    def __init__(self, help=None, deprecated=False):\n" + body
+            + "        if deprecated:\n            help = f\"{help} (DEPRECATED)\"\n        self.help = help\n\n"
+            + "".join(f"    def method_{k}(self):\n        return {k}\n\n" for k in range(40)))
+
+
+def test_a_constructor_named_in_english_shows_its_lines_holding_the_task_words(project):
+    """"Widget's constructor" names `Widget.__init__`; a long one is shown as its signature and the lines with
+    the task's words (as the pack shows a long definition), not its first lines, which miss the change."""
+    project.write("src/widget.py", _widget(120))
+    project.write("src/other.py", "def other(x):\n    return x\n")
+    project.init_git()
+    text = runtask(project, "/runtask An empty help text gets a stray space before the deprecated label in "
+                            "Widget's constructor")
+    assert "### src/widget.py 2-" in text and "method Widget.__init__" in text
+    assert "\n123\t        if deprecated:\n124\t            help = f\"{help} (DEPRECATED)\"\n" in text
+    assert_faithful(project.root, text)
+
+
+def test_a_matching_method_of_a_long_matching_class_is_shown_whole(project):
+    """The class matches by its name and is too long to show whole: its method named for the task is still
+    shown whole, not only the class's signature and the lines of its docstring that hold the words."""
+    methods = "".join(f"    def helper_{k}(self):\n        return {k}  # status code {k}\n\n" for k in range(60))
+    project.write("src/status.py", "class StatusCode:\n    \"\"\"Status codes.\n\n    Status code tables.\n    \"\"\"\n\n"
+                  + methods + "    def is_success(self, value):\n        return value >= 200 and value <= 299\n")
+    project.write("src/other.py", "def other(x):\n    return x\n")
+    project.init_git()
+    text = runtask(project, "/runtask use a chained comparison in the status code success check")
+    line = 7 + 60 * 3
+    assert f"\n{line}\t    def is_success(self, value):\n{line + 1}\t        return value >= 200 and value <= 299\n" in text
+    assert_faithful(project.root, text)

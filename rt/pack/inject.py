@@ -26,7 +26,7 @@ import re
 
 from rt import budget, journal
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
+from rt.pack.fragments import Fragment, as_keys, definition, fragments, line_keys
 from rt.pack.rank import is_test, short
 
 INJECT_CHARS = 9500
@@ -53,8 +53,8 @@ LEAD_IN = ("#", "//", "/*", "*", "@")
 """Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
 NAMED_LINES = 80
-"""A name the task writes as code is shown when it is defined in at most NAMED places, its first
-NAMED_LINES lines (a Read line gives the rest)."""
+"""A name the task writes as code is shown when it is defined in at most NAMED places: whole up to
+NAMED_LINES lines, else as its signature and its lines holding task words."""
 PAIRED = 10
 """What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
@@ -106,11 +106,35 @@ def _shaped(word: str) -> bool:
     return "_" in word.strip("_") or bool(re.search(r"[a-z0-9][A-Z]", word))
 
 
-def _named(view) -> list[Fragment]:
-    """The definitions the task names as code (`Argument.make_metavar`, `withBase`, `parse_args`): the
-    user has said where the change is. A dotted name must match its parent; a name defined in more than
-    NAMED places says too little."""
+def _named(view, weights: dict[str, float]) -> list[Fragment]:
+    """The definitions the task names as code (`Argument.make_metavar`, `withBase`, `parse_args`) or as a
+    class's constructor ("Option's constructor"): the user has said where the change is. A dotted name
+    must match its parent; a name defined in more than NAMED places says too little."""
     out: list[Fragment] = []
+    for defs in _references(view):
+        defs = [(p, d) for p, d in defs if not is_test(p)]
+        if not defs or len(defs) > NAMED:
+            continue
+        for path, d in defs:
+            text = view.read(path)
+            lines = text.splitlines(keepends=True)
+            start = d.start
+            while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
+                start -= 1   # its comment and decorators: a change often starts there
+            if d.end >= start:
+                out += definition(path, text, d, weights, NAMED_LINES, start)
+    return out
+
+
+_CONSTRUCTOR = re.compile(r"\b([A-Z]\w*)(?:'s|’s)? constructor\b|\bconstructor of (?:the )?`?([A-Z]\w*)")
+CONSTRUCTORS = ("__init__", "constructor", "new")
+"""A class's constructor by language: Python, JavaScript/TypeScript, Rust (`impl X { fn new`); Go's is `NewX`."""
+
+
+def _references(view) -> list[list]:
+    """The definitions (path, definition) each name the task writes as code, or each "X's constructor",
+    may mean."""
+    out = []
     for word in dict.fromkeys(_IDENT.findall(view.text)):
         parent, _, leaf = word.rpartition(".")
         if not (_shaped(word) or parent):
@@ -119,24 +143,19 @@ def _named(view) -> list[Fragment]:
         if parent:
             exact = [(p, d) for p, d in defs if d.parent == parent or d.parent.endswith("." + parent)]
             defs = exact or (defs if _shaped(leaf) else [])
-        defs = [(p, d) for p, d in defs if not is_test(p)]
-        if not defs or len(defs) > NAMED:
-            continue
-        for path, d in defs:
-            lines = view.read(path).splitlines(keepends=True)
-            start = d.start
-            while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
-                start -= 1   # its comment and decorators: a change often starts there
-            end = min(d.end, start + NAMED_LINES - 1, len(lines))
-            if end >= start:
-                out.append(Fragment(path, start, end, len(lines), f"{d.kind} {d.name}", lines[start - 1:end], [d.name]))
+        out.append(defs)
+    for cls in dict.fromkeys(a or b for a, b in _CONSTRUCTOR.findall(view.text)):
+        out.append([(p, d) for name in CONSTRUCTORS for p, d in view.index.definitions(name)
+                    if d.parent == cls or d.parent.endswith("." + cls)] + view.index.definitions("New" + cls))
     return out
 
 
-def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
+def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Fragment]]:
     """Fragments worth showing from the best files: first the ones that must be shown (the definitions the
-    task names, the pinned files', else the best-ranked file's best), then the rest by value."""
-    named = _named(view)
+    task names, the pinned files', else the best-ranked file's best), then the rest by value. `weights`
+    are the ranking's keys, given to `fragments()` as keys: a stem is not stemmed again."""
+    terms = set(weights)
+    named = _named(view, weights)
     pins = [f.path for f in view.ranking.files if f.why == ["pinned"]]   # they lead the ranking
     pinned = [p for p in pins if not is_test(p)]
     files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
@@ -152,7 +171,7 @@ def _candidates(view, terms: set[str]) -> list[tuple[bool, float, Fragment]]:
         if not text:
             continue
         chosen.append(path)
-        for frag in fragments(path, text, entry, terms, LEAD_ROOM if len(chosen) == 1 else None):
+        for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
             scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
@@ -371,7 +390,8 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     """The text for the model: `view` gives the index, the ranking (done once) and file reads; `baseline`
     the checks' baseline runs by name; `files` the manifest and pack written for the task."""
     r = view.ranking
-    terms = set(r.weights) or {k for t in r.terms for k in as_keys([t])}   # the ranking's keys, stemmed
+    weights = r.weights or as_keys(r.terms)   # the ranking's keys, stemmed
+    terms = set(weights)
     head = [f"rt: task {task_id} started. {_checks(baseline)}"]
     facts = journal.memory_facts(view.ctx.store)[:budget.MEMORY_ENTRIES]   # the user's words: few, and binding
     head += ["The user's facts (/mem), newest first:"] + [
@@ -385,7 +405,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
         head.append(f"The task's words pick out no files (words tried: {tried}): find the code with `rt find \"<text>\"`, "
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         return "\n".join(head + [more]) + "\n"
-    frags = _candidates(view, terms)
+    frags = _candidates(view, weights)
     code, shown = _code(view, frags)
     names = [d.name for f in shown for d in view.index.entry(f.path).defs if f.start <= d.start <= f.end]
     test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
