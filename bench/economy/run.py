@@ -9,8 +9,8 @@ with the same final change, on real tasks of real repositories (bench/economy/ta
 - rt: `/runtask <task>` with rt installed, doing what skill/SKILL.md says: one response records the scope,
   Reads just the lines it changes (Edit needs a Read), edits and runs `rt verify && rt finish`; a change
   whose code the injection does not show costs a response before that, printing it with `rt slice`
-  (the definition around it, or the range the injection named); a FAIL that does not explain itself
-  costs a Read of the log it names.
+  (the definition around it, or the range the injection named), except an insertion right below shown
+  lines, which is anchored on them; a FAIL that does not explain itself costs a Read of the log it names.
 
 All three chain calls in one response only where a call needs no output of the ones before it (Claude
 Code runs them in order). The model is scripted: each answer is computed from the request the client
@@ -96,6 +96,33 @@ def hunks(path: str, before: str, after: str) -> list[Hunk]:
         out.append(Hunk(path, old, new, s + 1, e))
         current = current.replace(old, new, 1)
     return out
+
+
+def reanchored(h: Hunk, shown: set[int], text: str) -> Hunk:
+    """An insertion anchored instead on the shown lines right above it (the fewest that are unique), as a
+    model writes an Edit after code it has seen; `h` itself when it replaces lines or those are not shown."""
+    old, new = h.old.splitlines(keepends=True), h.new.splitlines(keepends=True)
+    up = 0
+    while up < min(len(old), len(new)) and old[up] == new[up]:
+        up += 1
+    down = 0
+    while down < len(old) - up and new[len(new) - 1 - down] == old[len(old) - 1 - down]:
+        down += 1
+    if up + down != len(old):
+        return h
+    inserted = "".join(new[up:len(new) - down])
+    lines = text.splitlines(keepends=True)
+    last = h.start + up - 1   # the line the insertion follows
+    while last > 0 and last not in shown and inserted.endswith(lines[last - 1]):   # the same file, inserted higher
+        inserted = lines[last - 1] + inserted[:-len(lines[last - 1])]
+        last -= 1
+    for first in range(last, 0, -1):
+        if first not in shown:
+            break
+        anchor = "".join(lines[first - 1:last])
+        if anchor.strip() and text.count(anchor) == 1:
+            return Hunk(h.path, anchor, anchor + inserted, first, last)
+    return h
 
 
 def definition_range(path: str, text: str, h: Hunk) -> tuple[int, int]:
@@ -218,6 +245,11 @@ def rt_flow(plan: Plan):
     code, reads = injected(body)
     def lines(h: Hunk) -> set[int]:   # the lines the Edit anchors on, blank ones aside
         return {n for n, line in enumerate(h.old.splitlines(), h.start) if line.strip()}
+    anchored = [h if lines(h) <= code.get(h.path, set()) else reanchored(h, code.get(h.path, set()), plan.texts[h.path])
+                for h in plan.edits]
+    if anchored != plan.edits:
+        plan.notes.append(f"{sum(a is not h for a, h in zip(anchored, plan.edits))} insertion(s) anchored on shown lines above them")
+        plan.edits = anchored
     shown = [h for h in plan.edits if lines(h) <= code.get(h.path, set())]
     located = [h for h in plan.edits if h not in shown and any(a <= min(lines(h)) and max(lines(h)) <= b
                                                                for a, b in reads.get(h.path, []))]
