@@ -184,3 +184,18 @@ def test_find_skips_locale_files_holding_the_words_only_in_keys(project):
                         "locales/fr.json:1  translation cart  = 'cart title en français'"]
     assert not any(r.startswith("locales/de.json") for r in rows)
     assert "src/a.ts:1  uses key cart.title (translation at locales/en.json:3)  t('cart.title');" in rows
+
+
+def test_find_counts_in_one_row_the_locale_files_holding_the_text_only_as_a_key(project):
+    """Where the keys are the English texts, every language's file holds the text in its key: one row says
+    how many and where (a changed English key changes there too), `--json` lists them; not a row each."""
+    project.write("locales/en.json", '{\n  "Share link copied": "Share link copied"\n}\n')
+    for lang, text in (("de", "Freigabelink wurde kopiert"), ("fr", "Lien de partage copié"), ("nl", "Deel-link gekopieerd")):
+        project.write(f"locales/{lang}.json", f'{{\n  "Share link copied": "{text}"\n}}\n')
+    project.write("src/share.ts", "toast(t(\"Share link copied\"));\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Share link copied"))
+    assert rows[:2] == ["locales/en.json:2  translation Share link copied  = 'Share link copied'",
+                        "3 more locale files under locales/ hold it only as a key (`rt find ... --json` lists them)"]
+    assert not any(r.startswith(("locales/de.json", "locales/fr.json", "locales/nl.json")) for r in rows)
+    assert project.rt_json("find", "Share link copied")["key_only"] == ["locales/de.json", "locales/fr.json", "locales/nl.json"]

@@ -6,6 +6,7 @@ Candidate files come from the index's word map, so only files holding every word
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from bisect import bisect_right
 from collections import namedtuple
@@ -138,9 +139,12 @@ def cmd_find(ctx, args) -> Result:
     def holds(value: str) -> bool:
         return first in value.lower() and q in _norm(value)
 
+    key_only: list[str] = []   # locale files holding the text in keys alone: listed by --json, counted in one row
     for path in locales:
         text = read_text(ctx.repo, path) or ""
         if path.endswith((".json", ".arb")) and _no_value_holds(text, first, holds):
+            if _lines_with(text, q):
+                key_only.append(path)
             continue
         for key, value, line in i18n.entries(path, text, holds):
             hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
@@ -148,7 +152,7 @@ def cmd_find(ctx, args) -> Result:
     used: set[tuple[str, int]] = set()
     for key in sorted(keys):
         hits += _key_uses(ctx, idx, key, keys[key], used)
-    translated = {h.path for h in hits if h.group == 0}
+    translated = {h.path for h in hits if h.group == 0} | set(key_only)
     for path in sorted(candidates - translated):   # an invalid locale file is still searched as text
         text = read_text(ctx.repo, path) or ""
         for i, line in _lines_with(text, q):
@@ -159,9 +163,14 @@ def cmd_find(ctx, args) -> Result:
         return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
                       f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
     rows = [h.row() for h in hits[:MAX_HITS]]
+    if key_only:   # the same key in every other language: where a changed English key must change too
+        folder = posixpath.commonpath(key_only) if len(key_only) > 1 else posixpath.dirname(key_only[0])
+        rows.insert(sum(h.group == 0 for h in hits[:MAX_HITS]),
+                    f"{len(key_only)} more locale files{' under ' + shown(folder) + '/' if folder else ''} hold it only "
+                    f"as a key (`rt find ... --json` lists them)")
     if len(hits) > MAX_HITS:
         rows.append(f"... and {len(hits) - MAX_HITS} more hits (`rt find ... --json` lists them all)")
-    return Result("\n".join(rows), {"text": query, "found": True, "hits": [
+    return Result("\n".join(rows), {"text": query, "found": True, "key_only": key_only, "hits": [
         {"path": h.path, "line": h.line, "why": h.why, "snippet": h.snippet} for h in hits]})
 
 
