@@ -5,6 +5,7 @@ can be recovered with `git cat-file` and needs no copy in `.rt/blobs/`.
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -35,9 +36,74 @@ def blob_id(data: bytes) -> str:
     return h.hexdigest()
 
 
-Scan = namedtuple("Scan", "files read")
-"""The tree as it is now: `files` maps path -> (blob id, kind); `read` is how many files had to be read.
-(Named tuples here, not dataclasses: the index's refresh and the hooks import this module.)"""
+LAST_SCAN = "lastscan"
+"""The last scan in git, to recognise an unchanged tree without building its map: a JSON line (its
+fingerprint and file count, the stat data it saw of each file it looked at itself, whether each text file
+among those has its original saved, `QUICK_LAYOUT`), then git's listing byte for byte. One file, written
+whole, so the line and the listing always belong together."""
+QUICK_LAYOUT = 1
+
+
+class Scan:
+    """The tree as it is now. In git, when git's listing is byte for byte the last scan's and every file
+    that scan looked at itself (the modified, untracked, assume-unchanged, ... ones) has the stat data it
+    saw, the tree is the last scan's (the files git vouches for are the blobs its listing names), so
+    `fingerprint` and `count` come from that scan's record and nothing is decoded (`unchanged`). `files`
+    maps path -> (blob id, kind), built on first use; `read` is how many files had to be read.
+    (A plain class, not a dataclass: the index's refresh and the hooks import this module.)"""
+
+    __slots__ = ("repo", "store", "save_originals", "listing", "last", "_files", "_fingerprint", "read")
+
+    def __init__(self, repo: Repo, store: Store, save_originals: bool):
+        self.repo, self.store, self.save_originals = repo, store, save_originals
+        self.listing = _git_listing(repo) if repo.is_git else None
+        self.last = None if self.listing is None else _last_scan(repo, store, self.listing)
+        if self.last is not None and save_originals and not self.last["saved"]:
+            self.last = None
+        self._files: dict[str, tuple[str, str]] | None = None
+        self._fingerprint = None if self.last is None else self.last["fingerprint"]
+        self.read = 0
+
+    @property
+    def unchanged(self) -> bool:
+        """The tree is as the last scan in git found it: fingerprint and count are known without `files`."""
+        return self.last is not None
+
+    @property
+    def files(self) -> dict[str, tuple[str, str]]:
+        if self._files is None:
+            self._files = self._build()
+        return self._files
+
+    @property
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            self._fingerprint = fingerprint(self.files)
+        return self._fingerprint
+
+    @property
+    def count(self) -> int:
+        return self.last["files"] if self._files is None and self.last is not None else len(self.files)
+
+    def _build(self) -> dict[str, tuple[str, str]]:
+        repo, store = self.repo, self.store
+        try:
+            data = store.read_json(STATCACHE) or {}
+            cache = data if data.get("layout") == CACHE_LAYOUT else {}
+        except StoreError:
+            cache = {}  # only a cache: a damaged one is rebuilt
+        new = None if self.listing is None else _git_scan(repo, store, self.listing, cache, self.save_originals)
+        if new is None:
+            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None)
+            new = (*listed, cache.get("text", ""), cache.get("kinds", {}), None)
+        files, entries, self.read, text, kinds, looked = new
+        if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
+            store.ensure()
+            store.write_json(STATCACHE, {"files": entries, "text": text, "kinds": kinds, "layout": CACHE_LAYOUT})
+        if looked is not None:
+            self._fingerprint = fingerprint(files)
+            _keep_last_scan(store, self.listing, self._fingerprint, len(files), looked, entries)
+        return files
 
 
 def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
@@ -47,22 +113,62 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     vouches for has the index's blob id, so only the files git names as modified or untracked are
     looked at. Elsewhere, or when git fails, every listed file is `lstat`ed and compared with the stat
     cache (`_hash_listed`). With `save_originals`, text files that git cannot give back unchanged are
-    copied into the blob store, so `rt review` and `rt delta` can show their original content later.
+    copied into the blob store, so `rt review` and `rt delta` can show their original content later;
+    the last scan's record answers for such a scan only when it saved every original it had to.
     """
+    return Scan(repo, store, save_originals)
+
+
+def _git_listing(repo: Repo) -> bytes | None:
+    """`git ls-files -s -v -m -o` (see `_ENTRY`), None when git fails."""
     try:
-        data = store.read_json(STATCACHE) or {}
-        cache = data if data.get("layout") == CACHE_LAYOUT else {}
-    except StoreError:
-        cache = {}  # only a cache: a damaged one is rebuilt
-    new = _git_scan(repo, store, cache, save_originals) if repo.is_git else None
-    if new is None:
-        listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), save_originals, None)
-        new = (*listed, cache.get("text", ""), cache.get("kinds", {}))
-    files, entries, read, text, kinds = new
-    if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
-        store.ensure()
-        store.write_json(STATCACHE, {"files": entries, "text": text, "kinds": kinds, "layout": CACHE_LAYOUT})
-    return Scan(files, read)
+        return GitProcess(repo.root, "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z").output()
+    except OSError:
+        return None
+
+
+def _last_scan(repo: Repo, store: Store, listing: bytes) -> dict | None:
+    """The last scan's record when git's listing is the same bytes and every file that scan looked at
+    itself has the stat data it saw then (`_keep_last_scan`), else None."""
+    try:
+        with open(store.path(LAST_SCAN), "rb") as f:
+            head = f.readline()
+            if f.read() != listing:
+                return None
+        last = json.loads(head)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(last, dict) or last.get("layout") != QUICK_LAYOUT:
+        return None
+    root = str(repo.root) + os.sep
+    for path, key in last["looked"].items():
+        try:
+            st = os.lstat(root + path)
+        except OSError:
+            if key is None:   # gone then, gone now
+                continue
+            return None
+        if key != [st.st_size, st.st_mtime_ns, st.st_ino]:
+            return None
+    return last
+
+
+def _keep_last_scan(store: Store, listing: bytes, fp: str, count: int, looked: list[str], entries: dict) -> None:
+    """Record a scan in git for `_last_scan`: for each file it looked at itself, the stat data its stat
+    cache entry trusts (a racily clean file's never matches, so the next scan looks again) or None when
+    it found no file there. Written only when it differs from the record kept."""
+    head = {"fingerprint": fp, "files": count, "layout": QUICK_LAYOUT,
+            "looked": {p: entries[p][:3] if p in entries else None for p in looked},
+            "saved": all(e[5] for e in entries.values() if e[4] == "text")}
+    raw = json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + b"\n" + listing
+    path = store.path(LAST_SCAN)
+    try:
+        if path.read_bytes() == raw:
+            return
+    except OSError:
+        pass
+    store.ensure()
+    store.write_bytes(path, raw, durable=False)
 
 
 _ENTRY = 52
@@ -72,7 +178,7 @@ the others), space, mode, space, blob id, space, stage, tab (SHA-1 ids: a SHA-25
 no tab there, and it falls back to the full scan). An untracked, not ignored file (`-o`) is `? path`."""
 
 
-def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tuple | None:
+def _git_scan(repo: Repo, store: Store, out: bytes, cache: dict, save_originals: bool) -> tuple | None:
     """`scan` from git's own knowledge, in one `git ls-files -s -v -m -o`: it gives every tracked file's blob
     id, names the tracked files whose stat data no longer matches git's index (git compares the content of
     racily clean ones) and the untracked, not ignored ones. A tracked file git does not name has the index's
@@ -80,13 +186,8 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
     filter or line-ending conversion in between: a file whose bytes differ is looked at like a named one,
     through the stat cache, from then on). None when git fails.
 
-    (files, stat cache entries, files read, text blob ids, other kinds), as `scan` keeps them."""
-    try:
-        out = GitProcess(repo.root, "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z").output()
-    except OSError:
-        return None
-    if out is None:
-        return None
+    (files, stat cache entries, files read, text blob ids, other kinds, the paths looked at through the
+    stat cache), as `scan` keeps them; None when `out`, git's listing, is not of the layout read here."""
     listed = out.decode("utf-8", "surrogateescape").split("\0")
     if listed.pop() != "" or "" in listed:
         return None
@@ -145,7 +246,7 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
         elif kind != "link":
             kinds[blob] = kind
     text = text_ids if seen_text == known_text else "".join(sorted(seen_text))
-    return files, entries, read + more_read, text, kinds
+    return files, entries, read + more_read, text, kinds, named
 
 
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,
@@ -295,8 +396,11 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
 
 
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:
-    """One id for a whole tree's content: equal exactly when no file differs."""
+    """One id for a whole tree's content: equal exactly when no file differs, in its bytes or in being a
+    symlink (the one kind a blob id does not decide)."""
     h = _sha1()
     for path in sorted(files):
-        h.update(f"{path}\x00{files[path][0]}\n".encode("utf-8", "surrogateescape"))
+        blob, kind = files[path]
+        line = f"{path}\x00{blob}\x00link\n" if kind == "link" else f"{path}\x00{blob}\n"
+        h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()

@@ -5,11 +5,12 @@ here only, never in text written for a model.
 """
 from __future__ import annotations
 
+import os
 import re
 import time
 
 from rt.core import StateError, StoreError, UsageError
-from rt.store import Store
+from rt.store import Store, json_bytes
 
 TRANSITIONS: dict[str, tuple[str, ...]] = {
     "scanned": ("ready", "planned", "blocked"),
@@ -80,6 +81,38 @@ SNAPSHOT = "snapshot.json"
 
 def snapshot_file(task_id: str) -> str:
     return f"tasks/{task_id}/{SNAPSHOT}"
+
+
+SNAPSHOT_ID = "snapshot-id.json"
+"""Beside the snapshot: its fingerprint (`rt.snapshot.fingerprint`), file count and size in bytes, so an
+unchanged tree is recognised without decoding the snapshot."""
+
+
+def save_snapshot(store: Store, task: dict, files: dict | bytes, fp: str, count: int) -> None:
+    """Write the task's snapshot: a map of path -> (blob id, kind), or the bytes of another snapshot of the
+    same fingerprint (a re-snapshot of an unchanged tree copies them, decoding nothing); then its id."""
+    raw = files if isinstance(files, bytes) else json_bytes({"files": files})
+    store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
+    store.write_json(f"tasks/{task['id']}/{SNAPSHOT_ID}", {"fingerprint": fp, "files": count, "size": len(raw)})
+
+
+def snapshot_fingerprint(store: Store, task: dict) -> str | None:
+    """The fingerprint of the task's snapshot as written, None when unknown (a task of an older rt) or when
+    the snapshot file is not the one its id describes."""
+    try:
+        data = store.read_json(f"tasks/{task['id']}/{SNAPSHOT_ID}")
+        size = os.stat(store.path("tasks", task["id"], SNAPSHOT)).st_size
+    except (StoreError, OSError):
+        return None
+    return data["fingerprint"] if data and data["size"] == size else None
+
+
+def snapshot_bytes(store: Store, task: dict) -> bytes | None:
+    """The task's snapshot file as written, for a re-snapshot of the same tree."""
+    try:
+        return store.path("tasks", task["id"], SNAPSHOT).read_bytes()
+    except OSError:
+        return None
 
 
 def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
