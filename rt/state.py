@@ -88,12 +88,30 @@ SNAPSHOT_ID = "snapshot-id.json"
 unchanged tree is recognised without decoding the snapshot."""
 
 
-def save_snapshot(store: Store, task: dict, files: dict | bytes, fp: str, count: int) -> None:
-    """Write the task's snapshot: a map of path -> (blob id, kind), or the bytes of another snapshot of the
-    same fingerprint (a re-snapshot of an unchanged tree copies them, decoding nothing); then its id."""
-    raw = files if isinstance(files, bytes) else json_bytes({"files": files})
+def save_snapshot(store: Store, task: dict, files: dict[str, tuple[str, str]], fp: str) -> None:
+    """Write the task's snapshot, path -> (blob id, kind), and its id (`fp`: its fingerprint)."""
+    raw = json_bytes({"files": files})
     store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
-    store.write_json(f"tasks/{task['id']}/{SNAPSHOT_ID}", {"fingerprint": fp, "files": count, "size": len(raw)})
+    _save_snapshot_id(store, task, fp, len(files), len(raw))
+
+
+def link_snapshot(store: Store, task: dict, same: dict) -> bool:
+    """Give the task the snapshot of task `same`, taken of the same tree, as a hard link: nothing decoded,
+    nothing written but its id (files under `.rt/` are replaced whole, never edited in place, so the two
+    names never part). False when the file system refuses the link."""
+    source, path = store.path("tasks", same["id"], SNAPSHOT), store.path("tasks", task["id"], SNAPSHOT)
+    ident = store.read_json(f"tasks/{same['id']}/{SNAPSHOT_ID}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, path)
+    except OSError:
+        return False
+    _save_snapshot_id(store, task, ident["fingerprint"], ident["files"], ident["size"])
+    return True
+
+
+def _save_snapshot_id(store: Store, task: dict, fp: str, count: int, size: int) -> None:
+    store.write_json(f"tasks/{task['id']}/{SNAPSHOT_ID}", {"fingerprint": fp, "files": count, "size": size})
 
 
 def snapshot_fingerprint(store: Store, task: dict) -> str | None:
@@ -105,14 +123,6 @@ def snapshot_fingerprint(store: Store, task: dict) -> str | None:
     except (StoreError, OSError):
         return None
     return data["fingerprint"] if data and data["size"] == size else None
-
-
-def snapshot_bytes(store: Store, task: dict) -> bytes | None:
-    """The task's snapshot file as written, for a re-snapshot of the same tree."""
-    try:
-        return store.path("tasks", task["id"], SNAPSHOT).read_bytes()
-    except OSError:
-        return None
 
 
 def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:

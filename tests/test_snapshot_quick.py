@@ -177,9 +177,12 @@ def test_a_snapshot_from_another_task(tree):
 
 
 def test_a_re_snapshot_of_an_unchanged_tree_is_the_tree(tree):
-    """`rt start --force` on an unchanged tree copies the set-aside task's snapshot (same fingerprint):
-    the copy is the map a full scan builds, with its count."""
+    """`rt start --force` on an unchanged tree links the set-aside task's snapshot (same fingerprint):
+    it is the map a full scan builds, with its count."""
+    first = tree.rt_json("status")["task"]["id"]
     out = tree.rt_json("start", "again", "--force", "--no-baseline")
+    linked = [os.stat(tree.root / ".rt" / "tasks" / t / "snapshot.json").st_ino for t in (first, out["task"]["id"])]
+    assert linked[0] == linked[1]
     old = os.getcwd()
     os.chdir(tree.root)
     try:

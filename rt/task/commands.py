@@ -73,11 +73,11 @@ def cmd_start(ctx, args) -> Result:
             current["block_reason"] = "set aside by rt start --force"
             state.save_task(store, current)
         snap = scan(ctx.repo, store, save_originals=True)
-        same = None   # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
-        if current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current):
-            same = state.snapshot_bytes(store, current)
+        # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
+        same = current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current)
         task = state.new_task(store, text, sorted(set(pinned)))
-        state.save_snapshot(store, task, snap.files if same is None else same, snap.fingerprint, snap.count)
+        if not (same and state.link_snapshot(store, task, current)):
+            state.save_snapshot(store, task, snap.files, snap.fingerprint)
         state.save_task(store, task)
     text_out = f"started {task['id']}: {snap.count} files snapshotted"
     data = {"task": public(task), "files": snap.count, "files_read": snap.read}
