@@ -95,18 +95,18 @@ def save_snapshot(store: Store, task: dict, files: dict[str, tuple[str, str]], f
     _save_snapshot_id(store, task, fp, len(files), len(raw))
 
 
-def link_snapshot(store: Store, task: dict, same: dict) -> bool:
-    """Give the task the snapshot of task `same`, taken of the same tree, as a hard link: nothing decoded,
-    nothing written but its id (files under `.rt/` are replaced whole, never edited in place, so the two
-    names never part). False when the file system refuses the link."""
+def link_snapshot(store: Store, task: dict, same: dict, fp: str, count: int) -> bool:
+    """Give the task the snapshot of task `same`, of the same tree (fingerprint `fp`, `count` files), as a
+    hard link: nothing decoded, nothing written but its id (files under `.rt/` are replaced whole, never
+    edited in place, so the two names never part). False when the file system refuses the link."""
     source, path = store.path("tasks", same["id"], SNAPSHOT), store.path("tasks", task["id"], SNAPSHOT)
-    ident = store.read_json(f"tasks/{same['id']}/{SNAPSHOT_ID}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         os.link(source, path)
+        size = os.stat(path).st_size
     except OSError:
         return False
-    _save_snapshot_id(store, task, ident["fingerprint"], ident["files"], ident["size"])
+    _save_snapshot_id(store, task, fp, count, size)
     return True
 
 

@@ -76,7 +76,7 @@ def cmd_start(ctx, args) -> Result:
         # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
         same = current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current)
         task = state.new_task(store, text, sorted(set(pinned)))
-        if not (same and state.link_snapshot(store, task, current)):
+        if not (same and state.link_snapshot(store, task, current, snap.fingerprint, snap.count)):
             state.save_snapshot(store, task, snap.files, snap.fingerprint)
         state.save_task(store, task)
     text_out = f"started {task['id']}: {snap.count} files snapshotted"
