@@ -12,9 +12,10 @@ in turn (the checkouts and the peer interleaved), so machine load hits all alike
 CPU (user + system of the process and its children) and wall milliseconds, ratios are to the peer's
 median. Peers leave `.rt/` out. The hook runs in a `bench/genrepo.py` tree of `--hook-files` files made
 in a temporary folder, on a file edited anew before each run; rt's own share is the hook's time less
-ruff's on the same file in the same round. Trees given with `--tree` get `rt start --no-baseline` and
-`rt index` once (not timed) and are otherwise left as they are; the index and snapshot formats must be
-the same in every checkout compared.
+ruff's on the same file in the same round. A tree given with `--tree` is copied once for each checkout
+(`cp -a` into a temporary folder, `.rt/` left out, git's index refreshed), so what one checkout records
+never decides another's path; each copy gets `rt start --no-baseline` and `rt index` once (not timed) from
+its checkout, and the peers run in the first checkout's copy.
 """
 from __future__ import annotations
 
@@ -102,16 +103,36 @@ def hook_bench(rts: list[Rt], files: int, runs: int) -> None:
               f"{statistics.median(h[1] - r[1] for h, r in pairs):.1f} |")
 
 
+def own_copies(rts: list[Rt], tree: Path, work: Path) -> dict[str, Path]:
+    """A copy of the tree for each checkout (`cp -a`, `.rt/` left out, git's index refreshed), so one
+    checkout's records (a task started by one, a record only another writes) never decide the other's path."""
+    copies = {}
+    for rt in rts:
+        copy = work / rt.label
+        subprocess.run(["cp", "-a", str(tree), str(copy)], check=True)
+        subprocess.run(["rm", "-rf", str(copy / ".rt")], check=True)
+        subprocess.run(["git", "status", "--porcelain"], cwd=copy, capture_output=True, check=True)
+        copies[rt.label] = copy
+    return copies
+
+
 def tree_bench(rts: list[Rt], label: str, tree: Path, names: list[str], runs: int) -> None:
     files = subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True,
                            check=True).stdout.count("\n")
-    rts[0].quiet(tree, "start", "bench", "--force", "--no-baseline")
-    rts[0].quiet(tree, "index")
+    with tempfile.TemporaryDirectory(prefix="lean-") as work:
+        _tree_bench(rts, label, files, own_copies(rts, tree, Path(work)), names, runs)
+
+
+def _tree_bench(rts: list[Rt], label: str, files: int, copies: dict[str, Path], names: list[str], runs: int) -> None:
+    tree = copies[rts[0].label]   # the peers run here; every copy holds the same files
+    for rt in rts:
+        rt.quiet(copies[rt.label], "start", "bench", "--force", "--no-baseline")
+        rt.quiet(copies[rt.label], "index")
     time.sleep(1.1)   # past the racy-timestamp window: an unchanged tree reads nothing
     for rt in rts:    # each checkout's first look-up and delta keep their quick-check state
-        rt.quiet(tree, "delta")
+        rt.quiet(copies[rt.label], "delta")
         for name in names:
-            rt.quiet(tree, "symbol", name)
+            rt.quiet(copies[rt.label], "symbol", name)
     got: dict[str, list[tuple[float, float]]] = {"`git status --porcelain`": []}
     got |= {f"`rt delta`, rt {rt.label}": [] for rt in rts}
     got |= {f"`rt start --force` (re-snapshot), rt {rt.label}": [] for rt in rts}
@@ -121,14 +142,14 @@ def tree_bench(rts: list[Rt], label: str, tree: Path, names: list[str], runs: in
     for _ in range(runs):
         got["`git status --porcelain`"].append(timed(["git", "status", "--porcelain"], tree))
         for rt in rts:
-            got[f"`rt delta`, rt {rt.label}"].append(rt.run(tree, "delta"))
+            got[f"`rt delta`, rt {rt.label}"].append(rt.run(copies[rt.label], "delta"))
             got[f"`rt start --force` (re-snapshot), rt {rt.label}"].append(
-                rt.run(tree, "start", "bench", "--force", "--no-baseline"))
+                rt.run(copies[rt.label], "start", "bench", "--force", "--no-baseline"))
         for name in names:
             looks[name][f"`rg -w {name} .`"].append(timed(["rg", "-w", name, ".", "-g", "!.rt"], tree))
             for rt in rts:
                 for cmd in ("symbol", "refs"):
-                    looks[name][f"`rt {cmd} {name}`, rt {rt.label}"].append(rt.run(tree, cmd, name))
+                    looks[name][f"`rt {cmd} {name}`, rt {rt.label}"].append(rt.run(copies[rt.label], cmd, name))
     table(f"Unchanged tree, {label} ({files:,} files, {runs} rounds)", got, "`git status --porcelain`")
     for name in names:
         table(f"Warm look-up of {name}, {label}", looks[name], f"`rg -w {name} .`")

@@ -11,21 +11,25 @@ import os
 import sys
 from collections import namedtuple
 from functools import cached_property
+from types import SimpleNamespace
 
 from rt import __version__
 from rt.core import ExitCode, IndexDamaged, Result, RtError, UsageError, find_repo
 
 
-Command = namedtuple("Command", "module group summary reads_index", defaults=(False,))
-"""A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line, and
-whether it always reads the index (its freshness check then starts before the handler loads).
-(`collections.namedtuple`, not `typing.NamedTuple`: typing costs every command's start-up.)"""
+Command = namedtuple("Command", "module group summary reads_index bare", defaults=(False, False))
+"""A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line, whether
+it always reads the index (its freshness check then starts before the handler loads), and whether it takes
+no arguments of its own (`bare`: a command line of its name and at most `--json` runs without argparse,
+whose import an unchanged `rt delta` would feel). (`collections.namedtuple`, not `typing.NamedTuple`:
+typing costs every command's start-up.)"""
 
 
 COMMANDS: dict[str, Command] = {
     # task: the state machine (rt/task/commands.py, rt/state.py)
     "start": Command("rt.task.commands", "task", "start a task: snapshot the repository and make it the active task"),
-    "status": Command("rt.task.commands", "task", "where the active task stands and the next step, to resume after a break"),
+    "status": Command("rt.task.commands", "task", "where the active task stands and the next step, to resume after a break",
+                      bare=True),
     "plan": Command("rt.task.commands", "task", "record the approved scope: files to edit, create and delete"),
     "scope": Command("rt.task.commands", "task", "add files to the approved scope or remove them"),
     "step": Command("rt.task.commands", "task", "record progress on the active task"),
@@ -35,7 +39,8 @@ COMMANDS: dict[str, Command] = {
     "tasks": Command("rt.task.commands", "task", "list all tasks with their final states and the share finished"),
     "repair": Command("rt.task.commands", "task", "set damaged state files aside so rt can go on"),
     # changes: measured against the task's snapshot (rt/task/changes.py)
-    "delta": Command("rt.task.changes", "changes", "files changed since the task started, with line counts and scope"),
+    "delta": Command("rt.task.changes", "changes", "files changed since the task started, with line counts and scope",
+                     bare=True),
     "review": Command("rt.task.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
     "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task", True),
@@ -108,12 +113,17 @@ def build_parser(name: str):
     def formatter(prog):
         return argparse.HelpFormatter(prog, width=HELP_WIDTH)
 
-    cmd = COMMANDS[name]
-    module = importlib.import_module(cmd.module)
-    parser = Parser(prog=f"rt {name}", description=cmd.summary, formatter_class=formatter)
+    module, handler = handler_of(name)
+    parser = Parser(prog=f"rt {name}", description=COMMANDS[name].summary, formatter_class=formatter)
     parser.add_argument("--json", action="store_true", help="machine-readable output")
     getattr(module, f"args_{name.replace('-', '_')}")(parser)
-    return parser, getattr(module, f"cmd_{name.replace('-', '_')}")
+    return parser, handler
+
+
+def handler_of(name: str):
+    """The command's module and its `cmd_<name>` handler."""
+    module = importlib.import_module(COMMANDS[name].module)
+    return module, getattr(module, f"cmd_{name.replace('-', '_')}")
 
 
 def overview() -> str:
@@ -147,8 +157,11 @@ def main(argv: list[str] | None = None) -> int:
         if COMMANDS[name].reads_index:   # git checks the index is current while Python loads the rest
             from rt.index.freshness import Probe
             ctx.probe = Probe(ctx.repo)
-        parser, handler = build_parser(name)
-        args = parser.parse_args(argv[1:])
+        if COMMANDS[name].bare and set(argv[1:]) <= {"--json"}:
+            handler, args = handler_of(name)[1], SimpleNamespace(json=json_out)
+        else:
+            parser, handler = build_parser(name)
+            args = parser.parse_args(argv[1:])
         result = call(handler, ctx, args)
     except RtError as e:
         return _fail(json_out, str(e), e.code)

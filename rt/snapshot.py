@@ -5,6 +5,7 @@ can be recovered with `git cat-file` and needs no copy in `.rt/blobs/`.
 """
 from __future__ import annotations
 
+import json
 import os
 import stat
 import time
@@ -35,9 +36,84 @@ def blob_id(data: bytes) -> str:
     return h.hexdigest()
 
 
-Scan = namedtuple("Scan", "files read")
-"""The tree as it is now: `files` maps path -> (blob id, kind); `read` is how many files had to be read.
-(Named tuples here, not dataclasses: the index's refresh and the hooks import this module.)"""
+LAST_SCAN = "lastscan"
+"""The last scan in git, to recognise an unchanged tree without building its map: a JSON line (its
+fingerprint and file count, the stat data of git's index file, the stat data it saw of each file it looked
+at itself, whether each text file among those has its original saved, `QUICK_LAYOUT`), then the files git
+named (`_NAMED`) byte for byte. One file, written whole, so the line and the listing always belong together."""
+QUICK_LAYOUT = 1
+
+_NAMED = ("ls-files", "-v", "-m", "-o", "--exclude-standard", "-z")
+"""The tracked files whose stat data no longer matches git's index (`C path`; git compares the content of
+racily clean ones) and the untracked, not ignored ones (`? path`)."""
+_STAGED = ("ls-files", "-s", "-v", "-z")
+"""Every entry of git's index: its blob id, mode, stage and flags (see `_ENTRY`). Asked for only when the
+tree's map is built: an unchanged index file says it again."""
+
+
+class Scan:
+    """The tree as it is now. In git, when git's index file has the stat data the last scan saw (so the
+    same entries: blob ids, modes, flags), git names the same files as modified or untracked, byte for
+    byte, and every file that scan looked at itself (those, and the assume-unchanged, skip-worktree, ...
+    ones) has the stat data it saw, the tree is the last scan's (the files git vouches for are the blobs
+    its index names), so `fingerprint` and `count` come from that scan's record and nothing is decoded
+    (`unchanged`). `files` maps path -> (blob id, kind), built on first use; `read` is how many files had
+    to be read. (A plain class, not a dataclass: the index's refresh and the hooks import this module.)"""
+
+    __slots__ = ("repo", "store", "save_originals", "index", "named", "last", "_files", "_fingerprint", "read")
+
+    def __init__(self, repo: Repo, store: Store, save_originals: bool):
+        self.repo, self.store, self.save_originals = repo, store, save_originals
+        self.index = _index_stat(repo) if repo.is_git else None   # before git reads the index
+        self.named = _git_output(repo, _NAMED) if repo.is_git else None
+        self.last = None if self.named is None else _last_scan(repo, store, self.index, self.named)
+        if self.last is not None and save_originals and not self.last["saved"]:
+            self.last = None
+        self._files: dict[str, tuple[str, str]] | None = None
+        self._fingerprint = None if self.last is None else self.last["fingerprint"]
+        self.read = 0
+
+    @property
+    def unchanged(self) -> bool:
+        """The tree is as the last scan in git found it: fingerprint and count are known without `files`."""
+        return self.last is not None
+
+    @property
+    def files(self) -> dict[str, tuple[str, str]]:
+        if self._files is None:
+            self._files = self._build()
+        return self._files
+
+    @property
+    def fingerprint(self) -> str:
+        if self._fingerprint is None:
+            self._fingerprint = fingerprint(self.files)
+        return self._fingerprint
+
+    @property
+    def count(self) -> int:
+        return self.last["files"] if self._files is None and self.last is not None else len(self.files)
+
+    def _build(self) -> dict[str, tuple[str, str]]:
+        repo, store = self.repo, self.store
+        try:
+            data = store.read_json(STATCACHE) or {}
+            cache = data if data.get("layout") == CACHE_LAYOUT else {}
+        except StoreError:
+            cache = {}  # only a cache: a damaged one is rebuilt
+        staged = None if self.named is None else _git_output(repo, _STAGED)
+        new = None if staged is None else _git_scan(repo, store, staged, self.named, cache, self.save_originals)
+        if new is None:
+            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None)
+            new = (*listed, cache.get("text", ""), cache.get("kinds", {}), None)
+        files, entries, self.read, text, kinds, looked = new
+        if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
+            store.ensure()
+            store.write_json(STATCACHE, {"files": entries, "text": text, "kinds": kinds, "layout": CACHE_LAYOUT})
+        if looked is not None:
+            self._fingerprint = fingerprint(files)
+            _keep_last_scan(store, self.index, self.named, self._fingerprint, len(files), looked, entries)
+        return files
 
 
 def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
@@ -47,50 +123,111 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     vouches for has the index's blob id, so only the files git names as modified or untracked are
     looked at. Elsewhere, or when git fails, every listed file is `lstat`ed and compared with the stat
     cache (`_hash_listed`). With `save_originals`, text files that git cannot give back unchanged are
-    copied into the blob store, so `rt review` and `rt delta` can show their original content later.
+    copied into the blob store, so `rt review` and `rt delta` can show their original content later;
+    the last scan's record answers for such a scan only when it saved every original it had to.
     """
+    return Scan(repo, store, save_originals)
+
+
+def _git_output(repo: Repo, args: tuple[str, ...]) -> bytes | None:
+    """What a git command printed, None when git fails."""
     try:
-        data = store.read_json(STATCACHE) or {}
-        cache = data if data.get("layout") == CACHE_LAYOUT else {}
-    except StoreError:
-        cache = {}  # only a cache: a damaged one is rebuilt
-    new = _git_scan(repo, store, cache, save_originals) if repo.is_git else None
-    if new is None:
-        listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), save_originals, None)
-        new = (*listed, cache.get("text", ""), cache.get("kinds", {}))
-    files, entries, read, text, kinds = new
-    if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
-        store.ensure()
-        store.write_json(STATCACHE, {"files": entries, "text": text, "kinds": kinds, "layout": CACHE_LAYOUT})
-    return Scan(files, read)
+        return GitProcess(repo.root, *args).output()
+    except OSError:
+        return None
+
+
+_GIT_PLACES = ("GIT_DIR", "GIT_INDEX_FILE", "GIT_WORK_TREE", "GIT_COMMON_DIR")
+
+
+def _index_stat(repo: Repo) -> list[int] | None:
+    """Size, mtime and inode of git's index file, when it is where rt looks (`.git/index`: no variable of
+    `_GIT_PLACES` set, `.git` a folder) and was written over `RACY_NS` ago; else None, which vouches for
+    nothing (git writes a new index file whole and renames it in place: within one timestamp tick a rewrite
+    could keep its size and time and get the old file's inode back)."""
+    if any(name in os.environ for name in _GIT_PLACES):
+        return None
+    try:
+        st = os.stat(os.path.join(repo.root, ".git", "index"))
+    except OSError:
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_mtime_ns >= time.time_ns() - RACY_NS:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ino]
+
+
+def _last_scan(repo: Repo, store: Store, index: list[int] | None, named: bytes) -> dict | None:
+    """The last scan's record when git's index file is the one it saw, git names the same files, byte for
+    byte, and every file that scan looked at itself has the stat data it saw then (`_keep_last_scan`);
+    else None."""
+    if index is None:
+        return None
+    try:
+        with open(store.path(LAST_SCAN), "rb") as f:
+            head = f.readline()
+            if f.read() != named:
+                return None
+        last = json.loads(head)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(last, dict) or last.get("layout") != QUICK_LAYOUT or last.get("index") != index:
+        return None
+    root = str(repo.root) + os.sep
+    for path, key in last["looked"].items():
+        try:
+            st = os.lstat(root + path)
+        except OSError:
+            if key is None:   # gone then, gone now
+                continue
+            return None
+        if key != [st.st_size, st.st_mtime_ns, st.st_ino]:
+            return None
+    return last
+
+
+def _keep_last_scan(store: Store, index: list[int] | None, named: bytes, fp: str, count: int, looked: list[str],
+                    entries: dict) -> None:
+    """Record a scan in git for `_last_scan`: for each file it looked at itself, the stat data its stat
+    cache entry trusts (a racily clean file's never matches, so the next scan looks again) or None when
+    it found no file there. Nothing is kept when git's index file vouches for nothing (`_index_stat`);
+    written only when it differs from the record kept."""
+    if index is None:
+        return
+    head = {"fingerprint": fp, "files": count, "index": index, "layout": QUICK_LAYOUT,
+            "looked": {p: entries[p][:3] if p in entries else None for p in looked},
+            "saved": all(e[5] for e in entries.values() if e[4] == "text")}
+    raw = json.dumps(head, sort_keys=True, separators=(",", ":")).encode() + b"\n" + named
+    path = store.path(LAST_SCAN)
+    try:
+        if path.read_bytes() == raw:
+            return
+    except OSError:
+        pass
+    store.ensure()
+    store.write_bytes(path, raw, durable=False)
 
 
 _ENTRY = 52
-"""Where the path starts in a tracked file's entry of `git ls-files -s -v -z`: tag (H: cached; lower case:
-assume-unchanged; S: skip-worktree; C: its stat data no longer matches git's index, from `-m`, listed after
-the others), space, mode, space, blob id, space, stage, tab (SHA-1 ids: a SHA-256 repository's entries have
-no tab there, and it falls back to the full scan). An untracked, not ignored file (`-o`) is `? path`."""
+"""Where the path starts in an entry of `git ls-files -s -v -z` (`_STAGED`): tag (H: cached; lower case:
+assume-unchanged; S: skip-worktree), space, mode, space, blob id, space, stage, tab (SHA-1 ids: a SHA-256
+repository's entries have no tab there, and it falls back to the full scan)."""
 
 
-def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tuple | None:
-    """`scan` from git's own knowledge, in one `git ls-files -s -v -m -o`: it gives every tracked file's blob
-    id, names the tracked files whose stat data no longer matches git's index (git compares the content of
-    racily clean ones) and the untracked, not ignored ones. A tracked file git does not name has the index's
+def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: dict, save_originals: bool
+              ) -> tuple | None:
+    """`scan` from git's own knowledge: `staged` (`_STAGED`) gives every tracked file's blob id, `named_out`
+    (`_NAMED`) names the tracked files whose stat data no longer matches git's index (git compares the
+    content of racily clean ones) and the untracked, not ignored ones. A tracked file git does not name has the index's
     blob id, read from the file once to learn its kind and to check that the bytes are the blob (no clean
     filter or line-ending conversion in between: a file whose bytes differ is looked at like a named one,
     through the stat cache, from then on). None when git fails.
 
-    (files, stat cache entries, files read, text blob ids, other kinds), as `scan` keeps them."""
-    try:
-        out = GitProcess(repo.root, "ls-files", "-s", "-v", "-m", "-o", "--exclude-standard", "-z").output()
-    except OSError:
+    (files, stat cache entries, files read, text blob ids, other kinds, the paths looked at through the
+    stat cache), as `scan` keeps them; None when git's listings are not of the layout read here."""
+    listed, names = (out.decode("utf-8", "surrogateescape").split("\0") for out in (staged, named_out))
+    if listed.pop() != "" or names.pop() != "" or "" in listed or any(e[:2] not in ("? ", "C ") for e in names):
         return None
-    if out is None:
-        return None
-    listed = out.decode("utf-8", "surrogateescape").split("\0")
-    if listed.pop() != "" or "" in listed:
-        return None
-    named = {e[2:] if e[0] == "?" else e[_ENTRY:] for e in listed if e[0] in "?C"}
+    named = {e[2:] for e in names}
     index: dict[str, str] | None = {} if save_originals else None   # git's own copies, for _hash_listed
     old = cache.get("files", {})
     text_ids = cache.get("text", "")
@@ -103,8 +240,6 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
     root = str(repo.root) + os.sep
     for e in listed:
         tag = e[0]
-        if tag in "?C":   # named above
-            continue
         if e[_ENTRY - 1:_ENTRY] != "\t":   # not the layout sliced here
             return None
         path, blob, stage = e[_ENTRY:], e[9:49], e[50]
@@ -145,7 +280,7 @@ def _git_scan(repo: Repo, store: Store, cache: dict, save_originals: bool) -> tu
         elif kind != "link":
             kinds[blob] = kind
     text = text_ids if seen_text == known_text else "".join(sorted(seen_text))
-    return files, entries, read + more_read, text, kinds
+    return files, entries, read + more_read, text, kinds, named
 
 
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,
@@ -295,8 +430,11 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
 
 
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:
-    """One id for a whole tree's content: equal exactly when no file differs."""
+    """One id for a whole tree's content: equal exactly when no file differs, in its bytes or in being a
+    symlink (the one kind a blob id does not decide)."""
     h = _sha1()
     for path in sorted(files):
-        h.update(f"{path}\x00{files[path][0]}\n".encode("utf-8", "surrogateescape"))
+        blob, kind = files[path]
+        line = f"{path}\x00{blob}\x00link\n" if kind == "link" else f"{path}\x00{blob}\n"
+        h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()

@@ -5,11 +5,12 @@ here only, never in text written for a model.
 """
 from __future__ import annotations
 
+import os
 import re
 import time
 
 from rt.core import StateError, StoreError, UsageError
-from rt.store import Store
+from rt.store import Store, json_bytes
 
 TRANSITIONS: dict[str, tuple[str, ...]] = {
     "scanned": ("ready", "planned", "blocked"),
@@ -80,6 +81,48 @@ SNAPSHOT = "snapshot.json"
 
 def snapshot_file(task_id: str) -> str:
     return f"tasks/{task_id}/{SNAPSHOT}"
+
+
+SNAPSHOT_ID = "snapshot-id.json"
+"""Beside the snapshot: its fingerprint (`rt.snapshot.fingerprint`), file count and size in bytes, so an
+unchanged tree is recognised without decoding the snapshot."""
+
+
+def save_snapshot(store: Store, task: dict, files: dict[str, tuple[str, str]], fp: str) -> None:
+    """Write the task's snapshot, path -> (blob id, kind), and its id (`fp`: its fingerprint)."""
+    raw = json_bytes({"files": files})
+    store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
+    _save_snapshot_id(store, task, fp, len(files), len(raw))
+
+
+def link_snapshot(store: Store, task: dict, same: dict, fp: str, count: int) -> bool:
+    """Give the task the snapshot of task `same`, of the same tree (fingerprint `fp`, `count` files), as a
+    hard link: nothing decoded, nothing written but its id (files under `.rt/` are replaced whole, never
+    edited in place, so the two names never part). False when the file system refuses the link."""
+    source, path = store.path("tasks", same["id"], SNAPSHOT), store.path("tasks", task["id"], SNAPSHOT)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        os.link(source, path)
+        size = os.stat(path).st_size
+    except OSError:
+        return False
+    _save_snapshot_id(store, task, fp, count, size)
+    return True
+
+
+def _save_snapshot_id(store: Store, task: dict, fp: str, count: int, size: int) -> None:
+    store.write_json(f"tasks/{task['id']}/{SNAPSHOT_ID}", {"fingerprint": fp, "files": count, "size": size})
+
+
+def snapshot_fingerprint(store: Store, task: dict) -> str | None:
+    """The fingerprint of the task's snapshot as written, None when unknown (a task of an older rt) or when
+    the snapshot file is not the one its id describes."""
+    try:
+        data = store.read_json(f"tasks/{task['id']}/{SNAPSHOT_ID}")
+        size = os.stat(store.path("tasks", task["id"], SNAPSHOT)).st_size
+    except (StoreError, OSError):
+        return None
+    return data["fingerprint"] if data and data["size"] == size else None
 
 
 def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:

@@ -227,10 +227,27 @@ def test_odd_file_names_in_gits_listing(project):
 def test_unchanged_delta_process_stays_lean(repo):
     """`rt delta` on an unchanged tree asks git in one process started without `subprocess`, reads no
     file (once the files written just before the task are out of the racy-timestamp window and were read
-    again), so loads no hashing and no diff library."""
+    again), so loads no hashing and no diff library: git's listing is the last scan's and that scan's
+    fingerprint the snapshot's, so neither is decoded. A command line of `delta` alone needs no argparse."""
     time.sleep(1.1)
     repo.rt("delta")
-    proc, imported = repo.imports("delta")
-    assert proc.returncode == 0 and proc.stdout.startswith("0 file(s) changed")
-    assert "rt.snapshot" in imported
-    assert not imported & {"subprocess", "threading", "hashlib", "difflib", "tomllib"}
+    for argv in (["delta"], ["delta", "--json"]):
+        proc, imported = repo.imports(*argv)
+        assert proc.returncode == 0 and proc.stdout.startswith(("0 file(s) changed", '{"by_checks": [], "changes": []'))
+        assert "rt.snapshot" in imported
+        assert not imported & {"subprocess", "threading", "hashlib", "difflib", "tomllib", "argparse", "gettext"}
+    proc, imported = repo.imports("delta", "--help")
+    assert proc.returncode == 0 and "argparse" in imported and "usage: rt delta" in proc.stdout
+    proc, imported = repo.imports("delta", "--bogus")
+    assert proc.returncode == 2 and "unrecognized arguments: --bogus" in proc.stderr
+
+
+def test_bare_commands_take_no_arguments_of_their_own():
+    """A command marked `bare` runs without argparse when given at most `--json`: its parser must take
+    nothing else, or those runs would skip its defaults."""
+    from rt.cli import COMMANDS, build_parser
+    bare = [name for name, cmd in COMMANDS.items() if cmd.bare]
+    assert bare == ["status", "delta"]
+    for name in bare:
+        parser, _ = build_parser(name)
+        assert sorted(a.dest for a in parser._actions) == ["help", "json"]

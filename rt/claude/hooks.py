@@ -574,21 +574,21 @@ def stop(payload: dict) -> Reply:
     if where is None:
         return Reply()
     from rt import state
-    from rt.snapshot import changes, fingerprint, scan
+    from rt.snapshot import changes, scan
     repo = where[0]
     store = _store(repo)
     task = state.active_task(store, required=False)
     if task is None:
         return Reply()
-    files = scan(repo, store).files
+    tree = scan(repo, store)
     verified = task.get("verify")
     if verified:
-        if verified.get("fingerprint") == fingerprint(files):
+        if verified.get("fingerprint") == tree.fingerprint:
             return Reply()
         why = "changed files since its last `rt verify`"
     else:
-        made = state.made_by_checks(store, task, files)   # what the baseline's checks wrote is not the task's
-        if all(p in made for p, _ in changes(state.load_snapshot(store, task), files)):
+        made = state.made_by_checks(store, task, tree.files)   # what the baseline's checks wrote is not the task's
+        if all(p in made for p, _ in changes(state.load_snapshot(store, task), tree.files)):
             return Reply()
         why = "changed files and was never verified"
     if task["state"] in state.EDITABLE:

@@ -407,10 +407,10 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
                 return idx
     if probe:
         probe.discard()
-    from rt.snapshot import RACY_NS, fingerprint, scan
+    from rt.snapshot import RACY_NS, scan
     racy_after = time.time_ns() - RACY_NS
     snap = scan(ctx.repo, store)
-    fp = f"{VERSION}:{fingerprint(snap.files)}"
+    fp = f"{VERSION}:{snap.fingerprint}"
     with store.locked(LOCK):
         meta = _meta(store)
         quick = freshness.watch(ctx.repo, snap.files, racy_after)

@@ -52,8 +52,16 @@ def args_delta(p) -> None:
 
 def cmd_delta(ctx, args) -> Result:
     task = state.active_task(ctx.store)
-    before, now = state.load_snapshot(ctx.store, task), scan(ctx.repo, ctx.store).files
+    tree = scan(ctx.repo, ctx.store)
+    if tree.unchanged and tree.fingerprint == state.snapshot_fingerprint(ctx.store, task):
+        return _delta_result(task, [], [])   # the tree is the snapshot's: nothing to decode or compare
+    before, now = state.load_snapshot(ctx.store, task), tree.files
     found = task_changes(ctx, task, before, now)
+    made = state.made_by_checks(ctx.store, task, now)
+    return _delta_result(task, found, [(p, s, made[p]) for p, s in changes(before, now) if p in made])
+
+
+def _delta_result(task: dict, found: list[Change], theirs: list[tuple[str, str, str]]) -> Result:
     outside = [c.path for c in found if c.in_scope is False]
     head = f"{len(found)} file(s) changed since task {task['id']} started"
     if task.get("scope") is None and found:
@@ -61,8 +69,6 @@ def cmd_delta(ctx, args) -> Result:
     if outside:
         head += f"; {len(outside)} outside the planned scope"
     lines = [head] + [format_change(c) for c in found]
-    made = state.made_by_checks(ctx.store, task, now)
-    theirs = [(p, s, made[p]) for p, s in changes(before, now) if p in made]
     if theirs:
         lines.append("made by the checks themselves (not counted): "
                      + ", ".join(f"{MARK[s]} {shown(p)} ({check})" for p, s, check in theirs))

@@ -4,7 +4,6 @@ Each one that moves a task does so through `state.move`, under the store lock.
 """
 from __future__ import annotations
 
-import argparse
 import os
 
 from rt import state
@@ -45,7 +44,7 @@ def public(task: dict) -> dict:
 
 # ---------------------------------------------------------------- start
 
-def args_start(p: argparse.ArgumentParser) -> None:
+def args_start(p) -> None:
     p.add_argument("text", help="what the task is, in words")
     p.add_argument("--path", action="append", default=[], metavar="P", help="pin a file or folder to the task (repeatable)")
     p.add_argument("--force", action="store_true", help="set aside (block) the active task and start this one")
@@ -74,11 +73,14 @@ def cmd_start(ctx, args) -> Result:
             current["block_reason"] = "set aside by rt start --force"
             state.save_task(store, current)
         snap = scan(ctx.repo, store, save_originals=True)
+        # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
+        same = current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current)
         task = state.new_task(store, text, sorted(set(pinned)))
-        store.write_json(state.snapshot_file(task["id"]), {"files": snap.files})
+        if not (same and state.link_snapshot(store, task, current, snap.fingerprint, snap.count)):
+            state.save_snapshot(store, task, snap.files, snap.fingerprint)
         state.save_task(store, task)
-    text_out = f"started {task['id']}: {len(snap.files)} files snapshotted"
-    data = {"task": public(task), "files": len(snap.files), "files_read": snap.read}
+    text_out = f"started {task['id']}: {snap.count} files snapshotted"
+    data = {"task": public(task), "files": snap.count, "files_read": snap.read}
     if args.no_baseline:
         return Result(f"{text_out}\nnext: {state.NEXT_STEP[task['state']]}", data)
     from rt.task.verify import take_baseline  # rt.task.verify builds on this module
