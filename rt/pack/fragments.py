@@ -94,7 +94,7 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
         defs = entry.defs if entry else []
         named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
         return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
-    hits = _hits(lines, keys)
+    hits = [line_keys(line) & keys.keys() if any(k in line.lower() for k in keys) else set() for line in lines]
     pieces = _definition_pieces(entry, lines, hits, keys)
     shown = {i for p in pieces for i in range(p.start, p.end + 1)}
     pieces += _window_pieces(lines, hits, keys, shown)
@@ -150,48 +150,30 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
         chosen.append(d)
         if len(chosen) == DEFS:
             break
-    return [p for rank, d in enumerate(chosen) for p in _shown(d, lines, hits, keys, 10.0 - rank)]
-
-
-def _shown(d, lines: list[str], hits: list[set[str]], keys: dict[str, float], value: float,
-           whole: int = WHOLE_DEF) -> list[_Piece]:
-    """One definition: whole up to `whole` lines, else its signature and windows around its lines holding task words."""
-    label = f"{d.kind} {d.name}"
-    end = min(d.end, len(lines))
-    if end - d.start + 1 <= whole:
-        return [_Piece(d.start, end, label, value, [d.name])]
-    head = min(end, d.start + HEAD_LINES - 1)
-    for i in range(d.start, head + 1):   # the signature ends at the line opening the body
-        if lines[i - 1].rstrip().endswith((":", "{", "=>")):
-            head = i
-            break
-    inside = [(-_weight(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
-    taken: list[tuple[int, int]] = []
-    for _, i in sorted(inside):
-        if any(a <= i <= b for a, b in taken):
+    out: list[_Piece] = []
+    for rank, d in enumerate(chosen):
+        value = 10.0 - rank
+        label = f"{d.kind} {d.name}"
+        end = min(d.end, len(lines))
+        if end - d.start + 1 <= WHOLE_DEF:
+            out.append(_Piece(d.start, end, label, value, [d.name]))
             continue
-        taken.append((max(head + 1, i - DEF_CONTEXT), min(end, i + DEF_CONTEXT)))
-        if len(taken) == DEF_WINDOWS:
-            break
-    return [_Piece(d.start, head, label, value, [d.name])] + [
-        _Piece(a, b, f"in {label}", value - 0.5 - 0.1 * k, [d.name]) for k, (a, b) in enumerate(sorted(taken))]
-
-
-def definition(path: str, text: str, d, terms, whole: int, start: int | None = None) -> list[Fragment]:
-    """The fragments of one definition the task names: whole up to `whole` lines, else as `fragments()`
-    shows a long matching one; `start` (at most `d.start`) takes in the comment and decorators above it."""
-    keys = as_keys(terms)
-    lines = text.splitlines(keepends=True)
-    pieces = _shown(d, lines, _hits(lines, keys), keys, 10.0, whole)
-    if start is not None:
-        pieces[0].start = start
-    return _merge([Fragment(path, p.start, p.end, len(lines), p.what, lines[p.start - 1:p.end], p.names) for p in pieces],
-                  lines)
-
-
-def _hits(lines: list[str], keys: dict[str, float]) -> list[set[str]]:
-    """The task's keys each line holds."""
-    return [line_keys(line) & keys.keys() if any(k in line.lower() for k in keys) else set() for line in lines]
+        head = min(end, d.start + HEAD_LINES - 1)
+        for i in range(d.start, head + 1):   # the signature ends at the line opening the body
+            if lines[i - 1].rstrip().endswith((":", "{", "=>")):
+                head = i
+                break
+        out.append(_Piece(d.start, head, label, value, [d.name]))
+        inside = [(-_weight(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
+        taken: list[tuple[int, int]] = []
+        for _, i in sorted(inside):
+            if any(a <= i <= b for a, b in taken):
+                continue
+            taken.append((max(head + 1, i - DEF_CONTEXT), min(end, i + DEF_CONTEXT)))
+            if len(taken) == DEF_WINDOWS:
+                break
+        out += [_Piece(a, b, f"in {label}", value - 0.5 - 0.1 * k, [d.name]) for k, (a, b) in enumerate(sorted(taken))]
+    return out
 
 
 def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float], skip: set[int]) -> list[_Piece]:

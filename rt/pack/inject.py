@@ -26,7 +26,7 @@ import re
 
 from rt import budget, journal
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import Fragment, as_keys, definition, fragments, line_keys
+from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
 from rt.pack.rank import is_test, short
 
 INJECT_CHARS = 9500
@@ -53,8 +53,8 @@ LEAD_IN = ("#", "//", "/*", "*", "@")
 """Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
 NAMED_LINES = 80
-"""A name the task writes as code is shown when it is defined in at most NAMED places: whole up to
-NAMED_LINES lines, else as its signature and its lines holding task words."""
+"""A name the task writes as code is shown when it is defined in at most NAMED places, its first
+NAMED_LINES lines (a Read line gives the rest)."""
 PAIRED = 10
 """What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
@@ -106,7 +106,7 @@ def _shaped(word: str) -> bool:
     return "_" in word.strip("_") or bool(re.search(r"[a-z0-9][A-Z]", word))
 
 
-def _named(view, weights: dict[str, float]) -> list[Fragment]:
+def _named(view) -> list[Fragment]:
     """The definitions the task names as code (`Argument.make_metavar`, `withBase`, `parse_args`) or as a
     class's constructor ("Option's constructor"): the user has said where the change is. A dotted name
     must match its parent; a name defined in more than NAMED places says too little."""
@@ -116,13 +116,13 @@ def _named(view, weights: dict[str, float]) -> list[Fragment]:
         if not defs or len(defs) > NAMED:
             continue
         for path, d in defs:
-            text = view.read(path)
-            lines = text.splitlines(keepends=True)
+            lines = view.read(path).splitlines(keepends=True)
             start = d.start
             while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
                 start -= 1   # its comment and decorators: a change often starts there
-            if d.end >= start:
-                out += definition(path, text, d, weights, NAMED_LINES, start)
+            end = min(d.end, start + NAMED_LINES - 1, len(lines))
+            if end >= start:
+                out.append(Fragment(path, start, end, len(lines), f"{d.kind} {d.name}", lines[start - 1:end], [d.name]))
     return out
 
 
@@ -155,7 +155,7 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
     task names, the pinned files', else the best-ranked file's best), then the rest by value. `weights`
     are the ranking's keys, given to `fragments()` as keys: a stem is not stemmed again."""
     terms = set(weights)
-    named = _named(view, weights)
+    named = _named(view)
     pins = [f.path for f in view.ranking.files if f.why == ["pinned"]]   # they lead the ranking
     pinned = [p for p in pins if not is_test(p)]
     files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
