@@ -10,8 +10,7 @@ diagnostic read the same, only the increase is visible, never which one is which
 from __future__ import annotations
 
 import signal
-from collections import Counter
-from dataclasses import dataclass, field, replace
+from collections import Counter, namedtuple
 
 from rt.core import ExitCode
 from rt.diagnostics.linemap import LineMap
@@ -19,13 +18,10 @@ from rt.diagnostics.model import ANSI, Diagnostic, Interrupted, ToolFailure, nor
 from rt.diagnostics.parsers import FATAL_EXIT, FORMS, parse
 
 
-@dataclass
-class Diff:
-    new: list[Diagnostic]
-    fixed: int
-    unchanged: int
-    changed: list[tuple[Diagnostic, Diagnostic]] = field(default_factory=list)
-    """Tests that failed before and still fail with another message: (before, now)."""
+Diff = namedtuple("Diff", "new fixed unchanged changed")
+"""What `diff` found: the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+tests that failed before and still fail with another message, as (before, now). (Named tuples here, not
+dataclasses: the post-edit hook builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
 
 
 def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None,
@@ -44,7 +40,7 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
     for d in before:
         path, line = moved.place(d.file, d.line)[:2] if moved is not None else (names.get(d.file, d.file), d.line)
         if path != d.file or line != d.line:
-            d = replace(d, file=path, line=line, code=_renamed_id(d, path))
+            d = d._replace(file=path, line=line, code=_renamed_id(d, path))
         groups_before.setdefault(d.key(), []).append(d)
     groups_after: dict[tuple, list[Diagnostic]] = {}
     for d in after:
@@ -114,17 +110,10 @@ HEAD_LINES = 8
 """How many first lines of a check's output are kept when it could not run."""
 
 
-@dataclass
-class Run:
-    """One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
-    but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
-    or "skipped"; `reason` and `head` say why it did not run or stopped."""
-    check: str
-    required: bool
-    status: str
-    diagnostics: list[Diagnostic]
-    reason: str = ""
-    head: str = ""
+Run = namedtuple("Run", "check required status diagnostics reason head", defaults=("", ""))
+"""One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
+but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
+or "skipped"; `reason` and `head` say why it did not run or stopped."""
 
 
 def classify(check: str, parser: str, exit_code: int | None, output: str, root: str | None,

@@ -6,7 +6,7 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from collections import namedtuple
 
 from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
@@ -28,7 +28,7 @@ def task_dir(task: dict) -> str:
 
 def _dump(run: Run, command: list[str]) -> dict:
     return {"status": run.status, "reason": run.reason, "head": run.head, "command": command,
-            "diagnostics": [asdict(d) for d in run.diagnostics]}
+            "diagnostics": [d._asdict() for d in run.diagnostics]}
 
 
 def load_baseline(store, task: dict) -> dict[str, dict]:
@@ -157,15 +157,11 @@ def cmd_baseline(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- comparing one check with its baseline
 
-@dataclass
-class Compared:
-    check: Check
-    run: Run          # as counted for the verdict: no baseline to compare with counts as not run
-    new: list[Diagnostic]
-    fixed: int
-    unchanged: int
-    ran: Ran
-    changed: list[Diagnostic] = field(default_factory=list)   # tests still failing, with another message
+Compared = namedtuple("Compared", "check run new fixed unchanged ran changed", defaults=((),))
+"""One check's run against its baseline: `run` as counted for the verdict (no baseline to compare with
+counts as not run), the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+tests still failing with another message. (Named tuples here, not dataclasses: the post-edit hook
+builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
@@ -192,11 +188,9 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
 
 # ---------------------------------------------------------------- rt check FILE
 
-@dataclass
-class FileCheck:
-    path: str
-    new: list[Diagnostic]
-    could_not_run: list[tuple[str, str]]   # (check, reason)
+FileCheck = namedtuple("FileCheck", "path new could_not_run")
+"""What `rt check F` and the post-edit hook found in one file: the new diagnostics, and (check, reason)
+for each check that could not run."""
 
 
 def check_file(ctx, task: dict, rel: str) -> FileCheck:
@@ -235,7 +229,7 @@ def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compar
     record(ctx.store, task, {
         "kind": kind, "verdict": verdict_, "target": target, "complete": target is None, "files": files,
         "ran": sorted(c.check.name for c in compared if c.run.status != "could_not_run"),
-        "failures": [asdict(d) for c in compared for d in sorted(c.new, key=_order)],
+        "failures": [d._asdict() for c in compared for d in sorted(c.new, key=_order)],
         "blind": [{"check": c.check.name, "reason": c.run.reason} for c in compared if c.run.status == "could_not_run"],
         "outputs": {c.check.name: quote(without_root(ctx, ANSI.sub("", c.ran.output)))
                     for c in compared if c.new or c.run.status == "could_not_run"},
@@ -296,7 +290,7 @@ def cmd_check(ctx, args) -> Result:
     text = "\n".join(t for t in (format_file_check(r) for r in results) if t)
     new = sum(len(r.new) for r in results)
     code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
-    data = {"files": [{"path": r.path, "new": [asdict(d) for d in r.new],
+    data = {"files": [{"path": r.path, "new": [d._asdict() for d in r.new],
                        "could_not_run": [list(x) for x in r.could_not_run]} for r in results]}
     return Result(without_root(ctx, text) or f"nothing new in {', '.join(r.path for r in results)}", data, code)
 
@@ -444,7 +438,7 @@ def cmd_verify(ctx, args) -> Result:
         state.save_task(store, task)
     seen = {p: now[p][0] if p in now else None for p, _ in changes(before, now)}
     _record_run(ctx, task, "verify", result, compared, seen, outside=outside, undone=undone)
-    data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
+    data = record | {"task": task["id"], "new": [d._asdict() for d in new], "failed_verifies": failures,
                      "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
     return Result(text, data, VERDICT_EXIT[result])
 
