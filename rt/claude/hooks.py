@@ -353,15 +353,15 @@ def _after_edit(ctx, rel: str) -> str:
 
 def _format(ctx, rel: str) -> str:
     """Run the project's formatter on the file; a line for the model only when it changed the file or failed."""
-    import subprocess
-
     from rt.checks import formatter_for
-    from rt.core import run
-    from rt.sandbox import bounded
-    from rt.snapshot import current_bytes
     argv = formatter_for(ctx.repo, rel)
     if not argv:
         return ""
+    import subprocess   # here: an edit of a file no formatter or check applies to starts no program
+
+    from rt.core import run
+    from rt.sandbox import bounded
+    from rt.snapshot import current_bytes
     before = current_bytes(ctx.repo, rel)
     try:
         proc = run(bounded(ctx.repo.root, argv), ctx.repo.root, timeout=60)

@@ -32,10 +32,9 @@ def _dump(run: Run, command: list[str]) -> dict:
 
 
 def load_baseline(store, task: dict) -> dict[str, dict]:
-    """Check name -> its baseline run ({status, reason, diagnostics: [Diagnostic]}); empty when none was taken."""
-    data = store.read_json(f"{task_dir(task)}/baseline.json") or {"checks": {}}
-    return {name: entry | {"diagnostics": [Diagnostic(**d) for d in entry["diagnostics"]]}
-            for name, entry in data["checks"].items()}
+    """Check name -> its baseline run as kept ({status, reason, head, command, diagnostics: [dict]}); empty
+    when none was taken. `compare` builds the diagnostics it compares: after an edit, only the file's."""
+    return (store.read_json(f"{task_dir(task)}/baseline.json") or {"checks": {}})["checks"]
 
 
 def without_root(ctx, text: str) -> str:
@@ -181,8 +180,8 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"{len(found)} diagnostic(s) but {why}, so new cannot be told from old "
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
-    old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found, moved=moved)
+    old = [Diagnostic(**d) for d in before["diagnostics"] if only is None or d["file"] == only]
+    result = diff(old, found, moved=moved)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
 
@@ -395,7 +394,7 @@ def cmd_verify(ctx, args) -> Result:
     base = task_dir(task)
     ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
     before = state.load_snapshot(store, task)
-    wanted = {d.file for entry in baseline.values() for d in entry["diagnostics"]}
+    wanted = {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
     moves = task_line_map(ctx, task, before, now, wanted)
     compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
