@@ -18,7 +18,7 @@ import time
 from collections import namedtuple
 from functools import lru_cache
 
-from rt.core import Repo, Result, StoreError, UsageError, read_text, spawn, to_rel
+from rt.core import Repo, Result, StoreError, UsageError, listed, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 from rt.sandbox import bounded
@@ -249,8 +249,8 @@ def _python_deps(repo: Repo) -> dict[str, str]:
     for section in tox.sections():
         for line in tox.get(section, "deps", fallback="").splitlines():
             add(line, "tox.ini")
-    req_files = sorted(p.name for p in repo.root.glob("*requirements*.txt"))
-    req_files += sorted(f"requirements/{p.name}" for p in (repo.root / "requirements").glob("*.txt"))
+    req_files = [n for n in listed(repo.root) if n.endswith(".txt") and "requirements" in n[:-4]]
+    req_files += [f"requirements/{n}" for n in listed(repo.root / "requirements") if n.endswith(".txt")]
     for rel in req_files:
         for line in (read_text(repo, rel) or "").splitlines():
             if not line.lstrip().startswith(("#", "-")):
