@@ -210,13 +210,15 @@ def test_in_process_command_table_gives_the_same_answer(project, monkeypatch):
 
 
 def test_gate_process_stays_lean(project):
-    """The PreToolUse hook runs on every tool call: no argparse, no command table, no checks or index."""
+    """The PreToolUse hook runs on every tool call, as `rt install` registers it (`-S -P`): no argparse, no
+    command table, no checks or index, and no program started or signalled (no `subprocess`, `signal`) for
+    an edit or `git status`."""
     planned(project)
     for data in (edit(project, "a.py"), edit(project, "b.py"), bash(project, "git status")):
-        proc = project.rt_proc("hook", "pre-tool-use", input=json.dumps(data), env={"PYTHONPROFILEIMPORTTIME": "1"})
-        imported = {line.rsplit("|", 1)[-1].strip() for line in proc.stderr.splitlines() if line.startswith("import time:")}
-        assert "rt.claude.hooks" in imported
-        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.task.verify", "rt.context", "rt.task.changes", "rt.snapshot"}
+        proc, imported = project.imports("hook", "pre-tool-use", input=json.dumps(data))
+        assert proc.returncode == 0 and "rt.claude.hooks" in imported
+        assert not imported & {"argparse", "rt.cli", "rt.checks", "rt.task.verify", "rt.context", "rt.task.changes", "rt.snapshot",
+                               "subprocess", "signal", "dataclasses", "typing"}
         others = ("rt.task", "rt.index", "rt.lookup", "rt.pack", "rt.diagnostics", "rt.session", "rt.mcp", "rt.agent")
         assert not {m for m in imported if m.startswith(others)}, "a subsystem the gate does not use"
 
