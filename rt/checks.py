@@ -517,10 +517,15 @@ GRACE = 2.0
 writes) before its process group is killed and the pipes closed."""
 
 
-Ran = namedtuple("Ran", "run output seconds printed cut")
-"""One check's run: the parsed result, the output kept for people (head and tail when it was long),
-how long it took, how many bytes it printed, and whether a middle was cut (then only the head and
-tail of a stream were parsed)."""
+class Ran:
+    """One check's run: the parsed result, the output kept for people (head and tail when it was long),
+    how long it took, how many bytes it printed, and whether a middle was cut (then only the head and
+    tail of a stream were parsed)."""
+
+    __slots__ = ("run", "output", "seconds", "printed", "cut")
+
+    def __init__(self, run: Run, output: str, seconds: float, printed: int, cut: bool):
+        self.run, self.output, self.seconds, self.printed, self.cut = run, output, seconds, printed, cut
 
 
 def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | None = None,

@@ -10,7 +10,7 @@ diagnostic read the same, only the increase is visible, never which one is which
 from __future__ import annotations
 
 import signal
-from collections import Counter, namedtuple
+from collections import Counter
 
 from rt.core import ExitCode
 from rt.diagnostics.linemap import LineMap
@@ -18,10 +18,16 @@ from rt.diagnostics.model import ANSI, Diagnostic, Interrupted, ToolFailure, nor
 from rt.diagnostics.parsers import FATAL_EXIT, FORMS, parse
 
 
-Diff = namedtuple("Diff", "new fixed unchanged changed")
-"""What `diff` found: the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
-tests that failed before and still fail with another message, as (before, now). (Named tuples here, not
-dataclasses: the post-edit hook builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+class Diff:
+    """What `diff` found: the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+    tests that failed before and still fail with another message, as (before, now). (Plain classes here, not
+    dataclasses or named tuples: the post-edit hook builds them, and `dataclasses` imports `inspect`, `ast`
+    and `dis`; a named tuple's class costs ten times a plain one's to make.)"""
+
+    __slots__ = ("new", "fixed", "unchanged", "changed")
+
+    def __init__(self, new: list[Diagnostic], fixed: int, unchanged: int, changed: list[tuple[Diagnostic, Diagnostic]]):
+        self.new, self.fixed, self.unchanged, self.changed = new, fixed, unchanged, changed
 
 
 def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None,
@@ -110,10 +116,17 @@ HEAD_LINES = 8
 """How many first lines of a check's output are kept when it could not run."""
 
 
-Run = namedtuple("Run", "check required status diagnostics reason head", defaults=("", ""))
-"""One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
-but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
-or "skipped"; `reason` and `head` say why it did not run or stopped."""
+class Run:
+    """One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
+    but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
+    or "skipped"; `reason` and `head` say why it did not run or stopped."""
+
+    __slots__ = ("check", "required", "status", "diagnostics", "reason", "head")
+
+    def __init__(self, check: str, required: bool, status: str, diagnostics: list[Diagnostic], reason: str = "",
+                 head: str = ""):
+        self.check, self.required, self.status, self.diagnostics = check, required, status, diagnostics
+        self.reason, self.head = reason, head
 
 
 def classify(check: str, parser: str, exit_code: int | None, output: str, root: str | None,

@@ -4,15 +4,17 @@ from two versions of a file, so the diff of diagnostics can match an old finding
 from __future__ import annotations
 
 import re
-from collections import namedtuple
 
 
-class FileMap(namedtuple("FileMap", "new_path hunks", defaults=((),))):
+class FileMap:
     """One old file: its new path (None when deleted) and its changed blocks as (old start, old count,
-    new start, new count), sorted; lines outside the blocks moved by the blocks above them. (Named tuples
+    new start, new count), sorted; lines outside the blocks moved by the blocks above them. (Plain classes
     here, not dataclasses: the post-edit hook imports this module, and `dataclasses` imports `inspect`.)"""
 
-    __slots__ = ()
+    __slots__ = ("new_path", "hunks")
+
+    def __init__(self, new_path: str | None, hunks: list[tuple[int, int, int, int]] = ()):
+        self.new_path, self.hunks = new_path, hunks
 
     def line(self, old: int) -> tuple[int, bool]:
         """(new line, whether the old line itself was changed); a changed line maps into the block that
@@ -29,10 +31,13 @@ class FileMap(namedtuple("FileMap", "new_path hunks", defaults=((),))):
         return old + shift, False
 
 
-class LineMap(namedtuple("LineMap", "files")):
+class LineMap:
     """Old path -> FileMap for every file a change touched; untouched files keep path and lines."""
 
-    __slots__ = ()
+    __slots__ = ("files",)
+
+    def __init__(self, files: dict[str, FileMap]):
+        self.files = files
 
     def place(self, path: str, line: int) -> tuple[str, int, bool]:
         """(new path, new line, changed) of an old finding's place; changed is True when its line was

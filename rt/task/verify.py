@@ -6,8 +6,6 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from collections import namedtuple
-
 from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
@@ -156,11 +154,18 @@ def cmd_baseline(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- comparing one check with its baseline
 
-Compared = namedtuple("Compared", "check run new fixed unchanged ran changed", defaults=((),))
-"""One check's run against its baseline: `run` as counted for the verdict (no baseline to compare with
-counts as not run), the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
-tests still failing with another message. (Named tuples here, not dataclasses: the post-edit hook
-builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+class Compared:
+    """One check's run against its baseline: `run` as counted for the verdict (no baseline to compare with
+    counts as not run), the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+    tests still failing with another message. (Plain classes here, not dataclasses: the post-edit hook
+    builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+
+    __slots__ = ("check", "run", "new", "fixed", "unchanged", "ran", "changed")
+
+    def __init__(self, check: Check, run: Run, new: list[Diagnostic], fixed: int, unchanged: int, ran: Ran,
+                 changed: list[Diagnostic] = ()):
+        self.check, self.run, self.new, self.fixed, self.unchanged = check, run, new, fixed, unchanged
+        self.ran, self.changed = ran, changed
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
@@ -187,9 +192,14 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
 
 # ---------------------------------------------------------------- rt check FILE
 
-FileCheck = namedtuple("FileCheck", "path new could_not_run")
-"""What `rt check F` and the post-edit hook found in one file: the new diagnostics, and (check, reason)
-for each check that could not run."""
+class FileCheck:
+    """What `rt check F` and the post-edit hook found in one file: the new diagnostics, and (check, reason)
+    for each check that could not run."""
+
+    __slots__ = ("path", "new", "could_not_run")
+
+    def __init__(self, path: str, new: list[Diagnostic], could_not_run: list[tuple[str, str]]):
+        self.path, self.new, self.could_not_run = path, new, could_not_run
 
 
 def check_file(ctx, task: dict, rel: str) -> FileCheck:
