@@ -1,6 +1,7 @@
 """Start-up bound paths where the user waits, for one or more rt checkouts paired in one run: the
-PostToolUse hook after an Edit (ruff the only check), an unchanged `rt delta` and re-snapshot against
-`git status --porcelain`, and warm `rt symbol` / `rt refs` against `rg -w NAME .`.
+PostToolUse hook after an Edit (ruff the only check), the PreToolUse hook (an Edit in scope, a Bash
+`git status`) against Python importing what every hook needs, an unchanged `rt delta` and re-snapshot
+against `git status --porcelain`, and warm `rt symbol` / `rt refs` against `rg -w NAME .`.
 
     python3 bench/lean_paths.py --rt before=/path/to/old/checkout --rt after=. \\
         [--rt-flags before=-S] [--tree gen20k=PATH] [--tree outline=PATH:useStores,DocumentHelper] \\
@@ -12,15 +13,18 @@ in turn (the checkouts and the peer interleaved), so machine load hits all alike
 CPU (user + system of the process and its children) and wall milliseconds, ratios are to the peer's
 median. Peers leave `.rt/` out. The hook runs in a `bench/genrepo.py` tree of `--hook-files` files made
 in a temporary folder, on a file edited anew before each run; rt's own share is the hook's time less
-ruff's on the same file in the same round. A tree given with `--tree` is copied once for each checkout
-(`cp -a` into a temporary folder, `.rt/` left out, git's index refreshed), so what one checkout records
-never decides another's path; each copy gets `rt start --no-baseline` and `rt index` once (not timed) from
-its checkout, and the peers run in the first checkout's copy.
+ruff's on the same file in the same round. The task's scope holds that file, so the PreToolUse hook lets
+its Edit through (and `git status`); its peer is `python -S -P -c "import json, pathlib, re"`, the floor
+of any hook written in Python with the standard library. A tree given with `--tree` is copied once for
+each checkout (`cp -a` into a temporary folder, `.rt/` left out, git's index refreshed), so what one
+checkout records never decides another's path; each copy gets `rt start --no-baseline` and `rt index`
+once (not timed) from its checkout, and the peers run in the first checkout's copy.
 """
 from __future__ import annotations
 
 import argparse
 import compileall
+import json
 import os
 import resource
 import statistics
@@ -84,15 +88,27 @@ def hook_bench(rts: list[Rt], files: int, runs: int) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "repo"
         per_file, rel, payload = edit_tree(tree, files, ruff, lambda t: rts[0].quiet(t, "start", "edit one module"))
+        rts[0].quiet(tree, "plan", "--edit", rel)
+        pre = json.loads(payload) | {"hook_event_name": "PreToolUse"}
+        pre.pop("tool_response")
+        gate = {"Edit in scope": json.dumps(pre),
+                "Bash `git status`": json.dumps(pre | {"tool_name": "Bash", "tool_input": {"command": "git status"}})}
         path = tree / rel
         original = path.read_text()
         got: dict[str, list[tuple[float, float]]] = {"`ruff check FILE`": []}
         got |= {f"hook, rt {rt.label}": [] for rt in rts}
+        floor = '`python -S -P -c "import json, pathlib, re"`'
+        pre_got: dict[str, list[tuple[float, float]]] = {floor: []}
+        pre_got |= {f"{what}, rt {rt.label}": [] for what in gate for rt in rts}
         for i in range(runs):
             for rt in rts:
                 path.write_text(original + f"\nEDITED_{i} = {i}\n")
                 got[f"hook, rt {rt.label}"].append(rt.run(tree, "hook", "post-tool-use", stdin=payload))
             got["`ruff check FILE`"].append(timed(per_file + [rel], tree))
+            pre_got[floor].append(timed([sys.executable, "-S", "-P", "-c", "import json, pathlib, re"], tree))
+            for what, data in gate.items():
+                for rt in rts:
+                    pre_got[f"{what}, rt {rt.label}"].append(rt.run(tree, "hook", "pre-tool-use", stdin=data))
     table(f"PostToolUse hook after an Edit, ruff the only check ({files:,}-file generated tree, {runs} rounds)",
           got, "`ruff check FILE`")
     ruff_runs = got["`ruff check FILE`"]
@@ -101,6 +117,7 @@ def hook_bench(rts: list[Rt], files: int, runs: int) -> None:
         pairs = list(zip(got[f"hook, rt {rt.label}"], ruff_runs))
         print(f"| {rt.label} | {statistics.median(h[0] - r[0] for h, r in pairs):.1f} | "
               f"{statistics.median(h[1] - r[1] for h, r in pairs):.1f} |")
+    table(f"PreToolUse hook, the same tree and task ({runs} rounds)", pre_got, floor)
 
 
 def own_copies(rts: list[Rt], tree: Path, work: Path) -> dict[str, Path]:

@@ -15,10 +15,10 @@ import re
 import signal
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from collections import namedtuple
 from functools import lru_cache
 
-from rt.core import Repo, Result, StoreError, UsageError, read_text, spawn, to_rel
+from rt.core import Repo, Result, StoreError, UsageError, listed, read_text, spawn, to_rel
 from rt.diagnostics.diff import Run, classify, head
 from rt.diagnostics.parsers import RECOMMENDED_ARGS, RECOMMENDED_ENV
 from rt.sandbox import bounded
@@ -43,17 +43,14 @@ class ConfigError(UsageError):
     pass
 
 
-@dataclass
-class Check:
-    name: str
-    kind: str                    # typecheck | lint | format | build | test
-    command: list[str]
-    required: bool
-    timeout: int
-    per_file: list[str] | None   # the command for one file, with "{file}"; None: filter a full run
-    parser: str
-    reason: str                  # why it was detected (which file/entry)
-    files: tuple[str, ...] = ("*",)   # which changed files it can report on (globs)
+class Check(namedtuple("Check", "name kind command required timeout per_file parser reason files",
+                       defaults=(("*",),))):
+    """One check: `kind` typecheck | lint | format | build | test; `per_file` the command for one file,
+    with "{file}" (None: a full run, filtered); `reason` why it was detected (which file or entry);
+    `files` the globs of the changed files it can report on. (A named tuple, not a dataclass: the
+    post-edit hook reads the checks, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+
+    __slots__ = ()
 
     def applies_to(self, rel: str) -> bool:
         name = rel.rsplit("/", 1)[-1]
@@ -252,8 +249,8 @@ def _python_deps(repo: Repo) -> dict[str, str]:
     for section in tox.sections():
         for line in tox.get(section, "deps", fallback="").splitlines():
             add(line, "tox.ini")
-    req_files = sorted(p.name for p in repo.root.glob("*requirements*.txt"))
-    req_files += sorted(f"requirements/{p.name}" for p in (repo.root / "requirements").glob("*.txt"))
+    req_files = [n for n in listed(repo.root) if n.endswith(".txt") and "requirements" in n[:-4]]
+    req_files += [f"requirements/{n}" for n in listed(repo.root / "requirements") if n.endswith(".txt")]
     for rel in req_files:
         for line in (read_text(repo, rel) or "").splitlines():
             if not line.lstrip().startswith(("#", "-")):
@@ -430,7 +427,7 @@ def detect(repo: Repo) -> list[Check]:
     """Every check the repository declares, adjusted and extended by the config file; byte-stable order."""
     config = load_config(repo)
     timeout = config.get("timeout", DEFAULT_TIMEOUT)
-    found = {c.name: replace(c, timeout=timeout) for c in _node(repo) + _python(repo) + _go(repo) + _rust(repo)}
+    found = {c.name: c._replace(timeout=timeout) for c in _node(repo) + _python(repo) + _go(repo) + _rust(repo)}
     where = CONFIG if _exists(repo, CONFIG) else "pyproject.toml [tool.rt]"
     for name, entry in config.get("checks", {}).items():
         if entry.get("enabled") is False:
@@ -442,11 +439,11 @@ def detect(repo: Repo) -> list[Check]:
                 raise ConfigError(f"{where}: [checks.{name}] is not a detected check, so it needs a command")
             base = Check(name, "lint", [], True, timeout, None, "generic", f"{where} [checks.{name}]")
         else:
-            base = replace(base, reason=f"{base.reason}; adjusted in {where}")
+            base = base._replace(reason=f"{base.reason}; adjusted in {where}")
         changes = {k: v for k, v in entry.items() if k != "enabled"}
         if "files" in changes:
             changes["files"] = tuple(changes["files"])
-        found[name] = replace(base, **changes)
+        found[name] = base._replace(**changes)
     for check in found.values():
         if not check.command:
             raise ConfigError(f"{where}: [checks.{check.name}] command is empty")
@@ -463,7 +460,7 @@ def select(repo: Repo, wanted: list[str]) -> list[Check]:
     if unknown:
         known = ", ".join(sorted(names)) or "none detected"
         raise UsageError(f"no check named {', '.join(unknown)} (known: {known}); `rt checks` lists them")
-    return [replace(c, required=True) if c.name in wanted else c for c in checks if c.required or c.name in wanted]
+    return [c._replace(required=True) if c.name in wanted else c for c in checks if c.required or c.name in wanted]
 
 
 # ---------------------------------------------------------------- formatters
@@ -520,16 +517,15 @@ GRACE = 2.0
 writes) before its process group is killed and the pipes closed."""
 
 
-@dataclass
 class Ran:
     """One check's run: the parsed result, the output kept for people (head and tail when it was long),
     how long it took, how many bytes it printed, and whether a middle was cut (then only the head and
     tail of a stream were parsed)."""
-    run: Run
-    output: str
-    seconds: float = field(default=0.0, compare=False)
-    printed: int = 0
-    cut: bool = False
+
+    __slots__ = ("run", "output", "seconds", "printed", "cut")
+
+    def __init__(self, run: Run, output: str, seconds: float, printed: int, cut: bool):
+        self.run, self.output, self.seconds, self.printed, self.cut = run, output, seconds, printed, cut
 
 
 def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | None = None,
@@ -853,7 +849,7 @@ def cmd_checks(ctx, args) -> Result:
         lines += describe_check(ctx.repo, c)
     if not checks:
         lines.append(f"no checks found: nothing declares a linter, type checker or test runner; add them in {CONFIG}")
-    data = {"checks": [vars(c) | {"files": list(c.files), "installed": installed(ctx.repo, c.command[0])} for c in checks],
+    data = {"checks": [c._asdict() | {"files": list(c.files), "installed": installed(ctx.repo, c.command[0])} for c in checks],
             "fix_attempts": fix_attempt_limit(ctx.repo)}
     if args.file:
         rel = to_rel(ctx.repo, args.file)

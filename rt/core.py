@@ -8,7 +8,6 @@ import contextlib
 import enum
 import os
 import re
-import signal
 import stat
 from itertools import accumulate
 from pathlib import Path
@@ -92,6 +91,7 @@ def spawn(argv: list[str], cwd: Path | str, *, stdin=None, env: dict | None = No
 def run(argv: list[str], cwd: Path | str, *, timeout: float | None = None, input: bytes | None = None,
         env: dict | None = None):
     """Run a program to its end (see `spawn()`); a `subprocess.CompletedProcess`."""
+    import signal   # here, as subprocess: the edit gate neither starts nor ends a program
     import subprocess
     with spawn(argv, cwd, stdin=subprocess.PIPE if input is not None else None, env=env) as proc:
         try:
@@ -147,6 +147,7 @@ class GitProcess:
     def discard(self) -> None:
         """End it, if it still runs, and reap it."""
         if self.fd is not None:
+            import signal
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, signal.SIGKILL)
             self.output()
@@ -404,6 +405,15 @@ def _walk(root: Path) -> list[str]:
             else:
                 found.append(rel)
     return found
+
+
+def listed(folder: Path | str) -> list[str]:
+    """The names in one folder, sorted; [] when it cannot be read. Matched by hand where needed rather than
+    with `Path.glob`, whose patterns cost the post-edit hook a compiled regular expression each."""
+    try:
+        return sorted(os.listdir(folder))
+    except OSError:
+        return []
 
 
 # ---------------------------------------------------------------- reading files

@@ -53,8 +53,9 @@ EVENTS = {arg: event for event, _, arg, _ in reversed(HOOKS)}
 
 EDIT_TOOLS = frozenset({"Edit", "Write", "MultiEdit", "NotebookEdit"})
 
-RUNTASK = re.compile(r"\s*/(?:[\w.-]+:)?runtask(?:\s+(.*))?\Z", re.DOTALL)
-"""The raw `/runtask <task>` prompt (slash commands reach UserPromptSubmit unexpanded)."""
+RUNTASK = r"(?s)\s*/(?:[\w.-]+:)?runtask(?:\s+(.*))?\Z"
+"""The raw `/runtask <task>` prompt (slash commands reach UserPromptSubmit unexpanded). Patterns here are
+kept as text and compiled by `re`'s cache at their first use: most hooks use none."""
 
 
 class HookInputError(RtError):
@@ -353,15 +354,15 @@ def _after_edit(ctx, rel: str) -> str:
 
 def _format(ctx, rel: str) -> str:
     """Run the project's formatter on the file; a line for the model only when it changed the file or failed."""
-    import subprocess
-
     from rt.checks import formatter_for
-    from rt.core import run
-    from rt.sandbox import bounded
-    from rt.snapshot import current_bytes
     argv = formatter_for(ctx.repo, rel)
     if not argv:
         return ""
+    import subprocess   # here: an edit of a file no formatter or check applies to starts no program
+
+    from rt.core import run
+    from rt.sandbox import bounded
+    from rt.snapshot import current_bytes
     before = current_bytes(ctx.repo, rel)
     try:
         proc = run(bounded(ctx.repo.root, argv), ctx.repo.root, timeout=60)
@@ -535,18 +536,18 @@ def _runtask_prompt(payload: dict) -> Reply:
 
 def _runtask_text(prompt: str) -> str | None:
     """The task text of a `/runtask ...` or `/<plugin>:runtask ...` prompt, or None for other prompts."""
-    m = RUNTASK.match(prompt)
+    m = re.match(RUNTASK, prompt)
     return None if m is None else (m.group(1) or "").strip()
 
 
-PINS = re.compile(r"((?:[^\s:]+\s+)*[^\s:]+):\s+(\S.*)", re.DOTALL)
+PINS = r"(?s)((?:[^\s:]+\s+)*[^\s:]+):\s+(\S.*)"
 """`/runtask src/a.py src/b/: <task>`: paths before the first colon that ends a word are pinned."""
 
 
 def runtask_pins(repo: Repo, cwd: Path, text: str) -> tuple[str, list[str]]:
     """The task text and the repository paths pinned in front of it. The words before the colon are
     paths only when one of them exists (`fix: the bug` stays a task); then every one must exist."""
-    m = PINS.fullmatch(text)
+    m = re.fullmatch(PINS, text)
     if m is None:
         return text, []
     words = m.group(1).split()

@@ -66,23 +66,25 @@ Intent = namedtuple("Intent", "name args form near", defaults=(None, "", None, N
 """What a message asks for: `name` (an intent command, `runtask`, or None for conversation), its `args`,
 the `form` it came in (`typed` or `markup`), and `near`: the command a mistyped one (`/gp`) resembles."""
 
-_TYPED = re.compile(r"\s*/(?:([\w.-]+):)?([\w-]+)(?=\s|\Z)(.*)\Z", re.DOTALL)
-_MARKUP = re.compile(r"\s*<command-(?:message|name|args)>")
-_NAME_TAG = re.compile(r"<command-name>/?(?:([\w.-]+):)?([\w-]+)</command-name>")
-_ARGS_TAG = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
+_TYPED = r"(?s)\s*/(?:([\w.-]+):)?([\w-]+)(?=\s|\Z)(.*)\Z"
+_MARKUP = r"\s*<command-(?:message|name|args)>"
+_NAME_TAG = r"<command-name>/?(?:([\w.-]+):)?([\w-]+)</command-name>"
+_ARGS_TAG = r"(?s)<command-args>(.*?)</command-args>"
+"""The forms of a message's leading command, compiled (by `re`'s own cache) at the first message read: the
+edit gate imports this module on every tool call and reads none."""
 
 
 def parse(text: str) -> Intent:
     """The command a user message starts with, typed (`/go fix it`, as UserPromptSubmit gets it) or as the
     markup the client stores in its transcript and request (`<command-message>go</command-message>
     <command-name>/go</command-name><command-args>fix it</command-args>`). Anything else is conversation."""
-    if _MARKUP.match(text):
-        m = _NAME_TAG.search(text)
+    if re.match(_MARKUP, text):
+        m = re.search(_NAME_TAG, text)
         if m is None:
             return Intent()
-        args = _ARGS_TAG.search(text)
+        args = re.search(_ARGS_TAG, text)
         return _named(m.group(1), m.group(2), args.group(1).strip() if args else "", "markup")
-    m = _TYPED.match(text)
+    m = re.match(_TYPED, text)
     if m is None:
         return Intent()
     return _named(m.group(1), m.group(2), m.group(3).strip(), "typed")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import signal
 from collections import Counter
-from dataclasses import dataclass, field, replace
 
 from rt.core import ExitCode
 from rt.diagnostics.linemap import LineMap
@@ -19,13 +18,16 @@ from rt.diagnostics.model import ANSI, Diagnostic, Interrupted, ToolFailure, nor
 from rt.diagnostics.parsers import FATAL_EXIT, FORMS, parse
 
 
-@dataclass
 class Diff:
-    new: list[Diagnostic]
-    fixed: int
-    unchanged: int
-    changed: list[tuple[Diagnostic, Diagnostic]] = field(default_factory=list)
-    """Tests that failed before and still fail with another message: (before, now)."""
+    """What `diff` found: the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+    tests that failed before and still fail with another message, as (before, now). (Plain classes here, not
+    dataclasses or named tuples: the post-edit hook builds them, and `dataclasses` imports `inspect`, `ast`
+    and `dis`; a named tuple's class costs ten times a plain one's to make.)"""
+
+    __slots__ = ("new", "fixed", "unchanged", "changed")
+
+    def __init__(self, new: list[Diagnostic], fixed: int, unchanged: int, changed: list[tuple[Diagnostic, Diagnostic]]):
+        self.new, self.fixed, self.unchanged, self.changed = new, fixed, unchanged, changed
 
 
 def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, str] | None = None,
@@ -44,7 +46,7 @@ def diff(before: list[Diagnostic], after: list[Diagnostic], renamed: dict[str, s
     for d in before:
         path, line = moved.place(d.file, d.line)[:2] if moved is not None else (names.get(d.file, d.file), d.line)
         if path != d.file or line != d.line:
-            d = replace(d, file=path, line=line, code=_renamed_id(d, path))
+            d = d._replace(file=path, line=line, code=_renamed_id(d, path))
         groups_before.setdefault(d.key(), []).append(d)
     groups_after: dict[tuple, list[Diagnostic]] = {}
     for d in after:
@@ -114,17 +116,17 @@ HEAD_LINES = 8
 """How many first lines of a check's output are kept when it could not run."""
 
 
-@dataclass
 class Run:
     """One check's run as seen from its output. `status` is "ok", "findings", "partial" (findings read,
     but the tool stopped at them and checked nothing more: never evidence of passing), "could_not_run"
     or "skipped"; `reason` and `head` say why it did not run or stopped."""
-    check: str
-    required: bool
-    status: str
-    diagnostics: list[Diagnostic]
-    reason: str = ""
-    head: str = ""
+
+    __slots__ = ("check", "required", "status", "diagnostics", "reason", "head")
+
+    def __init__(self, check: str, required: bool, status: str, diagnostics: list[Diagnostic], reason: str = "",
+                 head: str = ""):
+        self.check, self.required, self.status, self.diagnostics = check, required, status, diagnostics
+        self.reason, self.head = reason, head
 
 
 def classify(check: str, parser: str, exit_code: int | None, output: str, root: str | None,

@@ -4,15 +4,17 @@ from two versions of a file, so the diff of diagnostics can match an old finding
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 
 
-@dataclass
 class FileMap:
     """One old file: its new path (None when deleted) and its changed blocks as (old start, old count,
-    new start, new count), sorted; lines outside the blocks moved by the blocks above them."""
-    new_path: str | None
-    hunks: list[tuple[int, int, int, int]] = field(default_factory=list)
+    new start, new count), sorted; lines outside the blocks moved by the blocks above them. (Plain classes
+    here, not dataclasses: the post-edit hook imports this module, and `dataclasses` imports `inspect`.)"""
+
+    __slots__ = ("new_path", "hunks")
+
+    def __init__(self, new_path: str | None, hunks: list[tuple[int, int, int, int]] = ()):
+        self.new_path, self.hunks = new_path, hunks
 
     def line(self, old: int) -> tuple[int, bool]:
         """(new line, whether the old line itself was changed); a changed line maps into the block that
@@ -29,10 +31,13 @@ class FileMap:
         return old + shift, False
 
 
-@dataclass
 class LineMap:
     """Old path -> FileMap for every file a change touched; untouched files keep path and lines."""
-    files: dict[str, FileMap] = field(default_factory=dict)
+
+    __slots__ = ("files",)
+
+    def __init__(self, files: dict[str, FileMap]):
+        self.files = files
 
     def place(self, path: str, line: int) -> tuple[str, int, bool]:
         """(new path, new line, changed) of an old finding's place; changed is True when its line was

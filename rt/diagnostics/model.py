@@ -5,27 +5,22 @@ Parsers build these records; the diff compares them. Both import this module, ne
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections import namedtuple
 from functools import lru_cache
 
 
-@dataclass(frozen=True)
-class Diagnostic:
+class Diagnostic(namedtuple("Diagnostic", "check file line column code severity message kind detail",
+                            defaults=("", ""))):
     """One finding. `file` is repo-relative POSIX ('' when none), `code` the rule or code ('' when none).
 
     For test runners `code` is the test id (unique in the run), `kind` "failed" or "error", `file` the
     test file (or where the failure was read), `message` the first assertion line and `detail` the lines
     that explain the failure (the assertion's source line, `E` lines; capped, never part of identity).
+    A named tuple, not a dataclass: the post-edit hook builds these, and `dataclasses` (with `inspect`,
+    `ast`, `dis`) would cost it more than its own work.
     """
-    check: str
-    file: str
-    line: int
-    column: int
-    code: str
-    severity: str
-    message: str
-    kind: str = ""
-    detail: str = ""
+
+    __slots__ = ()
 
     def key(self) -> tuple[str, str, str, str]:
         """Identity across runs: a test by its id and kind (its text may change while it still fails),

@@ -8,6 +8,7 @@ changed between two runs can be named. Byte-stable: no times, only a sequence nu
 """
 from __future__ import annotations
 
+from rt.core import listed
 from rt.store import Store
 
 QUOTE = 4000
@@ -35,6 +36,11 @@ def run_dir(task_id: str) -> str:
     return f"tasks/{task_id}/runs"
 
 
+def _names(folder) -> list[str]:
+    """The run files in `folder` (`00007.json`), sorted."""
+    return [n for n in listed(folder) if n.endswith(".json") and n[:-5].isdigit()]
+
+
 def record(store: Store, task: dict, run: dict) -> dict:
     """Append one run to the task's history (the caller holds no lock); returns it with its number.
 
@@ -46,7 +52,7 @@ def record(store: Store, task: dict, run: dict) -> dict:
     so far goes with it, so the steps taken between two runs can be named."""
     with store.locked():
         folder = store.path(*run_dir(task["id"]).split("/"))
-        n = 1 + max((int(p.stem) for p in folder.glob("*.json") if p.stem.isdigit()), default=0)
+        n = 1 + max((int(name[:-5]) for name in _names(folder)), default=0)
         body = dict(run, n=n, steps=len(task.get("steps", [])))
         store.write_json(f"{run_dir(task['id'])}/{n:05d}.json", body)
     return body
@@ -54,10 +60,7 @@ def record(store: Store, task: dict, run: dict) -> dict:
 
 def load(store: Store, task: dict) -> list[dict]:
     """Every run of the task, oldest first (an empty list for a task from before the history was kept)."""
-    folder = store.path(*run_dir(task["id"]).split("/"))
-    if not folder.is_dir():
-        return []
-    names = sorted(p.name for p in folder.glob("*.json") if p.stem.isdigit())
+    names = _names(store.path(*run_dir(task["id"]).split("/")))
     return [store.read_json(f"{run_dir(task['id'])}/{name}") for name in names]
 
 

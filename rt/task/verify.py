@@ -6,8 +6,6 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
-
 from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
@@ -28,14 +26,13 @@ def task_dir(task: dict) -> str:
 
 def _dump(run: Run, command: list[str]) -> dict:
     return {"status": run.status, "reason": run.reason, "head": run.head, "command": command,
-            "diagnostics": [asdict(d) for d in run.diagnostics]}
+            "diagnostics": [d._asdict() for d in run.diagnostics]}
 
 
 def load_baseline(store, task: dict) -> dict[str, dict]:
-    """Check name -> its baseline run ({status, reason, diagnostics: [Diagnostic]}); empty when none was taken."""
-    data = store.read_json(f"{task_dir(task)}/baseline.json") or {"checks": {}}
-    return {name: entry | {"diagnostics": [Diagnostic(**d) for d in entry["diagnostics"]]}
-            for name, entry in data["checks"].items()}
+    """Check name -> its baseline run as kept ({status, reason, head, command, diagnostics: [dict]}); empty
+    when none was taken. `compare` builds the diagnostics it compares: after an edit, only the file's."""
+    return (store.read_json(f"{task_dir(task)}/baseline.json") or {"checks": {}})["checks"]
 
 
 def without_root(ctx, text: str) -> str:
@@ -157,15 +154,18 @@ def cmd_baseline(ctx, args) -> Result:
 
 # ---------------------------------------------------------------- comparing one check with its baseline
 
-@dataclass
 class Compared:
-    check: Check
-    run: Run          # as counted for the verdict: no baseline to compare with counts as not run
-    new: list[Diagnostic]
-    fixed: int
-    unchanged: int
-    ran: Ran
-    changed: list[Diagnostic] = field(default_factory=list)   # tests still failing, with another message
+    """One check's run against its baseline: `run` as counted for the verdict (no baseline to compare with
+    counts as not run), the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
+    tests still failing with another message. (Plain classes here, not dataclasses: the post-edit hook
+    builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+
+    __slots__ = ("check", "run", "new", "fixed", "unchanged", "ran", "changed")
+
+    def __init__(self, check: Check, run: Run, new: list[Diagnostic], fixed: int, unchanged: int, ran: Ran,
+                 changed: list[Diagnostic] = ()):
+        self.check, self.run, self.new, self.fixed, self.unchanged = check, run, new, fixed, unchanged
+        self.ran, self.changed = ran, changed
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
@@ -185,18 +185,21 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"{len(found)} diagnostic(s) but {why}, so new cannot be told from old "
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
-    old = before["diagnostics"]
-    result = diff(old if only is None else [d for d in old if d.file == only], found, moved=moved)
+    old = [Diagnostic(**d) for d in before["diagnostics"] if only is None or d["file"] == only]
+    result = diff(old, found, moved=moved)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
 
 # ---------------------------------------------------------------- rt check FILE
 
-@dataclass
 class FileCheck:
-    path: str
-    new: list[Diagnostic]
-    could_not_run: list[tuple[str, str]]   # (check, reason)
+    """What `rt check F` and the post-edit hook found in one file: the new diagnostics, and (check, reason)
+    for each check that could not run."""
+
+    __slots__ = ("path", "new", "could_not_run")
+
+    def __init__(self, path: str, new: list[Diagnostic], could_not_run: list[tuple[str, str]]):
+        self.path, self.new, self.could_not_run = path, new, could_not_run
 
 
 def check_file(ctx, task: dict, rel: str) -> FileCheck:
@@ -235,7 +238,7 @@ def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compar
     record(ctx.store, task, {
         "kind": kind, "verdict": verdict_, "target": target, "complete": target is None, "files": files,
         "ran": sorted(c.check.name for c in compared if c.run.status != "could_not_run"),
-        "failures": [asdict(d) for c in compared for d in sorted(c.new, key=_order)],
+        "failures": [d._asdict() for c in compared for d in sorted(c.new, key=_order)],
         "blind": [{"check": c.check.name, "reason": c.run.reason} for c in compared if c.run.status == "could_not_run"],
         "outputs": {c.check.name: quote(without_root(ctx, ANSI.sub("", c.ran.output)))
                     for c in compared if c.new or c.run.status == "could_not_run"},
@@ -296,7 +299,7 @@ def cmd_check(ctx, args) -> Result:
     text = "\n".join(t for t in (format_file_check(r) for r in results) if t)
     new = sum(len(r.new) for r in results)
     code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
-    data = {"files": [{"path": r.path, "new": [asdict(d) for d in r.new],
+    data = {"files": [{"path": r.path, "new": [d._asdict() for d in r.new],
                        "could_not_run": [list(x) for x in r.could_not_run]} for r in results]}
     return Result(without_root(ctx, text) or f"nothing new in {', '.join(r.path for r in results)}", data, code)
 
@@ -401,7 +404,7 @@ def cmd_verify(ctx, args) -> Result:
     base = task_dir(task)
     ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
     before = state.load_snapshot(store, task)
-    wanted = {d.file for entry in baseline.values() for d in entry["diagnostics"]}
+    wanted = {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
     moves = task_line_map(ctx, task, before, now, wanted)
     compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     found = task_changes(ctx, task, before, now)
@@ -444,7 +447,7 @@ def cmd_verify(ctx, args) -> Result:
         state.save_task(store, task)
     seen = {p: now[p][0] if p in now else None for p, _ in changes(before, now)}
     _record_run(ctx, task, "verify", result, compared, seen, outside=outside, undone=undone)
-    data = record | {"task": task["id"], "new": [asdict(d) for d in new], "failed_verifies": failures,
+    data = record | {"task": task["id"], "new": [d._asdict() for d in new], "failed_verifies": failures,
                      "fix_attempt_limit": limit, "report": f".rt/{base}/verify.md"}
     return Result(text, data, VERDICT_EXIT[result])
 

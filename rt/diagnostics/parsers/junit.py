@@ -9,15 +9,9 @@ error" case as the compile errors it holds.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from rt.diagnostics.model import Diagnostic, ToolFailure, Truncated, cap_detail
-from rt.diagnostics.parsers.go import parse_go
-from rt.diagnostics.parsers.python import parse_mypy
 from rt.diagnostics.parsers.text import found, rel_path
-
-if TYPE_CHECKING:
-    import xml.etree.ElementTree as ET
 
 _START = re.compile(r"<testsuites\b|<testsuite\b")
 _PLACE = re.compile(r"(?P<file>(?:[A-Za-z]:[\\/])?[\w./\\@+-]+\.\w+):(?P<line>\d+)(?::(?P<col>\d+))?")
@@ -66,7 +60,9 @@ def _parent_of_failed(d: Diagnostic, cases: list[Diagnostic]) -> bool:
     return bool(d.kind) and not d.file and any(o.kind and o.code.startswith(d.code + "/") for o in cases)
 
 
-def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> list[Diagnostic]:
+def _case(check: str, root: str | None, suite, case) -> list[Diagnostic]:
+    """The findings of one `<testcase>` element of a `<testsuite>` (XML elements: this module imports no
+    XML or typing module at its top, since every check's run that finds nothing tries this form)."""
     bad = [(el, "failed" if el.tag == "failure" else "error") for el in case if el.tag in ("failure", "error")]
     if not bad:
         return []
@@ -76,8 +72,10 @@ def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> 
     body = (el.text or "").strip()
     rule = re.match(r"^org\.\w+\.(?P<rule>.+)$", name)
     if suite.get("name") == "mypy" or classname == "mypy":
+        from rt.diagnostics.parsers.python import parse_mypy
         return (parse_mypy(body, check, root) or []) if body else []
     if message == "Build error":       # go-junit-report: a package's compile errors in one case
+        from rt.diagnostics.parsers.go import parse_go
         return [d for d in parse_go(body, check, root) or [] if d.file]
     if rule:       # eslint names a message without a rule `org.eslint.unknown`
         return [_lint_case(check, root, suite, case, "" if name == "org.eslint.unknown" else rule["rule"], message,
@@ -93,8 +91,7 @@ def _case(check: str, root: str | None, suite: ET.Element, case: ET.Element) -> 
     return [Diagnostic(check, file, line, 0, code, "error", text, kind, _detail(body, message))]
 
 
-def _lint_case(check: str, root: str | None, suite: ET.Element, case: ET.Element, rule: str, message: str,
-               body: str) -> Diagnostic:
+def _lint_case(check: str, root: str | None, suite, case, rule: str, message: str, body: str) -> Diagnostic:
     """A linter's finding written as a test case: the file is the suite's name (the case's classname is
     it without the extension), the line and column from the attributes or `line N, col N,` in the text."""
     classname, suite_name = case.get("classname") or "", suite.get("name") or ""
@@ -108,7 +105,7 @@ def _lint_case(check: str, root: str | None, suite: ET.Element, case: ET.Element
     return Diagnostic(check, rel_path(file, root), line, col, rule, severity, text)
 
 
-def _prop(case: ET.Element, key: str) -> str:
+def _prop(case, key: str) -> str:
     return next((p.get("value") or "" for p in case.iter("property") if p.get("name") == key), "")
 
 

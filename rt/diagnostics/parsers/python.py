@@ -109,9 +109,11 @@ def parse_flake8(output: str, check: str, root: str | None) -> list[Diagnostic] 
 
 # ---------------------------------------------------------------- mypy
 
-_MYPY = re.compile(rf"^{FILE}:(?:(?P<line>\d+):(?:(?P<col>\d+):(?:\d+:\d+:)?)?)?\s*(?P<sev>error|warning|note):"
-                   r"\s*(?P<msg>.*?)(?:\s+\[(?P<code>[a-z0-9-]+)\])?$")
-_MYPY_SUMMARY = re.compile(r"^(?:Found \d+ errors? in \d+ files?|Success: no issues found)")
+_MYPY = (rf"^{FILE}:(?:(?P<line>\d+):(?:(?P<col>\d+):(?:\d+:\d+:)?)?)?\s*(?P<sev>error|warning|note):"
+         r"\s*(?P<msg>.*?)(?:\s+\[(?P<code>[a-z0-9-]+)\])?$")
+_MYPY_SUMMARY = r"^(?:Found \d+ errors? in \d+ files?|Success: no issues found)"
+"""mypy's patterns (and pylint's below) as text, compiled by `re`'s cache at their first use: a hook that
+reads ruff's output compiles none of them."""
 
 
 def parse_mypy(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -154,13 +156,13 @@ def _mypy_text(check: str, root: str | None, text: str) -> list[Diagnostic]:
                                     at["code"] or (code[1] if code else ""), at["sev"], message.strip()))
 
     for ln in text.split("\n"):
-        m = _MYPY.match(ln)
+        m = re.match(_MYPY, ln)
         if m:
             flush()
             at, pending = m, [m["msg"] if not m["code"] else m["msg"] + f"  [{m['code']}]"]
             continue
         wraps = pending is not None and at is not None and not at["code"] and not re.search(r"\[[a-z0-9-]+\]$", pending[-1])
-        if wraps and ln and not ln[0].isspace() and not _MYPY_SUMMARY.match(ln):
+        if wraps and ln and not ln[0].isspace() and not re.match(_MYPY_SUMMARY, ln):
             pending.append(ln.strip())     # --pretty: the message wrapped to the terminal's width
             continue
         flush()
@@ -201,8 +203,8 @@ def _pyright_report(data: dict, check: str, root: str | None) -> list[Diagnostic
 # ---------------------------------------------------------------- pylint
 
 _PYLINT_SEVERITY = {"F": "error", "E": "error", "W": "warning", "C": "info", "R": "info", "I": "info"}
-_PYLINT_AT = re.compile(rf"^{FILE}(?::(?P<line>\d+)(?::(?P<col>\d+))?:|\((?P<line2>\d+)\):)\s*(?P<rest>.*)$")
-_MSG_ID = re.compile(r"\b(?P<id>[CRWEFI]\d{4})(?!\d)")
+_PYLINT_AT = rf"^{FILE}(?::(?P<line>\d+)(?::(?P<col>\d+))?:|\((?P<line2>\d+)\):)\s*(?P<rest>.*)$"
+_MSG_ID = r"\b(?P<id>[CRWEFI]\d{4})(?!\d)"
 
 
 def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -216,8 +218,8 @@ def parse_pylint(output: str, check: str, root: str | None) -> list[Diagnostic] 
         return read_json(_pylint_report, data["messages"] if isinstance(data, dict) else data, check, root)
     diags = []
     for ln in text.split("\n"):
-        m = _PYLINT_AT.match(ln)
-        ids = _MSG_ID.search(m["rest"]) if m else None
+        m = re.match(_PYLINT_AT, ln)
+        ids = re.search(_MSG_ID, m["rest"]) if m else None
         if not (m and ids):
             continue
         diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"] or m["line2"]), int(m["col"] or 0),
