@@ -53,6 +53,7 @@ def test_verify_output_is_byte_stable_and_points_at_full_output(project):
     again = project.rt("verify", ret=1)  # only the count of failed attempts differs
     assert again.split("## fix attempts")[0] == first.split("## fix attempts")[0]
     assert "- ... and 15 more, in .rt/tasks/1-add-imports/verify/ruff.log" in first
+    assert "- ruff (lint): failed: 25 new (1 old); full output: .rt/tasks/1-add-imports/verify/ruff.log\n" in first   # no zero count
     assert "/tmp" not in first and str(project.root) not in first
     log = project.read(".rt/tasks/1-add-imports/verify/ruff.log")
     assert "calc.py:25:8: F401" in log

@@ -348,21 +348,23 @@ def _check_line(c: Compared, log: str) -> str:
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
         return head + f"could not run: {c.run.reason}" + _head(c.run) + (_cut_line(c.ran, log) or f"\n    full output: {log}")
-    counts = f"{c.unchanged} old, {c.fixed} fixed"
     if c.new:
-        return head + f"failed: {len(c.new)} new ({counts})" + (_cut_line(c.ran, log) or f"; full output: {log}")
+        return head + f"failed: {len(c.new)} new{_counts(c)}" + (_cut_line(c.ran, log) or f"; full output: {log}")
     if c.run.status == "partial":
-        return (head + f"stopped early, nothing new where it got to ({counts}): {c.run.reason}"
+        return (head + f"stopped early, nothing new where it got to{_counts(c)}: {c.run.reason}"
                 + (_cut_line(c.ran, log) or f"; full output: {log}"))
     return head + "passed: nothing new" + _cut_line(c.ran, log)   # only read in part: said on its own line
 
 
+def _counts(c: Compared) -> str:
+    """The old and fixed diagnostics of a check, those it has: a zero says nothing."""
+    bits = [f"{n} {what}" for n, what in ((c.unchanged, "old"), (c.fixed, "fixed")) if n]
+    return f" ({', '.join(bits)})" if bits else ""
+
+
 def _passed_line(passed: list[Compared]) -> str:
     """The checks that passed, on one line: what the model needs of them is that nothing is new."""
-    def counts(c: Compared) -> str:
-        bits = [f"{n} {what}" for n, what in ((c.unchanged, "old"), (c.fixed, "fixed")) if n]
-        return f" ({', '.join(bits)})" if bits else ""
-    return "- passed, nothing new: " + ", ".join(f"{c.check.name}{counts(c)}" for c in passed)
+    return "- passed, nothing new: " + ", ".join(f"{c.check.name}{_counts(c)}" for c in passed)
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
