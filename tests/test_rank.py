@@ -208,3 +208,14 @@ def test_a_large_update_reuses_the_word_counts_of_unchanged_files(project, monke
     assert ranked(project, "gadget100")[0] == "pkg/mod_100.py"     # an unchanged file: its counts came along
     assert ranked(project, "widget3")[0] == "pkg/mod_3.py"
     assert len(counted) == 70                                      # only the changed files were counted again
+
+
+def test_a_regional_english_file_beside_the_english_one_is_a_translation(project):
+    en = {"sms": "SMS gateway", "provider": "Notification provider", "gateway": "Gateway URL"}
+    project.write("src/lang/en.json", json.dumps(en, indent=2))
+    project.write("src/lang/en_GB.json", json.dumps(en, indent=2))   # a copy kept in step, never the source
+    project.write("src/lang/de.json", json.dumps({"sms": "SMS-Gateway"}, indent=2))
+    project.write("src/sms.js", "// sends an sms through the gateway\nexport function send(msg) { return msg; }\n")
+    project.init_git()
+    score = {r["path"]: r["score"] for r in project.rt_json("pack", "add SMS gateway notification provider")["ranked"]}
+    assert score["src/lang/en.json"] > 5 * score["src/lang/en_GB.json"]

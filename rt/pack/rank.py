@@ -7,8 +7,9 @@ keys' posting lists name are scored, so the cost follows the matches, not the tr
 per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
 folders or its definitions' names, saturating together, times the key's rarity (a path match also
 times its rarity among paths); the sum over keys rewards each distinct word matched. Then its kind
-weighs it: tests, prose, data and other languages' translations less, the source locale file more on a
-task quoting text or naming interface words, less on any other.
+weighs it: tests, prose, data and other languages' translations less (a regional English file beside the
+plain English one is one), the source locale file more on a task quoting text or naming interface words,
+less on any other.
 The source locale file holding a quoted UI text and the code using its key get a bounded share of the
 best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
 out for changing nothing or less: a share of a top file's score for its import neighbours (even only
@@ -308,6 +309,8 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
             break
         path = index.path_of(fid)
         kind = kind_of(path)
+        if kind == "source-locale" and _regional_copy(path, index.paths):
+            kind = "locale"
         scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
         heapq.heappush(kept, scores[path])
         if len(kept) > RANKED:
@@ -386,6 +389,14 @@ def is_about_text(text: str, query: Query) -> bool:
     if query.phrases or _QUOTED.search(text):
         return True
     return any(k in _UI_KEYS for w in re.findall(r"[A-Za-z0-9]+", text) for k in keys_of_word(w))
+
+
+def _regional_copy(path: str, paths) -> bool:
+    """Whether a source locale file is a regional English (`en_GB.json`, `en-US.json`) beside a plain `en` one,
+    which is then the source: the regional file is a copy kept in step, a translation."""
+    folder, _, name = path.rpartition("/")
+    stem, _, ext = name.partition(".")
+    return stem[:3].lower() in ("en_", "en-") and f"{folder}/en.{ext}".lstrip("/") in paths
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
