@@ -170,3 +170,15 @@ def test_a_matching_method_of_a_long_matching_class_is_shown_whole(project):
     line = 7 + 60 * 3
     assert f"\n{line}\t    def is_success(self, value):\n{line + 1}\t        return value >= 200 and value <= 299\n" in text
     assert_faithful(project.root, text)
+
+
+def test_the_checks_line_counts_only_what_a_check_found_before(project):
+    """A check's findings before the task are counted where there are some; a zero says nothing (only new
+    diagnostics count either way), so a clean check is just named."""
+    project.write("pyproject.toml", '[tool.ruff.lint]\nselect = ["F"]\n\n[tool.pytest.ini_options]\n')
+    project.write("calc.py", "import os\n\n\ndef add(a, b):\n    return a + b\n")
+    project.write("tests/test_calc.py", "from calc import add\n\n\ndef test_add():\n    assert add(1, 2) == 3\n")
+    project.init_git()
+    first = runtask(project, "/runtask add should accept three numbers").splitlines()[0]
+    assert "ruff (1 before)" in first and "pytest" in first, first
+    assert "(0 before)" not in first, first

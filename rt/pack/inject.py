@@ -374,7 +374,8 @@ def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
 
 
 def _checks(baseline: dict) -> str:
-    """One line: what `rt verify` runs and what each check found before the change."""
+    """One line: what `rt verify` runs and what each check found before the change (a zero says nothing:
+    only new diagnostics count either way)."""
     if not baseline:
         return "`rt verify` has no checks to run here (see `rt checks`): its verdict will be INCOMPLETE."
     parts = []
@@ -382,7 +383,7 @@ def _checks(baseline: dict) -> str:
         if run["status"] == "could_not_run":
             parts.append(f"{name} (could not run: {short(run['reason'], 120)})")
         else:
-            parts.append(f"{name} ({len(run['diagnostics'])} before)")
+            parts.append(f"{name} ({len(run['diagnostics'])} before)" if run["diagnostics"] else name)
     return "`rt verify` runs " + ", ".join(parts) + "; only diagnostics new since then count."
 
 
