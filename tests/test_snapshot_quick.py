@@ -103,23 +103,16 @@ def test_a_same_size_edit_of_a_file_git_names_within_the_racy_window(tree):
     assert rows(tree) == {"notes.txt": "modified"}
 
 
-def test_an_edit_git_is_told_to_ignore(tree):
-    tree.git("update-index", "--assume-unchanged", "a.py")
+@pytest.mark.parametrize(("flag", "text"), [("--assume-unchanged", "one\ntwo\nthree\nfour\n"), ("--skip-worktree", "one\n")])
+def test_an_edit_git_is_told_to_ignore(tree, flag, text):
+    """An assume-unchanged or skip-worktree entry: git's listing stays as it was, rt looks at the file itself."""
+    tree.git("update-index", flag, "a.py")
     settle(tree)
     tree.rt("start", "again", "--force", "--no-baseline")
     armed(tree)
     listing = tree.git("ls-files", "-s", "-v", "-m", "-o", "--exclude-standard")
-    tree.write("a.py", "one\ntwo\nthree\nfour\n")
+    tree.write("a.py", text)
     assert tree.git("ls-files", "-s", "-v", "-m", "-o", "--exclude-standard") == listing   # git sees nothing
-    assert rows(tree) == {"a.py": "modified"}
-
-
-def test_a_skip_worktree_entry_edited(tree):
-    tree.git("update-index", "--skip-worktree", "a.py")
-    settle(tree)
-    tree.rt("start", "again", "--force", "--no-baseline")
-    armed(tree)
-    tree.write("a.py", "one\n")
     assert rows(tree) == {"a.py": "modified"}
 
 
