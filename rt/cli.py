@@ -17,19 +17,20 @@ from rt import __version__
 from rt.core import ExitCode, IndexDamaged, Result, RtError, UsageError, find_repo
 
 
-Command = namedtuple("Command", "module group summary reads_index bare", defaults=(False, False))
+Command = namedtuple("Command", "module group summary reads_index bare", defaults=(False, None))
 """A row of the command table: the module holding `args_<name>`/`cmd_<name>`, its group, one line, whether
-it always reads the index (its freshness check then starts before the handler loads), and whether it takes
-no arguments of its own (`bare`: a command line of its name and at most `--json` runs without argparse,
-whose import an unchanged `rt delta` would feel). (`collections.namedtuple`, not `typing.NamedTuple`:
-typing costs every command's start-up.)"""
+it always reads the index (its freshness check then starts before the handler loads), and, for a command
+whose arguments are at most a few plain strings, their names (`bare`: `()` for none, `("name",)` for
+`rt symbol NAME`): a command line of exactly those values and at most `--json` runs without argparse,
+whose import (with gettext and locale, about 5 ms) an unchanged `rt delta` or a warm look-up would feel.
+(`collections.namedtuple`, not `typing.NamedTuple`: typing costs every command's start-up.)"""
 
 
 COMMANDS: dict[str, Command] = {
     # task: the state machine (rt/task/commands.py, rt/state.py)
     "start": Command("rt.task.commands", "task", "start a task: snapshot the repository and make it the active task"),
     "status": Command("rt.task.commands", "task", "where the active task stands and the next step, to resume after a break",
-                      bare=True),
+                      bare=()),
     "plan": Command("rt.task.commands", "task", "record the approved scope: files to edit, create and delete"),
     "scope": Command("rt.task.commands", "task", "add files to the approved scope or remove them"),
     "step": Command("rt.task.commands", "task", "record progress on the active task"),
@@ -40,17 +41,17 @@ COMMANDS: dict[str, Command] = {
     "repair": Command("rt.task.commands", "task", "set damaged state files aside so rt can go on"),
     # changes: measured against the task's snapshot (rt/task/changes.py)
     "delta": Command("rt.task.changes", "changes", "files changed since the task started, with line counts and scope",
-                     bare=True),
+                     bare=()),
     "review": Command("rt.task.changes", "changes", "unified diff of every changed file against its original"),
     # context: index, manifest, pack and look-ups
     "manifest": Command("rt.context", "context", "the repository at a glance: stack, folders, entry points, files for the task", True),
     "pack": Command("rt.context", "context", "the task's most relevant code in one capped, labelled pack (--budget TOKENS)", True),
     "index": Command("rt.index.index", "context", "build or update the repository index and print its counts", True),
-    "symbol": Command("rt.lookup.symbols", "context", "where a name is declared: file, line range, kind and signature", True),
-    "refs": Command("rt.lookup.symbols", "context", "the files that use a name (at most 20 shown), marking those that import it", True),
+    "symbol": Command("rt.lookup.symbols", "context", "where a name is declared: file, line range, kind and signature", True, ("name",)),
+    "refs": Command("rt.lookup.symbols", "context", "the files that use a name (at most 20 shown), marking those that import it", True, ("name",)),
     "slice": Command("rt.lookup.symbols", "context", "just a line range or one definition of a file, long lines cut"),
-    "outline": Command("rt.lookup.symbols", "context", "a file's definitions with their line ranges, to read before slicing", True),
-    "find": Command("rt.lookup.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True),
+    "outline": Command("rt.lookup.symbols", "context", "a file's definitions with their line ranges, to read before slicing", True, ("file",)),
+    "find": Command("rt.lookup.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True, ("text",)),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),
     "baseline": Command("rt.task.verify", "checks", "run the checks before editing and keep what they report"),
@@ -120,6 +121,19 @@ def build_parser(name: str):
     return parser, handler
 
 
+def bare_args(name: str, given: list[str], json_out: bool) -> SimpleNamespace | None:
+    """A `bare` command's arguments read without argparse, when `given` holds exactly its values and at most
+    `--json`; None for any other form (an option, a value starting with `-`, a value too many or too few),
+    which argparse then reads and rejects or accepts as ever."""
+    fields = COMMANDS[name].bare
+    if fields is None:
+        return None
+    values = [a for a in given if a != "--json"]
+    if len(values) != len(fields) or any(v.startswith("-") for v in values):
+        return None
+    return SimpleNamespace(json=json_out, **dict(zip(fields, values)))
+
+
 def handler_of(name: str):
     """The command's module and its `cmd_<name>` handler."""
     module = importlib.import_module(COMMANDS[name].module)
@@ -157,8 +171,9 @@ def main(argv: list[str] | None = None) -> int:
         if COMMANDS[name].reads_index:   # git checks the index is current while Python loads the rest
             from rt.index.freshness import Probe
             ctx.probe = Probe(ctx.repo)
-        if COMMANDS[name].bare and set(argv[1:]) <= {"--json"}:
-            handler, args = handler_of(name)[1], SimpleNamespace(json=json_out)
+        args = bare_args(name, argv[1:], json_out)
+        if args is not None:
+            handler = handler_of(name)[1]
         else:
             parser, handler = build_parser(name)
             args = parser.parse_args(argv[1:])

@@ -242,12 +242,17 @@ def test_unchanged_delta_process_stays_lean(repo):
     assert proc.returncode == 2 and "unrecognized arguments: --bogus" in proc.stderr
 
 
-def test_bare_commands_take_no_arguments_of_their_own():
-    """A command marked `bare` runs without argparse when given at most `--json`: its parser must take
-    nothing else, or those runs would skip its defaults."""
+def test_bare_commands_take_only_the_values_they_name():
+    """A command marked `bare` runs without argparse when given exactly the values it names and at most
+    `--json`: its parser must take nothing else, each value one plain string, or those runs would skip its
+    defaults or conversions."""
     from rt.cli import COMMANDS, build_parser
-    bare = [name for name, cmd in COMMANDS.items() if cmd.bare]
-    assert bare == ["status", "delta"]
-    for name in bare:
+    bare = {name: cmd.bare for name, cmd in COMMANDS.items() if cmd.bare is not None}
+    assert bare == {"status": (), "delta": (), "symbol": ("name",), "refs": ("name",), "outline": ("file",),
+                    "find": ("text",)}
+    for name, fields in bare.items():
         parser, _ = build_parser(name)
-        assert sorted(a.dest for a in parser._actions) == ["help", "json"]
+        assert sorted(a.dest for a in parser._actions) == sorted(["help", "json", *fields])
+        for a in parser._actions:
+            if a.dest in fields:
+                assert (a.option_strings, a.nargs, a.type, a.choices, a.default) == ([], None, None, None, None)
