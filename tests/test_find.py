@@ -199,3 +199,40 @@ def test_find_counts_in_one_row_the_locale_files_holding_the_text_only_as_a_key(
                         "3 more locale files under locales/ hold it only as a key (`rt find ... --json` lists them)"]
     assert not any(r.startswith(("locales/de.json", "locales/fr.json", "locales/nl.json")) for r in rows)
     assert project.rt_json("find", "Share link copied")["key_only"] == ["locales/de.json", "locales/fr.json", "locales/nl.json"]
+
+
+def test_odd_lower_names_every_character_whose_lower_case_moves_an_ascii_word():
+    """`_read` trusts the bytes' lower case where the text has none of `_ODD_LOWER`: every other character
+    lowers to one character, ASCII only from ASCII (checked over every code point of this Python's Unicode)."""
+    from rt.lookup.find import _ODD_LOWER
+    odd = {chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000
+           and (len(chr(c).lower()) != 1 or chr(c).lower().isascii())}
+    assert odd == set(_ODD_LOWER)
+
+
+@pytest.mark.parametrize("raw", [
+    '{\n  "Cart title": "Titel",\n  "b": "my CART title"\n}\n'.encode(),
+    '{\n  "Größe": "cart title größe",\n  "x": "ÇART title",\n  "y": "Cart\\ttitle"\n}\n'.encode(),
+    '\ufeff{"cart": "x",\n"Cart  Title": "Warenkorb",\n"z": "\\u0063art title"}'.encode(),
+    '{"a": "Kelvin \u212aart", "b": "cart title"}\n{"c": "İ cart title"}\n'.encode(),   # off the byte route
+    '{"a": "cart\u2028title", "b": "cart title"}\r\n{"c": "cart\x85title"}\n'.encode(),
+    b'{"a": "caf\xe9 cart title", "b": "cart \x85 title"}\n',   # Latin-1: \x85 is a line break there
+    b'{"a": "caf\xe9 cart",\n "cart title": "x"}\n',
+    b"cart title\nno\n\nCART   TITLE here\nlast cart title",
+    b"", b"nothing here\n",
+])
+def test_byte_route_finds_what_the_text_route_finds(tmp_path, raw):
+    """`_read` finds the lines holding the first word in the file's bytes where it can: `_lines_with` and
+    `_no_value_holds` then answer exactly as from the decoded text, for UTF-8, Latin-1, a BOM, odd lower
+    cases, other line breaks and escapes."""
+    from rt.core import Repo, decode
+    from rt.lookup.find import _lines_with, _no_value_holds, _read
+    (tmp_path / "f.json").write_bytes(raw)
+    text = decode(raw)
+    for q in ("cart title", "cart", "title", "größe", "çart title"):
+        first = q.split(" ", 1)[0]
+        got, lines = _read(Repo(tmp_path, False), "f.json", first)
+        assert got == text
+        assert _lines_with(text, q, lines) == _lines_with(text, q), q
+        for holds in (lambda v: q in " ".join(v.split()).lower(), lambda v: False):
+            assert _no_value_holds(text, first, holds, lines) == _no_value_holds(text, first, holds), q

@@ -367,3 +367,58 @@ def test_warm_lookup_process_stays_lean(project):
         assert proc.returncode == 0 and "app/models.py" in proc.stdout
         assert "rt.index.freshness" in imported
         assert not imported & {"subprocess", "threading", "hashlib", "tomllib", "dataclasses"}, args
+
+
+def _both_ways(project, monkeypatch, argv: list[str]) -> tuple:
+    """(exit code, stdout, stderr) of one command line run as given, and the same with its command's `bare`
+    reading switched off (argparse reads every form)."""
+    import contextlib
+    import io
+
+    from rt import cli
+    runs = []
+    for bare in (cli.COMMANDS[argv[0]].bare, None):
+        monkeypatch.setitem(cli.COMMANDS, argv[0], cli.COMMANDS[argv[0]]._replace(bare=bare))
+        out, err = io.StringIO(), io.StringIO()
+        monkeypatch.chdir(project.root)
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            try:
+                code = cli.main(list(argv))
+            except SystemExit as e:   # argparse's --help
+                code = e.code
+        runs.append((code, out.getvalue(), err.getvalue()))
+    return runs[0], runs[1]
+
+
+@pytest.mark.parametrize("argv", [
+    ["symbol", "total"], ["symbol", "--json", "Cart.total"], ["symbol", "total", "--json", "--json"],
+    ["symbol", "doesNotExist"], ["symbol", ""], ["symbol", "a b"],
+    ["refs", "checkout"], ["refs", "checkout", "--json"], ["refs", "Cart.total"], ["refs", "nowhere"],
+    ["outline", "app/models.py"], ["outline", "--json", "app/views.py"], ["outline", "nope.py"], ["outline", "../x.py"],
+    ["find", "checkout"], ["find", "Cart", "--json"], ["find", "  "], ["find", "found nowhere"],
+    # forms argparse reads: an option, a value starting with "-", "--", a value too many or too few, help
+    ["symbol"], ["symbol", "a", "b"], ["symbol", "-x"], ["symbol", "--", "-total"], ["symbol", "--js", "total"],
+    ["refs", "--json"], ["refs", "--bogus", "checkout"], ["find", "-h"], ["outline", "--help"], ["find", "a", "--json=1"],
+])
+def test_bare_look_ups_answer_as_argparse_does(project, monkeypatch, argv):
+    """A look-up given its one value (and `--json`) skips argparse; every other form goes to argparse: either
+    way the same output, error and exit code, byte for byte."""
+    _repo(project)
+    bare, full = _both_ways(project, monkeypatch, argv)
+    assert bare == full
+    assert bare[1] or bare[2]   # each form printed something: an answer or an error
+
+
+def test_bare_look_ups_load_no_argparse(project):
+    """The forms the bare reading takes run without argparse (and its gettext and locale); the others with it."""
+    _repo(project)
+    time.sleep(1.1)
+    project.rt("index")
+    project.rt("symbol", "total")
+    for args in (("symbol", "total"), ("refs", "checkout", "--json"), ("outline", "app/models.py"),
+                 ("find", "--json", "checkout")):
+        proc, imported = project.imports(*args)
+        assert proc.returncode == 0 and "app/models.py" in proc.stdout, args
+        assert not imported & {"argparse", "gettext", "locale"}, args
+    proc, imported = project.imports("symbol", "--", "total")
+    assert proc.returncode == 0 and "app/models.py" in proc.stdout and "argparse" in imported
