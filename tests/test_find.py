@@ -202,19 +202,24 @@ def test_find_counts_in_one_row_the_locale_files_holding_the_text_only_as_a_key(
 
 
 def test_odd_lower_names_every_character_whose_lower_case_moves_an_ascii_word():
-    """`_read` trusts the bytes' lower case where the text has none of `_ODD_LOWER`: every other character
-    lowers to one character, ASCII only from ASCII (checked over every code point of this Python's Unicode)."""
+    """`_read` trusts the bytes' lower case unless the text has a character of `_ODD_LOWER` and the word its
+    letter: every other character lowers to one character, ASCII only from ASCII, and İ is the only one
+    whose lower case is longer (checked over every code point of this Python's Unicode)."""
     from rt.lookup.find import _ODD_LOWER
-    odd = {chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c < 0xE000
-           and (len(chr(c).lower()) != 1 or chr(c).lower().isascii())}
-    assert odd == set(_ODD_LOWER)
+    odd = {chr(c): "".join(x for x in chr(c).lower() if x.isascii()) for c in range(0x80, 0x110000)
+           if not 0xD800 <= c < 0xE000 and (len(chr(c).lower()) != 1 or any(x.isascii() for x in chr(c).lower()))}
+    assert odd == _ODD_LOWER
+    assert [c for c in odd if len(c.lower()) != 1] == ["\u0130"]
+    from rt.lookup.find import _no_value_holds   # a text holding İ is parsed, whichever way its lines were found
+    assert not _no_value_holds('{"İ": "x",\n "cart": "y"}', "cart", lambda v: False)
+    assert not _no_value_holds('{"İ": "x",\n "cart": "y"}', "cart", lambda v: False, [(2, ' "cart": "y"}')])
 
 
 @pytest.mark.parametrize("raw", [
     '{\n  "Cart title": "Titel",\n  "b": "my CART title"\n}\n'.encode(),
     '{\n  "Größe": "cart title größe",\n  "x": "ÇART title",\n  "y": "Cart\\ttitle"\n}\n'.encode(),
     '\ufeff{"cart": "x",\n"Cart  Title": "Warenkorb",\n"z": "\\u0063art title"}'.encode(),
-    '{"a": "Kelvin \u212aart", "b": "cart title"}\n{"c": "İ cart title"}\n'.encode(),   # off the byte route
+    '{"a": "Kelvin \u212aart", "b": "cart title"}\n{"c": "İ cart title", "d": "İ"}\n'.encode(),   # İ, the Kelvin sign
     '{"a": "cart\u2028title", "b": "cart title"}\r\n{"c": "cart\x85title"}\n'.encode(),
     b'{"a": "caf\xe9 cart title", "b": "cart \x85 title"}\n',   # Latin-1: \x85 is a line break there
     b'{"a": "caf\xe9 cart",\n "cart title": "x"}\n',
@@ -229,7 +234,7 @@ def test_byte_route_finds_what_the_text_route_finds(tmp_path, raw):
     from rt.lookup.find import _lines_with, _no_value_holds, _read
     (tmp_path / "f.json").write_bytes(raw)
     text = decode(raw)
-    for q in ("cart title", "cart", "title", "größe", "çart title"):
+    for q in ("cart title", "cart", "title", "größe", "çart title", "kart", "ti"):
         first = q.split(" ", 1)[0]
         got, lines = _read(Repo(tmp_path, False), "f.json", first)
         assert got == text
