@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_right
+
+from rt.core import line_ends
 
 _Q = r"""(?:'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`$\\\n]{1,300})`)"""
 _CALL_ARG = re.compile(r"\(\s*" + _Q)
@@ -154,7 +157,9 @@ def _json_entries(text: str, skip_meta: bool, keep=None) -> list[tuple[str, str,
     wanted = {i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))}
     if not wanted:
         return []
-    lines = text.splitlines()
+    lines = text.splitlines() if any(c in text for c in "\x85\u2028\u2029") else None
+    ends = line_ends(text)
+    starts = [0] + ends[:-1]
     out: list[tuple[str, str, int]] = []
     cursor = 0
     for i in range(max(wanted) + 1):
@@ -164,10 +169,16 @@ def _json_entries(text: str, skip_meta: bool, keep=None) -> list[tuple[str, str,
         else:
             needles = (json.dumps(k, ensure_ascii=False), json.dumps(k))
         line = cursor + 1
-        for j in range(cursor, len(lines)):
-            if any(n in lines[j] for n in needles):
-                cursor, line = j, j + 1
-                break
+        if lines is not None:   # a key may hold a line break json.dumps leaves as it is: line by line
+            for j in range(cursor, len(ends)):
+                if any(n in lines[j] for n in needles):
+                    cursor, line = j, j + 1
+                    break
+        else:   # the first needle from the cursor's line on, in one search: no needle holds a line break
+            at = min((at for at in (text.find(n, starts[cursor]) for n in needles) if at != -1), default=-1)
+            if at != -1:
+                cursor = bisect_right(ends, at)
+                line = cursor + 1
         if i in wanted:
             out.append((key, v, line))
     return out
