@@ -472,8 +472,9 @@ def _delta_limit(files: int) -> int:
     return max(50, files // 20)
 
 
-_CONFIGS = re.compile(r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$")
-"""Files whose change can move import resolution anywhere: they force a full update."""
+_CONFIGS = r"(^|/)((ts|js)config[^/]*\.json|go\.mod)$"
+"""Files whose change can move import resolution anywhere: they force a full update. (Compiled by `re`'s cache
+when the index is updated: a look-up on a current index compiles nothing.)"""
 
 
 def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], fp: str | None, *,
@@ -495,7 +496,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
         now = {p: blob for p, blob in now.items() if p not in gone}
         removed = (removed | {p for p in gone if p in in_base}) - now.keys()
     changed = [p for p in sorted(now) if base_blob(p) != now[p]]
-    if len(changed) + len(removed) > _delta_limit(len(in_base)) or any(_CONFIGS.search(p) for p in [*changed, *removed]):
+    if len(changed) + len(removed) > _delta_limit(len(in_base)) or any(re.search(_CONFIGS, p) for p in [*changed, *removed]):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
     came_or_went = {p for p in changed if p not in in_base} != set(idx.added) or removed != idx.removed

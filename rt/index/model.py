@@ -39,9 +39,10 @@ class Parsed:
         self.defs, self.imports, self.idents, self.note, self.keys = defs, imports, idents, note, []
 
 
-_IDENT = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_IDENT = r"[A-Za-z_$][A-Za-z0-9_$]*"
+"""Compiled by `re`'s cache at the first file parsed: a look-up parses none."""
 
 
 def identifiers(text: str) -> list[str]:
     """Sorted unique identifier-shaped words of `text`: the fallback when nothing better is known."""
-    return sorted(set(_IDENT.findall(text)))
+    return sorted(set(re.findall(_IDENT, text)))
