@@ -1,11 +1,12 @@
 """Start-up bound paths where the user waits, for one or more rt checkouts paired in one run: the
 PostToolUse hook after an Edit (ruff the only check), the PreToolUse hook (an Edit in scope, a Bash
 `git status`) against Python importing what every hook needs, an unchanged `rt delta` and re-snapshot
-against `git status --porcelain`, and warm `rt symbol` / `rt refs` against `rg -w NAME .`.
+against `git status --porcelain`, warm `rt symbol` / `rt refs` against `rg -w NAME .`, and warm `rt find TEXT`
+against `rg -F -i TEXT .`.
 
     python3 bench/lean_paths.py --rt before=/path/to/old/checkout --rt after=. \\
         [--rt-flags before=-S] [--tree gen20k=PATH] [--tree outline=PATH:useStores,DocumentHelper] \\
-        [--hook-files 2000] [--runs 15]
+        [--find "outline=Share link copied"] [--hook-files 2000] [--runs 15]
 
 Every rt runs with this interpreter as `python -S [-P] -m rt` (the hooks' form; `--rt-flags LABEL=FLAGS`
 sets a checkout's own, default `-S -P`), its bytecode compiled first. Each round runs every command once,
@@ -133,14 +134,15 @@ def own_copies(rts: list[Rt], tree: Path, work: Path) -> dict[str, Path]:
     return copies
 
 
-def tree_bench(rts: list[Rt], label: str, tree: Path, names: list[str], runs: int) -> None:
+def tree_bench(rts: list[Rt], label: str, tree: Path, names: list[str], texts: list[str], runs: int) -> None:
     files = subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True,
                            check=True).stdout.count("\n")
     with tempfile.TemporaryDirectory(prefix="lean-") as work:
-        _tree_bench(rts, label, files, own_copies(rts, tree, Path(work)), names, runs)
+        _tree_bench(rts, label, files, own_copies(rts, tree, Path(work)), names, texts, runs)
 
 
-def _tree_bench(rts: list[Rt], label: str, files: int, copies: dict[str, Path], names: list[str], runs: int) -> None:
+def _tree_bench(rts: list[Rt], label: str, files: int, copies: dict[str, Path], names: list[str], texts: list[str],
+                runs: int) -> None:
     tree = copies[rts[0].label]   # the peers run here; every copy holds the same files
     for rt in rts:
         rt.quiet(copies[rt.label], "start", "bench", "--force", "--no-baseline")
@@ -150,12 +152,16 @@ def _tree_bench(rts: list[Rt], label: str, files: int, copies: dict[str, Path], 
         rt.quiet(copies[rt.label], "delta")
         for name in names:
             rt.quiet(copies[rt.label], "symbol", name)
+        for text in texts:
+            rt.quiet(copies[rt.label], "find", text)
     got: dict[str, list[tuple[float, float]]] = {"`git status --porcelain`": []}
     got |= {f"`rt delta`, rt {rt.label}": [] for rt in rts}
     got |= {f"`rt start --force` (re-snapshot), rt {rt.label}": [] for rt in rts}
     looks: dict[str, dict[str, list[tuple[float, float]]]] = {
         name: {f"`rg -w {name} .`": []} | {f"`rt {cmd} {name}`, rt {rt.label}": [] for cmd in ("symbol", "refs")
                                           for rt in rts} for name in names}
+    finds = {text: {f"`rg -F -i {text!r} .`": []} | {f"`rt find {text!r}`, rt {rt.label}": [] for rt in rts}
+             for text in texts}
     for _ in range(runs):
         got["`git status --porcelain`"].append(timed(["git", "status", "--porcelain"], tree))
         for rt in rts:
@@ -167,9 +173,15 @@ def _tree_bench(rts: list[Rt], label: str, files: int, copies: dict[str, Path], 
             for rt in rts:
                 for cmd in ("symbol", "refs"):
                     looks[name][f"`rt {cmd} {name}`, rt {rt.label}"].append(rt.run(copies[rt.label], cmd, name))
+        for text in texts:
+            finds[text][f"`rg -F -i {text!r} .`"].append(timed(["rg", "-F", "-i", text, ".", "-g", "!.rt"], tree))
+            for rt in rts:
+                finds[text][f"`rt find {text!r}`, rt {rt.label}"].append(rt.run(copies[rt.label], "find", text))
     table(f"Unchanged tree, {label} ({files:,} files, {runs} rounds)", got, "`git status --porcelain`")
     for name in names:
         table(f"Warm look-up of {name}, {label}", looks[name], f"`rg -w {name} .`")
+    for text in texts:
+        table(f"Warm find of {text!r}, {label}", finds[text], f"`rg -F -i {text!r} .`")
 
 
 def main() -> None:
@@ -177,6 +189,7 @@ def main() -> None:
     ap.add_argument("--rt", action="append", required=True, metavar="LABEL=CHECKOUT")
     ap.add_argument("--rt-flags", action="append", default=[], metavar="LABEL=FLAGS")
     ap.add_argument("--tree", action="append", default=[], metavar="LABEL=PATH[:NAME,NAME]")
+    ap.add_argument("--find", action="append", default=[], metavar="LABEL=TEXT", help="an `rt find` in that tree")
     ap.add_argument("--hook-files", type=int, default=2000, help="0: no hook figures")
     ap.add_argument("--runs", type=int, default=15)
     args = ap.parse_args()
@@ -199,7 +212,8 @@ def main() -> None:
     for spec in args.tree:
         label, _, rest = spec.partition("=")
         path, _, names = rest.partition(":")
-        tree_bench(rts, label, Path(path).resolve(), [n for n in names.split(",") if n], args.runs)
+        texts = [text for tree, _, text in (f.partition("=") for f in args.find) if tree == label]
+        tree_bench(rts, label, Path(path).resolve(), [n for n in names.split(",") if n], texts, args.runs)
     print(f"\nload average at the end: {' '.join(f'{x:.1f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
 
 
