@@ -114,13 +114,18 @@ def _no_value_holds(text: str, first: str, holds, lines: list[tuple[int, str]] |
     texts, every locale file holds the query's words in its keys. (Strings never span lines in JSON; a
     `\\u` escape could spell the word, so a file with one is parsed.) `lines`: the lines holding `first`,
     when `_read` found them."""
-    if not first.isalnum() or "\\u" in text or "\u0130" in text:   # İ: the text's lower case is longer
+    if not first.isalnum() or "\u0130" in text or _escapes_unicode(text):   # İ: the text's lower case is longer
         return False
     if lines is None:
         lines = _first_lines(text, text.lower(), first)
     for _, line in lines:
-        strings = list(_JSON_STRING.finditer(line))
         low = line.lower()
+        start = line.find('"')
+        end = line.find('"', start + 1)
+        if start < low.find(first) and end != -1 and line[end + 1:end + 2] == ":" and "\\" not in line[start:end] \
+                and low.find(first, end) == -1:
+            continue   # `"key": ...` holding the word in its key alone (most lines where keys are texts): no pattern
+        strings = list(_JSON_STRING.finditer(line))
         at = low.find(first)
         while at != -1:
             inside = next((m for m in strings if m.start(1) < at and at + len(first) < m.end(1)), None)
@@ -137,6 +142,17 @@ def _no_value_holds(text: str, first: str, holds, lines: list[tuple[int, str]] |
                     return False
             at = low.find(first, inside.end(1))
     return True
+
+
+def _escapes_unicode(text: str) -> bool:
+    """Whether `text` holds a `\\u`, looked for from each backslash: over a large non-ASCII text a search for
+    the two characters costs four times as much."""
+    at = text.find("\\")
+    while at != -1:
+        if text.startswith("u", at + 1):
+            return True
+        at = text.find("\\", at + 1)
+    return False
 
 
 def _snippet(line: str) -> str:
