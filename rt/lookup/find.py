@@ -241,10 +241,16 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
         for w in parts[1:]:
             holders &= set(idx.with_word(w))
         for path in sorted(p for p in holders - set(files) if not i18n.is_locale(p)):
-            for i, line in enumerate((read_text(ctx.repo, path) or "").splitlines(), 1):
-                if quoted.search(line):
-                    used.add((path, i))
-                    out.append(Hit(1, path, i, f"names key {key} (translation at {where[0]}:{where[1]})", _snippet(line)))
+            text = read_text(ctx.repo, path) or ""
+            at = text.find(base)   # a line naming the key holds it: only those lines are tried
+            lines, ends = (text.splitlines(), line_ends(text)) if at != -1 else ([], [])
+            while at != -1:
+                i = bisect_right(ends, at)
+                if quoted.search(lines[i]):
+                    used.add((path, i + 1))
+                    out.append(Hit(1, path, i + 1, f"names key {key} (translation at {where[0]}:{where[1]})",
+                                   _snippet(lines[i])))
+                at = text.find(base, ends[i])
     return out
 
 
