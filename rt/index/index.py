@@ -29,16 +29,18 @@ from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 13
+VERSION = 14
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
 KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms", "counts")
-FAMILY = {"files": "f", "words": "w", "resolved": "r", "idents": "s", "defs": "s", "importers": "s", "keys": "s",
+FAMILY = {"files": "f", "words": "w", "resolved": "r", "keys": "r", "idents": "s", "defs": "s", "importers": "s",
           "terms": "t", "pterms": "t", "nterms": "t", "counts": "c"}
-"""Which shard file holds a kind: file rows, the word map for `rt find`, each file's resolved imports and
-the symbol maps apart, so a symbol look-up never parses file rows or words. The ranking's postings
-(`terms.KINDS`) are apart too, and each file's word counts (read only to rebuild) apart from them."""
+"""Which shard file holds a kind: file rows, the word map for `rt find`, the two small maps (each file's
+resolved imports, the translation keys code uses: `rt find` reads a shard for each key it found, which the
+identifiers would make ten times larger) and the symbol maps apart, so a symbol look-up never parses file rows
+or words. The ranking's postings (`terms.KINDS`) are apart too, and each file's word counts (read only to
+rebuild) apart from them."""
 ROWS = frozenset({"files", "resolved", "counts"})
 """Kinds keyed by path with one value per file; the others are posting lists."""
 PATHS = "paths"
