@@ -15,14 +15,15 @@ _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__)\s*$")
-_ATTRS = re.compile(r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q)
-_MESSAGE_IDS = re.compile(r"(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
-                          r"\s*[=:]\s*\{?\s*" + _Q, re.DOTALL)
-_ID_FIRST = re.compile(r"\{\s*id\s*:\s*" + _Q)
-_NAMESPACE = re.compile(r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q)
+_ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
+_MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
+                r"\s*[=:]\s*\{?\s*" + _Q)
+_ID_FIRST = r"\{\s*id\s*:\s*" + _Q
+_NAMESPACE = r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q
 _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
           (_ID_FIRST, ("id",)))
-"""Each pattern runs only on text holding one of its words: most files hold none."""
+"""Each pattern runs only on text holding one of its words: most files hold none. Kept as text and compiled
+by `re`'s cache at their first use, so a process whose files hold none (most `rt find`s) compiles none."""
 
 
 def _at(m: re.Match) -> int:
@@ -50,8 +51,8 @@ def key_uses(text: str) -> list[tuple[str, int]]:
             found.append((_literal(m), _at(m)))
     for rx, hints in _HINTS:
         if any(h in text for h in hints):
-            found += [(_literal(m), _at(m)) for m in rx.finditer(text)]
-    namespaces = {_literal(m) for m in _NAMESPACE.finditer(text)} if "Translation" in text else set()
+            found += [(_literal(m), _at(m)) for m in re.finditer(rx, text)]
+    namespaces = {_literal(m) for m in re.finditer(_NAMESPACE, text)} if "Translation" in text else set()
     out = []
     for k, at in found:
         out.append((k, at))
@@ -92,7 +93,8 @@ def is_locale(path: str) -> bool:
 _NOT_CODES = frozenset({"index", "utils", "util", "types", "type", "main", "base", "core", "lib", "src", "app", "api",
                         "test", "spec", "config", "setup", "init", "load", "i18n", "lang", "locale", "messages"})
 """Short names that look like a language code but name a module."""
-_SOURCE = re.compile(r"^(?:en|source|base|default|pot)(?:[-_](?:us|gb|en))?$")
+_SOURCE = r"^(?:en|source|base|default|pot)(?:[-_](?:us|gb|en))?$"
+"""Compiled by `re`'s cache when the ranking first asks (`rt find` never does)."""
 
 
 def is_source_locale(path: str) -> bool:
@@ -104,7 +106,7 @@ def is_source_locale(path: str) -> bool:
     name = parts[-1]
     if name.endswith(".pot") or name == "strings.xml" and parts[-2:-1] == ["values"]:
         return True
-    return any(_SOURCE.match(p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
+    return any(re.match(_SOURCE, p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
 def entries(path: str, text: str, keep=None) -> list[tuple[str, str, int]]:
