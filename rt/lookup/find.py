@@ -1,7 +1,8 @@
 """`rt find "<text>"`: where something a user sees lives. By path, by the text of a translation resolved to
 its key and on to the code using the key, and by string literals and text in files. Each hit says why.
 
-Candidate files come from the index's word map, so only files holding every word of the text are read.
+Candidate files come from the index's word map, so only files holding every word of the text are read, each
+once; the lines holding the text's first word are found in a file's bytes (`_read`), and only those are decoded.
 """
 from __future__ import annotations
 
