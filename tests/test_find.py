@@ -241,3 +241,15 @@ def test_byte_route_finds_what_the_text_route_finds(tmp_path, raw):
         assert _lines_with(text, q, lines) == _lines_with(text, q), q
         for holds in (lambda v: q in " ".join(v.split()).lower(), lambda v: False):
             assert _no_value_holds(text, first, holds, lines) == _no_value_holds(text, first, holds), q
+
+
+@pytest.mark.parametrize("sep", ["\n", "\r\n"])
+def test_locale_entries_lines_after_a_key_quoted_in_a_value_or_a_key_holding_a_line_break(sep):
+    """Each key's line is the first line from the line of the key before that holds it quoted as JSON writes
+    it: a key quoted inside an escaped value is passed over, a key holding a break `str.splitlines` cuts at
+    is found on no line (it keeps the line before), and the lines after it count that break."""
+    text = sep.join(['{', '  "a": "say \\"title\\" here",', '  "title": "Title",', '  "n": {"title": "Deep"}', '}', ''])
+    assert entries("locales/en.json", text) == [("a", 'say "title" here', 2), ("title", "Title", 3),
+                                                ("n.title", "Deep", 4)]
+    text = sep.join(['{', '  "title": "Title",', '  "x\u2028y": "Two",', '  "n": {"title": "Deep"}', '}', ''])
+    assert entries("locales/en.json", text, lambda v: v != "Title") == [("x\u2028y", "Two", 2), ("n.title", "Deep", 5)]
