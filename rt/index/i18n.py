@@ -23,7 +23,7 @@ _NAMESPACE = r"\b(?:useTranslations|getTranslations|useTranslation|withTranslati
 _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
           (_ID_FIRST, ("id",)))
 """Each pattern runs only on text holding one of its words: most files hold none. Kept as text and compiled
-by `re`'s cache at their first use, so a process whose files hold none (most `rt find`s) compiles none."""
+by `re`'s cache at their first use, so a process that reads no file holding their words compiles none."""
 
 
 def _at(m: re.Match) -> int:
