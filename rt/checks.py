@@ -77,8 +77,8 @@ def load_config(repo: Repo) -> dict:
     return data
 
 
-_TOP = {"fix_attempts": int, "timeout": int, "checks": dict, "format": dict, "intent": bool,
-        "agent": dict}   # [agent]: read and checked by rt/agent/config.py
+_TOP = {"fix_attempts": int, "rerun_failed_tests": int, "timeout": int, "checks": dict, "format": dict,
+        "intent": bool, "agent": dict}   # [agent]: read and checked by rt/agent/config.py
 _FIELDS = {"kind": str, "command": list, "per_file": list, "required": bool, "timeout": int,
            "parser": str, "files": list, "enabled": bool}
 
@@ -89,6 +89,8 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_TOP))})")
         if not isinstance(value, _TOP[key]) or isinstance(value, bool) and _TOP[key] is int:
             raise ConfigError(f"{where}: {key} must be a {_TOP[key].__name__}")
+    if data.get("rerun_failed_tests", 0) < 0:
+        raise ConfigError(f"{where}: rerun_failed_tests must be 0 (no rerun) or more")
     for name, entry in data.get("checks", {}).items():
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: [checks.{name}] must be a table")
@@ -124,6 +126,16 @@ def intent_setting(repo: Repo) -> bool | None:
 
 def fix_attempt_limit(repo: Repo) -> int:
     return load_config(repo).get("fix_attempts", FIX_ATTEMPTS)
+
+
+RERUN_FAILED_TESTS = 1
+"""How many times `rt verify` runs a test check again when it has new failures. One rerun tells a test
+that fails under load now and then (seen in real suites) from one the change broke, at the cost of one
+more run of the suite only when it already failed; 0 turns it off."""
+
+
+def failed_test_reruns(repo: Repo) -> int:
+    return load_config(repo).get("rerun_failed_tests", RERUN_FAILED_TESTS)
 
 
 # ---------------------------------------------------------------- reading the project's files

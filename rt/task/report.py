@@ -53,7 +53,8 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, effort
     lines.append(f"verdict: {last['verdict'] if last else 'none (never verified)'}")
     ran = (record or {}).get("checks", [])
     lines.append("checks run: " + (", ".join(
-        f"{c['name']} {c['status'].replace('_', ' ')}" + (f" ({c['new']} new)" if c["new"] else "") for c in ran)
+        f"{c['name']} {c['status'].replace('_', ' ')}" + (f" ({c['new']} new)" if c["new"] else "")
+        + (f" ({c['flaky']} flaky, not counted)" if c.get("flaky") else "") for c in ran)
         or "none"))
     not_run = [f"{n['name']} ({n['reason']})" for n in (record or {}).get("not_run", [])]
     if record is None:

@@ -6,9 +6,12 @@ that has no baseline to compare with, is never counted as clean.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
-from rt.checks import CONFIG, Check, Ran, cut_note, detect, fix_attempt_limit, run_all, run_check, seconds, select
+from rt.checks import (CONFIG, Check, Ran, cut_note, detect, failed_test_reruns, fix_attempt_limit, run_all, run_check,
+                       seconds, select)
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
 from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
@@ -156,16 +159,17 @@ def cmd_baseline(ctx, args) -> Result:
 
 class Compared:
     """One check's run against its baseline: `run` as counted for the verdict (no baseline to compare with
-    counts as not run), the new diagnostics, how many old ones were fixed and unchanged, and `changed`, the
-    tests still failing with another message. (Plain classes here, not dataclasses: the post-edit hook
-    builds them, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+    counts as not run), the new diagnostics, how many old ones were fixed and unchanged, `changed`, the
+    tests still failing with another message, and `flaky`, new failures a rerun did not repeat (not
+    counted as new). (Plain classes here, not dataclasses: the post-edit hook builds them, and
+    `dataclasses` imports `inspect`, `ast` and `dis`.)"""
 
-    __slots__ = ("check", "run", "new", "fixed", "unchanged", "ran", "changed")
+    __slots__ = ("check", "run", "new", "fixed", "unchanged", "ran", "changed", "flaky")
 
     def __init__(self, check: Check, run: Run, new: list[Diagnostic], fixed: int, unchanged: int, ran: Ran,
                  changed: list[Diagnostic] = ()):
         self.check, self.run, self.new, self.fixed, self.unchanged = check, run, new, fixed, unchanged
-        self.ran, self.changed = ran, changed
+        self.ran, self.changed, self.flaky = ran, changed, []
 
 
 def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None = None,
@@ -188,6 +192,34 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
     old = [Diagnostic(**d) for d in before["diagnostics"] if only is None or d["file"] == only]
     result = diff(old, found, moved=moved)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
+
+
+def rerun_failed(ctx, task: dict, compared: list[Compared], baseline: dict[str, dict], moved: LineMap,
+                 timeout: int | None, logs: str, times: int) -> dict | None:
+    """Run each test check with new failures again, up to `times` times while some remain: a new
+    diagnostic that a rerun does not repeat moves to the check's `flaky` (a test that fails under load
+    now and then must not fail the task nor use up its fix attempts); one that every run repeats stays
+    new. The whole check runs again, not only its failing tests: its command may be anything (`make
+    test`), and a test broken by another one's leftovers passes alone, so run alone it would look flaky.
+    A rerun that could not run, stopped early or was read in part proves nothing gone. The tree after
+    the last rerun, None when none ran."""
+    tree = None
+    for c in compared:
+        if c.check.kind != "test":
+            continue
+        for _ in range(times):
+            if not c.new:
+                break
+            (ran,), tree = run_watched(ctx, task, [c.check], timeout, logs)
+            if ran.run.status not in ("ok", "findings") or ran.cut:
+                break
+            back = Counter(d.key() for d in compare(c.check, ran, baseline, moved=moved).new)
+            still = []
+            for d in c.new:
+                (still if back[d.key()] > 0 else c.flaky).append(d)
+                back[d.key()] -= 1
+            c.new = still
+    return tree
 
 
 # ---------------------------------------------------------------- rt check FILE
@@ -367,6 +399,14 @@ def _passed_line(passed: list[Compared]) -> str:
     return "- passed, nothing new: " + ", ".join(f"{c.check.name}{_counts(c)}" for c in passed)
 
 
+def _flaky_line(c: Compared, log: str) -> str:
+    """A check's flaky failures, on one line: where each is and that it was not counted (its message is
+    in the log; it is not the task's to fix)."""
+    where = "; ".join(format_diagnostic(d._replace(message="")).rstrip() for d in c.flaky[:SHOWN])
+    more = f" (and {len(c.flaky) - SHOWN} more, in {log})" if len(c.flaky) > SHOWN else ""
+    return f"- flaky: {where}{more} failed, then passed when run again (not counted)"
+
+
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
     bits = []
     new = [c for c in compared if c.new]
@@ -387,6 +427,10 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
         bits.append("no checks configured")
     if not bits:
         bits.append(f"{len(compared)} check(s) ran, nothing new")
+    flaky = [c for c in compared if c.flaky]
+    if flaky:
+        bits.append(f"{sum(len(c.flaky) for c in flaky)} flaky, not counted ("
+                    + ", ".join(f"{c.check.name} {len(c.flaky)}" for c in flaky) + ")")
     return f"{verdict_}: " + "; ".join(bits)
 
 
@@ -409,6 +453,8 @@ def cmd_verify(ctx, args) -> Result:
     wanted = {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
     moves = task_line_map(ctx, task, before, now, wanted)
     compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
+    now = rerun_failed(ctx, task, compared, baseline, moves, args.timeout, f"{base}/verify/rerun",
+                       failed_test_reruns(ctx.repo)) or now
     found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
@@ -438,7 +484,9 @@ def cmd_verify(ctx, args) -> Result:
             "by_checks": by_checks,
             "checks": [{"name": c.check.name, "kind": c.check.kind, "required": c.check.required,
                         "status": "failed" if c.new else "could_not_run" if c.run.status == "could_not_run" else "passed",
-                        "new": len(c.new), "reason": c.run.reason} for c in compared],
+                        "new": len(c.new), "flaky": len(c.flaky), "reason": c.run.reason}
+                       for c in compared],
+            "flaky": [d._asdict() for c in compared for d in c.flaky],
             "not_run": [{"name": c.name, "kind": c.kind, "reason": "optional, not asked"}
                         for c in every if c.name not in {x.name for x in checks}],
             "missing_kinds": [k for k in ("typecheck", "lint", "test") if not any(c.kind == k for c in every)],
@@ -464,6 +512,7 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
               if c.new or c.run.status in ("could_not_run", "partial") or c.ran.cut]
     passed = [c for c in compared if not c.new and c.run.status not in ("could_not_run", "partial") and not c.ran.cut]
     lines += [_passed_line(passed)] if passed else []
+    lines += [_flaky_line(c, f"{base}/verify/{c.check.name}.log") for c in compared if c.flaky]
     skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
     if record["missing_kinds"]:
         skipped.append(f"no {', '.join(record['missing_kinds'])} check configured (see `rt checks`)")
