@@ -7,6 +7,9 @@ for value per byte, in this order:
 - the code of the definitions the task most likely changes, numbered as Read numbers lines, so the
   model can Read just the lines it edits (Edit needs a Read of the file; a hook's copy does not count,
   so injected code is paid for twice only for those few lines) and needs no search before its edit;
+- the lines holding the task's most telling words in the next ranked files, numbered, as Grep with line
+  numbers would give them: the change is often in one of those files, and a line or three of each costs
+  less than the search the model would run for them;
 - the test nearest to that code (its head and tail when long), where a new test usually goes: a
   request saved costs more than those lines;
 - the other tests using the code, and the other matching definitions, as `Read path offset=N limit=M`
@@ -64,6 +67,16 @@ LEAD_ROOM = 4000
 WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
 GAP = 10
 """Matching definitions of one file this close together are given as one Read line."""
+LINE_FILES = 8
+LINE_HITS = 3
+LINE_BAR = 0.8
+LINE_WIDTH = 200
+"""The next ranked files not shown as code (LINE_FILES at most, among the first RANKED) each give their
+LINE_HITS lines whose task words weigh most, if they weigh at least LINE_BAR of the task's most telling
+word: a weaker line is a guess. Import lines and lines longer than LINE_WIDTH (minified, data) are left out."""
+RANKED = 12
+"""The ranked files looked at for matching lines and for the other matching definitions."""
+_IMPORT = re.compile(r"\s*(?:import\b|from\s+\S+\s+import\b|use\s|#include\b|export\s.*\bfrom\s)|.*\brequire\(")
 
 
 def _numbered(frag: Fragment) -> str:
@@ -350,7 +363,7 @@ def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
     """Read lines for the other definitions whose names hold task words, in the ranked files (one line
     for definitions lying close together)."""
     out: list[str] = []
-    for ranked in view.ranking.files[:12]:
+    for ranked in view.ranking.files[:RANKED]:
         entry = view.index.entry(ranked.path)
         if entry is None or is_test(ranked.path):
             continue
@@ -371,6 +384,32 @@ def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
         if len(out) >= LOCATIONS:
             break
     return out[:LOCATIONS]
+
+
+def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> list[str]:
+    """The lines of the next ranked files whose task words weigh most, numbered (see LINE_FILES)."""
+    bar = LINE_BAR * max(weights.values(), default=0.0)
+    seen = {f.path for f in shown}
+    out: list[str] = []
+    for ranked in view.ranking.files[:RANKED]:
+        entry = view.index.entry(ranked.path)
+        if len(out) == LINE_FILES:
+            break
+        if ranked.path in seen or is_test(ranked.path) or entry is None or entry.note:
+            continue
+        lines = view.read(ranked.path).splitlines()
+        hits = []
+        for n, line in enumerate(lines, 1):
+            if len(line) > LINE_WIDTH or _IMPORT.match(line):
+                continue
+            weight = sum(weights.get(k, 0.0) for k in line_keys(line))
+            if weight and weight >= bar:
+                hits.append((-weight, n))
+        best = sorted(n for _, n in sorted(hits)[:LINE_HITS])
+        if best:
+            out.append(f"### {ranked.path} {best[0]}-{best[-1]} of {len(lines)}: lines with task words\n"
+                       + "".join(f"{n}\t{lines[n - 1].rstrip()}\n" for n in best))
+    return out
 
 
 def _checks(baseline: dict) -> str:
@@ -412,18 +451,21 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
                               CODE_CHARS + TEST_CHARS - sum(map(len, code)))
     code += test_code
+    lines = _matching_lines(view, weights, shown)
     where = _locations(view, terms, shown)
-    while True:   # the code is capped by CODE_CHARS; the lists give way when all of it does not fit
-        text = _compose(head, code, tests, where, more)
-        if len(text) <= INJECT_CHARS or not (where or tests):
+    while True:   # the code is capped by CODE_CHARS; the rest gives way when all of it does not fit
+        text = _compose(head, code, lines, tests, where, more)
+        if len(text) <= INJECT_CHARS or not (where or tests or lines):
             break
-        (where or tests).pop()
+        (where or tests or lines).pop()
     return text if len(text) <= INJECT_CHARS else text[:INJECT_CHARS - 40].rsplit("\n", 1)[0] + "\n(cut to fit)\n"
 
 
-def _compose(head: list[str], code: list[str], tests: list[str], where: list[str], more: str) -> str:
+def _compose(head: list[str], code: list[str], lines: list[str], tests: list[str], where: list[str], more: str) -> str:
     sections = ["## Code most likely to change, and the nearest tests (numbered as Read shows it)\n" + "".join(code) if code else
                 "## Code\nno definition matches the task's words; see the files below.\n"]
+    if lines:
+        sections.append("## The task's words in the next ranked files\n" + "".join(lines))
     if tests:
         sections.append("## Other tests using it\n" + "".join(t + "\n" for t in tests))
     if where:
