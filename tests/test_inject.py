@@ -182,3 +182,27 @@ def test_the_checks_line_counts_only_what_a_check_found_before(project):
     first = runtask(project, "/runtask add should accept three numbers").splitlines()[0]
     assert "ruff (1 before)" in first and "pytest" in first, first
     assert "(0 before)" not in first, first
+
+
+def test_the_next_ranked_files_give_their_lines_with_the_most_telling_task_words(project):
+    """Code files ranked after the one shown as code give, numbered as Read numbers them, the few lines whose
+    task words weigh most, as Grep with line numbers would: the change is often there. A line holding only a
+    common task word is left out, and so are import lines and documents."""
+    project.write("src/billing/invoice_rounding.py", "".join(
+        f"def invoice_rounding_{k}(total):\n    return round(total, {k})\n\n\n" for k in range(30)))
+    common = "".join(f"def step_{k}(rows):\n    # rows of the total\n    return rows\n\n\n" for k in range(20))
+    project.write("src/billing/export.py", "from billing.invoice_rounding import invoice_rounding_1\n\n\n" + common
+                  + "def write_rows(rows, out):\n    out.write(format_rounding(rows))   # invoice rounding\n")
+    project.write("docs/invoice-rounding.md", "# Invoice rounding\n\nInvoice rounding rounds each invoice total.\n")
+    for k in range(40):   # "total" is a common word here, "invoice" and "rounding" are not
+        project.write(f"src/misc/part_{k}.py", f"def part_{k}(rows):\n    return len(rows)  # a total\n")
+    project.init_git()
+    text = runtask(project, "/runtask the invoice rounding of the total is off by one cent")
+    ranked = [f["path"] for f in project.rt_json("pack")["ranked"]]
+    assert ranked[:2] == ["src/billing/invoice_rounding.py", "src/billing/export.py"], ranked
+    section = text.split("## The task's words in the next ranked files\n", 1)[1].split("\n\n", 1)[0]
+    line = 3 + 20 * 5 + 2
+    assert f"### src/billing/export.py {line}-{line} of {line}: lines with task words\n" in section, section
+    assert f"\n{line}\t    out.write(format_rounding(rows))   # invoice rounding\n" in section + "\n"
+    assert "# rows of the total" not in section and "import" not in section and ".md" not in section
+    assert_faithful(project.root, text)

@@ -56,6 +56,14 @@ def test_task_words_identifiers_urls_and_quotes():
     assert "parse_http_request" in q.words and "toggleSidebar" in q.words
 
 
+def test_string_literals_in_a_code_span_are_example_data():
+    """`click.Choice(["foo", "bar"])` names code (`Choice`) and example values (`foo`, `bar`): the values
+    weigh as quoted words, the code as identifiers."""
+    q = parse_task('Make `@click.argument("method", type=click.Choice(["foo", \'bar\']))` show brackets once')
+    assert q.keys[stem("choice")] == q.keys["argument"] == 2.0
+    assert q.keys["method"] == q.keys["foo"] == q.keys["bar"] == 0.5
+
+
 def test_light_stemming_of_english_words_never_of_identifiers():
     assert stem("errors") == stem("error") and stem("blocked") == stem("blocking") == stem("block")
     assert stem("toggling") == stem("toggle") == stem("toggles")

@@ -29,7 +29,7 @@ def test_python_fail_with_exactly_the_new_diagnostics_then_pass(project):
     assert out.startswith("# verify: FAIL")
     new = new_lines(verify_md(project))
     assert new[0] == '- calc.py:2:12 mypy [return-value] Incompatible return value type (got "int", expected "str")'
-    assert new[1].startswith("- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert 3 == 4")
+    assert new[1].startswith("- tests/test_calc.py:5 pytest [test_add] assert 3 == 4")
     assert len(new) == 2  # the old unused import in legacy.py is not new
     assert "- passed, nothing new: ruff (1 old)" in out
     data = project.rt_json("status")["task"]

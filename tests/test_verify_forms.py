@@ -28,7 +28,7 @@ def test_failing_test_report_shows_its_assertion_and_e_lines(project):
     project.rt("plan", "--edit", "calc.py")
     project.write("calc.py", "def add(a: int, b: int) -> int:\n    return a - b\n")
     out = project.rt("verify", ret=1)
-    assert "- tests/test_calc.py:5 pytest [tests/test_calc.py::test_add] assert -1 == 3" in out, out
+    assert "- tests/test_calc.py:5 pytest [test_add] assert -1 == 3" in out, out
     assert "    | tests/test_calc.py:5: assert add(1, 2) == 3\n    | E +  where -1 = add(1, 2)" in out, out
 
 

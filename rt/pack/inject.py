@@ -7,11 +7,13 @@ for value per byte, in this order:
 - the code of the definitions the task most likely changes, numbered as Read numbers lines, so the
   model can Read just the lines it edits (Edit needs a Read of the file; a hook's copy does not count,
   so injected code is paid for twice only for those few lines) and needs no search before its edit;
+- the lines holding the task's most telling words in the next ranked files, numbered, as Grep with line
+  numbers would give them: the change is often in one of those files, and a line or three of each costs
+  less than the search the model would run for them;
 - the test nearest to that code (its head and tail when long), where a new test usually goes: a
   request saved costs more than those lines;
-- the other tests using the code, and the other matching definitions, as `Read path offset=N limit=M`
-  lines: a location costs one line where its code would cost the whole definition, and most are not
-  needed;
+- the other tests using the code as `Read path offset=N limit=M` lines: a location costs one line where its
+  code would cost the whole test, and most are not needed;
 - the checks `rt verify` will run and what their baseline already holds.
 
 The full manifest and pack are written next to the task and named at the end, for a Read when this
@@ -27,7 +29,7 @@ import re
 from rt import budget, journal
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
-from rt.pack.rank import is_test, short
+from rt.pack.rank import is_test, kind_of, short
 
 INJECT_CHARS = 9500
 """The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""
@@ -37,9 +39,8 @@ TEST_CHARS = 1500
 the room is for locations and the checks."""
 CODE_FILES = 3
 """Files whose definitions may be shown as code (the best-ranked non-test files, pinned ones first)."""
-LOCATIONS = 3
 TESTS = 3
-"""At most this many other definitions, and test functions, given as Read lines."""
+"""At most this many other test functions given as Read lines."""
 TEST_WORDS = frozenset(as_keys(["test", "tests", "spec", "specs", "testing"]))
 """Task words that name every test ("add a test"), so they cannot say which test is about the task."""
 TEST_CODE = 2
@@ -62,8 +63,16 @@ KEEP = 0.4
 LEAD_ROOM = 4000
 """The best-ranked file's fragments are chosen as the pack chooses them in this room, so a file of up to
 WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
-GAP = 10
-"""Matching definitions of one file this close together are given as one Read line."""
+LINE_FILES = 8
+LINE_HITS = 3
+LINE_BAR = 0.6
+LINE_WIDTH = 200
+RANKED = 12
+"""The next code files of the first RANKED not shown as code (LINE_FILES at most) each give their LINE_HITS
+lines whose task words weigh most, if one of their words weighs at least LINE_BAR of the task's most telling
+word: a line of common words only is a guess. Import lines and lines longer than LINE_WIDTH (minified, data)
+are left out."""
+_IMPORT = re.compile(r"\s*(?:import\b|from\s+\S+\s+import\b|use\s|#include\b|export\s.*\bfrom\s)|.*\brequire\(")
 
 
 def _numbered(frag: Fragment) -> str:
@@ -346,31 +355,30 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
     return code, reads
 
 
-def _locations(view, terms: set[str], shown: list[Fragment]) -> list[str]:
-    """Read lines for the other definitions whose names hold task words, in the ranked files (one line
-    for definitions lying close together)."""
+def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> list[str]:
+    """The lines of the next ranked files whose task words weigh most, numbered (see LINE_FILES)."""
+    bar = LINE_BAR * max(weights.values(), default=0.0)
+    seen = {f.path for f in shown}
     out: list[str] = []
-    for ranked in view.ranking.files[:12]:
+    for ranked in view.ranking.files[:RANKED]:
         entry = view.index.entry(ranked.path)
-        if entry is None or is_test(ranked.path):
-            continue
-        hits = [d for d in entry.defs if terms & line_keys(d.name)
-                and not any(f.path == ranked.path and f.start <= d.start <= f.end for f in shown)]
-        hits = [d for d in hits if not any(o is not d and d.start <= o.start and o.end <= d.end for o in hits)]
-        if not hits:
-            continue   # a file matched by its text alone is a guess; pack.md lists the ranking
-        groups: list[list] = []
-        for d in sorted(hits, key=lambda d: d.start):
-            if groups and d.start <= max(g.end for g in groups[-1]) + GAP:
-                groups[-1].append(d)
-            else:
-                groups.append([d])
-        for g in groups[:2]:
-            names = ", ".join(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in g[:3])
-            out.append(_read_line(ranked.path, g[0].start, max(d.end for d in g), names))
-        if len(out) >= LOCATIONS:
+        if len(out) == LINE_FILES:
             break
-    return out[:LOCATIONS]
+        if ranked.path in seen or entry is None or entry.note or kind_of(ranked.path) not in ("code", "source-locale"):
+            continue   # docs and changelogs name the task's words without being what changes
+        lines = view.read(ranked.path).splitlines()
+        hits = []
+        for n, line in enumerate(lines, 1):
+            if len(line) > LINE_WIDTH or _IMPORT.match(line):
+                continue
+            found = [weights.get(k, 0.0) for k in line_keys(line)]
+            if max(found, default=0.0) >= bar > 0:
+                hits.append((-sum(found), n))
+        best = sorted(n for _, n in sorted(hits)[:LINE_HITS])
+        if best:
+            out.append(f"### {ranked.path} {best[0]}-{best[-1]} of {len(lines)}: lines with task words\n"
+                       + "".join(f"{n}\t{lines[n - 1].rstrip()}\n" for n in best))
+    return out
 
 
 def _checks(baseline: dict) -> str:
@@ -412,20 +420,20 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
     test_code, tests = _tests(view, terms - TEST_WORDS, names, [f.path for f in shown],
                               CODE_CHARS + TEST_CHARS - sum(map(len, code)))
     code += test_code
-    where = _locations(view, terms, shown)
-    while True:   # the code is capped by CODE_CHARS; the lists give way when all of it does not fit
-        text = _compose(head, code, tests, where, more)
-        if len(text) <= INJECT_CHARS or not (where or tests):
+    lines = _matching_lines(view, weights, shown)
+    while True:   # the code is capped by CODE_CHARS; the rest gives way when all of it does not fit
+        text = _compose(head, code, lines, tests, more)
+        if len(text) <= INJECT_CHARS or not (tests or lines):
             break
-        (where or tests).pop()
+        (tests or lines).pop()
     return text if len(text) <= INJECT_CHARS else text[:INJECT_CHARS - 40].rsplit("\n", 1)[0] + "\n(cut to fit)\n"
 
 
-def _compose(head: list[str], code: list[str], tests: list[str], where: list[str], more: str) -> str:
+def _compose(head: list[str], code: list[str], lines: list[str], tests: list[str], more: str) -> str:
     sections = ["## Code most likely to change, and the nearest tests (numbered as Read shows it)\n" + "".join(code) if code else
                 "## Code\nno definition matches the task's words; see the files below.\n"]
+    if lines:
+        sections.append("## The task's words in the next ranked files\n" + "".join(lines))
     if tests:
         sections.append("## Other tests using it\n" + "".join(t + "\n" for t in tests))
-    if where:
-        sections.append("## Also matching\n" + "".join(w + "\n" for w in where))
     return "\n".join(head) + "\n\n" + "\n".join(sections) + "\n" + more + "\n"

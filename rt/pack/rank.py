@@ -138,6 +138,7 @@ _KIND_PREFIX = re.compile(r"^\s*(?:feat|fix|chore|refactor|perf|docs|style|test|
                           re.IGNORECASE | re.MULTILINE)
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
+_LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
@@ -181,8 +182,10 @@ def parse_task(text: str, defined=None) -> Query:
     for m in _URL.finditer(text):
         words(m.group(0), W["url"], False, url=True)
     rest = _URL.sub(" ", rest)
-    for m in _BACKTICK.finditer(rest):
-        words(m.group(1), W["ident"], True)
+    for m in _BACKTICK.finditer(rest):   # its string literals are example data, the rest code
+        for lit in _LITERAL.finditer(m.group(1)):
+            words(lit.group(2), W["quoted"], False)
+        words(_LITERAL.sub(" ", m.group(1)), W["ident"], True)
     rest = _BACKTICK.sub(" ", rest)
     for m in _QUOTED.finditer(rest):
         quoted = m.group(1).strip()

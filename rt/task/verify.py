@@ -283,7 +283,8 @@ def _order(d: Diagnostic) -> tuple:
 
 def format_diagnostic(d: Diagnostic, checks: str | None = None) -> str:
     where = f"{d.file}:{d.line}" + (f":{d.column}" if d.column else "") if d.file else "(no file)"
-    code = f" [{d.code}]" if d.code else ""
+    code = d.code[len(d.file) + 2:] if d.file and d.code.startswith(f"{d.file}::") else d.code   # a test id's path is the place's
+    code = f" [{code}]" if code else ""
     kind = " (error)" if d.kind == "error" else ""    # a test's setup, teardown or collection broke
     return f"{where} {checks or d.check}{code}{kind} {d.message}"
 
