@@ -64,7 +64,7 @@ def test_compaction_asks_for_the_two_sections_and_the_next_request_carries_the_h
     for fact in (ERROR, DECISION, PATTERN, "step 1: STEP_MARK added the import"):
         assert fact in now
     # what the client sends again after the compaction: the PreCompact text, paid for a second time
-    assert f"PreCompact [" in now and PRECOMPACT in now.split("Compacted", 1)[1]
+    assert "PreCompact [" in now and PRECOMPACT in now.split("Compacted", 1)[1]
     data = repo.rt_json("usage")
     [task] = data["tasks"]
     [session] = data["sessions"]

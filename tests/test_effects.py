@@ -2,7 +2,7 @@
 (as a popular HTTP library's does) must not fail verify, count as a fix attempt, or stand in the way of a plan."""
 from __future__ import annotations
 
-from tests.checks_support import CALC, commit_config, python_project, verify_md
+from tests.checks_support import CALC, commit_config, python_project
 from tests.hooks_support import bash, context_text, hook, payload
 
 WRITER = ("def test_writes_a_file():\n"
