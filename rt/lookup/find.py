@@ -91,16 +91,21 @@ def _lines_with(text: str, q: str, lines: list[tuple[int, str]] | None = None) -
     if len(low) != len(text):   # İ, whose lower case is longer, shifts positions: line by line
         return [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
     if any(c in text for c in _OTHER_BREAKS):
-        out = []
-        lines, ends = text.splitlines(), line_ends(text)
-        at = low.find(first)
-        while at != -1:
-            i = bisect_right(ends, at)
-            if q in _norm(lines[i]):
-                out.append((i + 1, lines[i]))
-            at = low.find(first, ends[i])
-        return out
+        return [(i + 1, line) for i, line in _lines_holding(text, low, first) if q in _norm(line)]
     return [(i, line) for i, line in _first_lines(text, low, first) if q in _norm(line)]
+
+
+def _lines_holding(text: str, hay: str, needle: str):
+    """(0-based number, line) of each line of `text`, split as `str.splitlines` splits it, where `hay` (`text`
+    or its lower case of the same length) holds `needle`; each line once, lines split only when one does."""
+    at = hay.find(needle)
+    if at == -1:
+        return
+    lines, ends = text.splitlines(), line_ends(text)
+    while at != -1:
+        i = bisect_right(ends, at)
+        yield i, lines[i]
+        at = hay.find(needle, ends[i])
 
 
 _JSON_STRING = re.compile(r'("[^"\\\n]*(?:\\.[^"\\\n]*)*")\s*(:?)')
@@ -243,15 +248,11 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
             holders &= set(idx.with_word(w))
         for path in sorted(p for p in holders - set(files) if not i18n.is_locale(p)):
             text = read_text(ctx.repo, path) or ""
-            at = text.find(base)   # a line naming the key holds it: only those lines are tried
-            lines, ends = (text.splitlines(), line_ends(text)) if at != -1 else ([], [])
-            while at != -1:
-                i = bisect_right(ends, at)
-                if quoted.search(lines[i]):
+            for i, line in _lines_holding(text, text, base):   # a line naming the key holds it: only those are tried
+                if quoted.search(line):
                     used.add((path, i + 1))
                     out.append(Hit(1, path, i + 1, f"names key {key} (translation at {where[0]}:{where[1]})",
-                                   _snippet(lines[i])))
-                at = text.find(base, ends[i])
+                                   _snippet(line)))
     return out
 
 
