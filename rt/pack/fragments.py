@@ -54,6 +54,11 @@ def line_keys(line: str) -> set[str]:
     return {k for w in _WORD.findall(line) for k in keys_of_word(w)}
 
 
+def words_giving(text: str, keys) -> set[str]:
+    """The distinct words of `text` that give one of `keys`: a line holding none of them gives none of the keys."""
+    return {w for w in set(_WORD.findall(text)) if not keys.isdisjoint(keys_of_word(w))}
+
+
 def as_keys(terms) -> dict[str, float]:
     """The ranking keys of the task's words with their weights: `terms` is the ranking's weights
     (`Ranking.weights`, taken as they are) or words, each then weighing 1. Keys must come as a dict: the

@@ -28,7 +28,7 @@ import re
 
 from rt import budget, journal
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import Fragment, as_keys, fragments, line_keys
+from rt.pack.fragments import Fragment, as_keys, fragments, line_keys, words_giving
 from rt.pack.rank import is_test, kind_of, short
 
 INJECT_CHARS = 9500
@@ -358,6 +358,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
 def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> list[str]:
     """The lines of the next ranked files whose task words weigh most, numbered (see LINE_FILES)."""
     bar = LINE_BAR * max(weights.values(), default=0.0)
+    strong = {k for k, w in weights.items() if w >= bar > 0}   # a line shown holds one of these
     seen = {f.path for f in shown}
     out: list[str] = []
     for ranked in view.ranking.files[:RANKED]:
@@ -366,13 +367,18 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
             break
         if ranked.path in seen or entry is None or entry.note or kind_of(ranked.path) not in ("code", "source-locale"):
             continue   # docs and changelogs name the task's words without being what changes
-        lines = view.read(ranked.path).splitlines()
+        text = view.read(ranked.path)
+        telling = words_giving(text, strong)
+        if not telling:
+            continue
+        lines = text.splitlines()
+        holds = re.compile("|".join(map(re.escape, sorted(telling, key=len, reverse=True)))).search
         hits = []
-        for n, line in enumerate(lines, 1):
-            if len(line) > LINE_WIDTH or _IMPORT.match(line):
+        for n, line in enumerate(lines, 1):   # only lines with a telling word are split into keys
+            if len(line) > LINE_WIDTH or not holds(line) or _IMPORT.match(line):
                 continue
             found = [weights.get(k, 0.0) for k in line_keys(line)]
-            if max(found, default=0.0) >= bar > 0:
+            if max(found, default=0.0) >= bar:
                 hits.append((-sum(found), n))
         best = sorted(n for _, n in sorted(hits)[:LINE_HITS])
         if best:
