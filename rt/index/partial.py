@@ -44,6 +44,9 @@ _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 _JS_LANGS = frozenset({"javascript", "typescript", "vue", "svelte"})
 _QUOTED_SPECS = _JS_LANGS | {"go"}
 """Languages whose imports are string literals (`clike._imports`)."""
+_NAMED_IMPORTS = frozenset({"python", "rust", "java"})
+"""Languages whose files only their own language imports, by name; any other file (code, JSON, a stylesheet)
+a JavaScript-family one can import by a string."""
 _RELATIVE = {**dict.fromkeys(_QUOTED_SPECS, re.compile(rb"[\"'`]\.")), "python": re.compile(rb"\bfrom\s+\.")}
 """What a relative import looks like, where a language's has a form of its own."""
 _ANY = re.compile(rb"")
@@ -375,13 +378,16 @@ class Partial:
 
     def importers(self, path: str) -> list[str]:
         """As `Index.importers`: the files whose imports can reach it, parsed, and their imports resolved.
-        A JavaScript-family or Go import is a string the resolver takes to the file (`_specs`); another
-        language's names the file's name or its folder's; a package's own file is also reached by a
-        relative import from under its folder."""
+        A JavaScript-family or Go import is a string the resolver takes to the file (`_specs`); a Python,
+        Rust or Java import names the file's name or its folder's; a package's own file is also reached
+        by a relative import from under its folder."""
+        got = self._cache.get(("importers", path))
+        if got is not None:
+            return got
         folder, _, name = path.rpartition("/")
         stem = name.split(".")[0]
         package = stem in _PACKAGE_FILES
-        if language(path) in _QUOTED_SPECS:
+        if language(path) not in _NAMED_IMPORTS:
             tails, exact, heads = self._specs(path)
             spec = _import_spec(tails, exact, heads)
             needles = {_fold(s.encode("utf-8", "surrogateescape").rstrip(b"/").rpartition(b"/")[2]).decode(
@@ -408,7 +414,9 @@ class Partial:
             tree = self._resolver()
             resolve_all(self.repo, fresh, tree.paths, tree)
             self._resolved.update(found)
-        return [self.paths[f] for f in sorted(found) if self.paths[f] != path and path in self.entries[f].resolved]
+        got = self._cache["importers", path] = [self.paths[f] for f in sorted(found)
+                                                 if self.paths[f] != path and path in self.entries[f].resolved]
+        return got
 
     def _specs(self, path: str) -> tuple[set[str], set[str], set[str]]:
         """The import strings that reach `path` (`resolve._js`, `resolve._go`): the last segments a relative
