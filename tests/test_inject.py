@@ -206,3 +206,15 @@ def test_the_next_ranked_files_give_their_lines_with_the_most_telling_task_words
     assert f"\n{line}\t    out.write(format_rounding(rows))   # invoice rounding\n" in section + "\n"
     assert "# rows of the total" not in section and "import" not in section and ".md" not in section
     assert_faithful(project.root, text)
+
+
+def test_a_keyword_is_not_the_tasks_english_word(project):
+    """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
+    nothing of the task, and no section is made of them."""
+    project.write("src/base.ts", "".join(f"export function withBase{k}(input: string, base: string) {{\n"
+                                          f"  return base + input;\n}}\n\n" for k in range(3)))
+    project.write("src/query.ts", "export function parseQuery(q: string) {\n  for (const part of q.split('&')) {\n"
+                  + "    if (!part) {\n      continue;\n    }\n  }\n  return q;\n}\n" * 3)
+    project.init_git()
+    text = runtask(project, "/runtask withBase: count the base only when the input continues with a slash")
+    assert "continue;" not in text, text

@@ -73,6 +73,10 @@ lines whose task words weigh most, if one of their words weighs at least LINE_BA
 word: a line of common words only is a guess. Import lines and lines longer than LINE_WIDTH (minified, data)
 are left out."""
 _IMPORT = re.compile(r"\s*(?:import\b|from\s+\S+\s+import\b|use\s|#include\b|export\s.*\bfrom\s)|.*\brequire\(")
+_KEYWORDS = frozenset("""async await break case catch class const continue def default do elif else enum except export
+extends finally fn for func function if implements import instanceof interface lambda let mut pass pub raise return
+static struct switch throw throws try typeof var while yield""".split())
+"""Keywords of the languages rt reads: in code, `continue;` says nothing of a task's "continues"."""
 
 
 def _numbered(frag: Fragment) -> str:
@@ -368,6 +372,8 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
             continue   # docs and changelogs name the task's words without being what changes
         text = view.read(ranked.path)
         telling = words_giving(text, strong)
+        if kind_of(ranked.path) == "code":
+            telling -= _KEYWORDS
         if not telling:
             continue
         lines = text.splitlines()
