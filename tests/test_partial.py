@@ -17,7 +17,7 @@ from hooks_support import hook
 from rt.core import Repo
 from rt.index import index, terms
 from rt.index.partial import PARTIAL_FROM, Partial
-from rt.pack.rank import RANKED, rank, settle
+from rt.pack.rank import RANKED, is_test, rank, settle
 from rt.snapshot import scan
 from rt.store import Store
 
@@ -240,3 +240,73 @@ def test_a_long_task_ranks_on_the_full_index_built_in_the_hook(project):
     words = " ".join(f"word{i} of the thing" for i in range(12))
     _runtask(project, f"fix the invoice report: {words}")
     assert (project.root / ".rt" / "index" / "meta.json").is_file()   # built in the hook, not after it
+
+
+WEB_FILE = '''import {{ format }} from "@shared/utils/format{n}";
+import Panel{n} from "./Panel{n}";
+
+// Move the item to the list the user chose; the order of the rest is kept.
+/*
+ * Copy the link to the clipboard, then show the toast of the result.
+ */
+export default function Page{n}({{ items }}: Props) {{
+  const label = "Go to the page of the item";
+  return (
+    <Panel{n} left={{0}} to={{`/items/${{items.length}}`}} title={{label}}>
+      Choose the item to show
+    </Panel{n}>
+  );
+}}
+'''
+"""A web app's page: the words of a task (`the`, `to`, `left`) in comments, strings, JSX props and text,
+none defining them; an import through a wildcard tsconfig alias."""
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("web") / "repo"
+    (root / "app").mkdir(parents=True)
+    (root / "shared" / "utils").mkdir(parents=True)
+    (root / "tsconfig.json").write_text('{"compilerOptions": {"paths": {"@shared/*": ["./shared/*"]}}}\n')
+    for n in range(PARTIAL_FROM):
+        (root / "app" / f"Page{n}.tsx").write_text(WEB_FILE.format(n=n))
+        (root / "shared" / "utils" / f"format{n}.ts").write_text(f"export const format = (x: number) => `${{x}}{n}`;\n")
+    (root / "app" / "Menu.tsx").write_text("export class Menu {\n  left = () => 0;\n  to(x: number) {\n    return x;\n  }\n}\n")
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
+    return root
+
+
+def test_words_in_comments_strings_and_props_are_not_taken_for_definitions(web):
+    """`definitions` parses only the files where a name can be defined: not where it is in a comment, a
+    string, JSX text or a JSX prop; a class property's function and a method still are."""
+    partial, full = _both(web)
+    for name in ("the", "of", "item", "title", "clipboard"):
+        assert partial.definitions(name) == full.definitions(name) == [], name
+    assert partial.parsed == 0
+    for name in ("left", "to"):
+        assert partial.definitions(name) == full.definitions(name) != [], name
+    assert partial.parsed == 1   # app/Menu.tsx alone
+
+
+def test_an_import_through_a_wildcard_alias_is_looked_for_by_the_files_name(web):
+    partial, full = _both(web)
+    assert partial.importers("shared/utils/format7.ts") == full.importers("shared/utils/format7.ts") == ["app/Page7.tsx"]
+    assert partial.parsed <= 12   # the files naming `format7` (format7, format70-79), not every `@shared/` user
+
+
+def test_users_among_tests_parse_no_other_file(web):
+    partial, full = _both(web)
+    assert partial.users("format", among=is_test) == full.users("format", among=is_test) == []
+    assert partial.parsed == 0
+    assert partial.users("format") == full.users("format")
+
+
+@pytest.mark.parametrize("task", ["move the item to the list on the left", "Copy the link to the clipboard"])
+def test_a_task_of_common_words_settles_on_few_files(web, task):
+    """A file's most from its definitions counts only the places its text can define a key: the pages holding
+    every task word many times, in comments, strings and props, are not parsed to learn they define none."""
+    partial, full = _both(web)
+    assert _ranked(settle(partial, task)) == _ranked(rank(full, task))
+    assert partial.parsed < 50

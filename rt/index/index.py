@@ -259,9 +259,11 @@ class Index:
         """(path, definition) for every definition named `name`, by path then line."""
         return [(self._numbered[r[0]], Definition(*r[1:])) for r in self._lookup("defs", name)]
 
-    def users(self, ident: str) -> list[str]:
-        """Files whose code has the identifier `ident` (case-sensitive), sorted."""
-        return self._path_list(self._lookup("idents", ident))
+    def users(self, ident: str, among=None) -> list[str]:
+        """Files whose code has the identifier `ident` (case-sensitive), sorted; those `among(path)` keeps
+        when given (a partial index then parses no others)."""
+        paths = self._path_list(self._lookup("idents", ident))
+        return paths if among is None else [p for p in paths if among(p)]
 
     def with_word(self, word: str) -> list[str]:
         """Files whose text has the lower-case word `word`, sorted."""

@@ -37,7 +37,8 @@ DEF_LANGS = frozenset({"python", "javascript", "typescript", "vue", "svelte", "g
 _KEYWORDS = (rb"def|class|function|func|fn|type|interface|enum|struct|trait|union|mod|module|namespace|record|"
              rb"const|let|var|static|impl|macro_rules!")
 """Words a definition's name can follow (`langs.parse`'s readers); elsewhere a name being defined is
-followed by `(`, `=`, `:`, `<`, `{`, `,` or `;`, or ends its line, or starts it (a Go `var (` group)."""
+followed by `(`, `=`, `:`, `<`, `{`, `,` or `;` (`_AFTER`; the JavaScript family's `_AFTER_JS`), or ends its
+line, or starts it (a Go `var (` group)."""
 _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 """File names an import names by their folder (`from pkg import x`, `import '.'`, a Rust module)."""
 _JS_LANGS = frozenset({"javascript", "typescript", "vue", "svelte"})
@@ -66,25 +67,69 @@ _NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructo
 """Names no definition has: Python's `ast` refuses its keywords, `clike` skips its own but modifiers."""
 _WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
 """The bytes of a word, lower-case (`terms.text_counts`' words)."""
+_TOKEN_CHARS = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$")
+"""The bytes of a name as the readers take it."""
 _BEFORE = re.compile(rb"\b(?:" + _KEYWORDS + rb")\s+(?:\*\s*)?$")
 _AFTER = re.compile(rb"\s*\??\s*(?:[=:(<{,;]|$)", re.MULTILINE)
+_AFTER_JS = re.compile(rb"\??<|\s*\??\s*(?:\(|<[^;{}]*?>\s*\(|=(?!=)\s*(?:function|async|[(<]|[A-Za-z_$][\w$]*\s*=>))")
+"""What follows a name the JavaScript family's reader takes for a definition without a keyword before it: a
+method's parameters (`name(`, `name<T>(`, `name?(`; `name<` alone too) or a class property's function
+(`name = () =>`). A JSX prop (`to={...}`), an object's key (`left: 0`) or JSX text (`the <em>`) is none."""
+_ESCAPE = re.compile(rb"\\.")
+_SPACE_OR_STAR = frozenset(b" \t\r\f\v*")
+"""How a line ends before a name `_BEFORE` can find a keyword before (the search is the costly test)."""
 
 
 class _Defining:
-    """Finds where a file may define `name`: the name as a token, after a defining keyword, or before
-    what follows a name being defined, or first on its line. (A regular expression of the three is
-    slow: it tries every keyword at every position.)"""
+    """Finds where a file may define `name`, as its language's reader can: the name as a token, after a
+    defining keyword, or before what follows a name being defined (a Python constant's only if it is upper
+    case), or (a Go group's) first on its line; not in a comment or a string begun on its line. (A regular
+    expression of the three is slow: it tries every keyword at every position.)"""
 
     def __init__(self, name: str):
         self.token = re.compile(rb"(?<![\w$])" + re.escape(name.encode("utf-8", "surrogateescape")) + rb"(?![\w$])")
+        self.upper = name.isupper()
 
-    def search(self, data: bytes) -> bool:
-        for m in self.token.finditer(data):
-            line = data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]
-            if (_AFTER.match(data, m.end()) or _BEFORE.search(line) or not line.strip(b" \t") and data[m.end():m.end() + 1] in (b" ", b"\t")) \
-                    and not line.endswith(b"."):
-                return True
+    def search(self, data: bytes, lang: str) -> bool:
+        return any(_defines_at(data, m.start(), m.end(), lang, self.upper) for m in self.token.finditer(data))
+
+
+def _defines_at(data: bytes, start: int, end: int, lang: str, upper: bool) -> bool:
+    """Whether the name at data[start:end] may be a definition's (`_Defining`)."""
+    line = data[data.rfind(b"\n", 0, start) + 1:start]
+    after = _AFTER_JS if lang in _JS_LANGS else _AFTER if lang != "python" or upper else None
+    if not (after is not None and after.match(data, end) or line and line[-1] in _SPACE_OR_STAR and _BEFORE.search(line)
+            or lang == "go" and not line.strip(b" \t") and data[end:end + 1] in (b" ", b"\t")):
         return False
+    return not (line.endswith(b".") or _commented(line, lang) or _in_string(line))
+
+
+def _commented(line: bytes, lang: str) -> bool:
+    """Whether a line's text before a name puts it in a comment: a `#` one in Python, else `//` with no
+    quote before it, or a block comment's line (`/*` not closed on it, ` * ...`)."""
+    lead = line.lstrip(b" \t")
+    if lang == "python":
+        return lead.startswith(b"#")
+    if lead.startswith(b"/*") and b"*/" not in lead or lead.startswith(b"* ") or lead == b"*":
+        return True
+    cut = line.find(b"//")
+    return cut >= 0 and not any(q in line[:cut] for q in b"\"'`")
+
+
+def _in_string(line: bytes, quotes: bytes = b'"`') -> bool:
+    """Whether a line's text before a name leaves a string of these quotes open."""
+    line = _ESCAPE.sub(b"", line)
+    return any(line.count(q) % 2 for q in quotes)
+
+
+def _import_spec(names: set[str], heads: set[str]) -> re.Pattern:
+    """A string that can name a file in an import: one of `names` as a whole segment of its path
+    (`"./Heading"`, `"../nodes/Heading.ts"`, `"@shared/nodes/Heading"`, a Go package's `"x/y/pkg"`), or
+    starting with a tsconfig alias that names the file whole (`"@shop/basket"`)."""
+    def alternatives(words):
+        return b"|".join(re.escape(w.encode("utf-8", "surrogateescape")) for w in sorted(words)) or rb"(?!)"
+    return re.compile(rb"[\"'`](?:(?:[^\"'`\n]*/)?(?:" + alternatives(names) + rb")(?:[./][^\"'`\n]*)?[\"'`]|(?:"
+                      + alternatives(heads) + rb"))")
 
 
 def _needle(key: str) -> bytes:
@@ -127,6 +172,7 @@ class Partial:
         self._resolved: set[int] = set()
         self._tree = None
         self._cache: dict[tuple[str, str], list] = {}
+        self._most: dict[str, dict[int, int]] = {}   # key -> file -> its most definitions' names (at_most)
         self.parsed = 0
         self.upper = False   # see at_most
 
@@ -154,15 +200,14 @@ class Partial:
             self._names[fid] = terms.name_counts([d.name for d in e.defs])
         self.parsed += len(todo)
 
-    def _reach(self, kind: str, name: str, langs=None, pattern=None) -> list[int]:
-        """The files a look-up of `name` can find, parsed: those holding it (folded), of `langs` when
-        given, in whose bytes `pattern.search` finds something when given."""
+    def _reach(self, kind, name: str, keep=None) -> list[int]:
+        """The files a look-up of `name` can find, parsed: those holding it (folded), and for which
+        `keep(file number)` holds when given. `kind` tells the look-ups apart in the cache."""
         got = self._cache.get((kind, name))
         if got is None:
-            raw = name.encode("utf-8", "surrogateescape")
-            got = [f for f in self._find(raw) if langs is None or language(self.paths[f]) in langs]
-            if pattern is not None:
-                got = [f for f in got if pattern.search(self._texts[f])]
+            got = self._find(name.encode("utf-8", "surrogateescape"))
+            if keep is not None:
+                got = [f for f in got if keep(f)]
             self.parse(got)
             self._cache[kind, name] = got
         return got
@@ -171,8 +216,9 @@ class Partial:
 
     @contextlib.contextmanager
     def at_most(self):
-        """Within it, a file not parsed yet counts every occurrence of a key in its text as a definition's
-        name (`postings("nterms", ...)`): the most its definitions could give it (`rank.settle`)."""
+        """Within it, a file not parsed yet counts every occurrence of a key in its text where a name may
+        be defined (`_defines_at`) as a definition's name (`postings("nterms", ...)`): the most its
+        definitions could give it (`rank.settle`)."""
         self.upper = True
         try:
             yield self
@@ -191,13 +237,15 @@ class Partial:
 
     def postings(self, kind: str, key: str) -> list:
         """As `Index.postings`; "nterms" of the parsed files only, and with `upper`, of each file not
-        parsed its most: as many definitions' names as its text has occurrences of the key."""
+        parsed its most: as many definitions' names as its text has occurrences of the key where a name
+        may be defined."""
         if kind == "nterms":   # a definition's name is a word of its file's text
             out = []
+            most = self._most[key] if self.upper else None
             for v in self.postings("terms", key):
                 fid = v if type(v) is int else v[0]
                 names = self._names.get(fid)
-                n = names.get(key) if names is not None else (v if type(v) is int else v[1]) if self.upper else None
+                n = names.get(key) if names is not None else most.get(fid) if most is not None else None
                 if n:
                     out.append(fid if n == 1 else [fid, n])
             return out
@@ -207,24 +255,41 @@ class Partial:
         return got
 
     def _text_postings(self, key: str) -> list:
+        """The "terms" postings of `key`; and, for `at_most`, each file's count of them where a name may be
+        defined (the whole `[\\w$]` token around the word taken for the name)."""
         needle = _needle(key)
         out = []
+        most = self._most[key] = {}
         for fid in self._find(needle):
-            n = sum(terms.keys_of_word(w.decode("ascii")).count(key) for w in self._holding(fid, needle))
+            data, lang = self._texts[fid], language(self.paths[fid])
+            n = d = 0
+            for start, word in self._holding(fid, needle):
+                k = terms.keys_of_word(word.decode("ascii")).count(key)
+                if k and lang in DEF_LANGS:
+                    s, e = start, start + len(word)
+                    while s and data[s - 1] in _TOKEN_CHARS:
+                        s -= 1
+                    while e < len(data) and data[e] in _TOKEN_CHARS:
+                        e += 1
+                    d += k if _defines_at(data, s, e, lang, data[s:e].isupper()) else 0
+                n += k
             if n:
                 out.append(fid if n == 1 else [fid, n])
+            if d:
+                most[fid] = d
         return out
 
-    def _holding(self, fid: int, needle: bytes) -> list[bytes]:
-        """The words of a file whose folded form holds `needle`, one per occurrence: found where the
-        lower-case text holds it, or (underscores inside the needle's span) by a slower expression."""
+    def _holding(self, fid: int, needle: bytes) -> list[tuple[int, bytes]]:
+        """The words of a file whose folded form holds `needle`, one per occurrence, with where each
+        starts: found where the lower-case text holds it, or (underscores inside the needle's span) by a
+        slower expression."""
         data = self._texts[fid]
         low = data.lower()
         folded = self._blob[self._starts[fid]:self._starts[fid + 1] - 1]
         if low.count(needle) != folded.count(needle):
             holding = re.compile(rb"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*?" + b"_*".join(
                 re.escape(needle[i:i + 1]) for i in range(len(needle))) + rb")[A-Za-z0-9_]+", re.IGNORECASE)
-            return holding.findall(data)
+            return [(m.start(), m.group()) for m in holding.finditer(data)]
         words, last = [], -1
         i = low.find(needle)
         while i >= 0:
@@ -233,7 +298,7 @@ class Partial:
                 start -= 1
             if start > last:   # a word holding the needle twice is one word
                 last = start
-                words.append(terms.WORD_BYTES.match(data, start).group())
+                words.append((start, terms.WORD_BYTES.match(data, start).group()))
             i = low.find(needle, i + 1)
         return words
 
@@ -268,13 +333,32 @@ class Partial:
         both Python and the C-like languages (`for`, `in`) for a name."""
         if name in _NEVER_NAMES:
             return []
-        return [(self.paths[f], d) for f in self._reach("defs", name, DEF_LANGS, _Defining(name))
-                for d in self.entries[f].defs if d.name == name]
+        defining = _Defining(name)
 
-    def users(self, ident: str) -> list[str]:
+        def keep(f: int) -> bool:
+            lang = language(self.paths[f])
+            return lang in DEF_LANGS and defining.search(self._texts[f], lang)
+        return [(self.paths[f], d) for f in self._reach("defs", name, keep) for d in self.entries[f].defs if d.name == name]
+
+    def users(self, ident: str, among=None) -> list[str]:
+        """As `Index.users`, parsing only the files `among` keeps: a file of a language with a reader uses
+        `ident` where it is code, not in a comment or a double-quoted string (but in Python's f-strings
+        and after a template's `${`, which hold code); others anywhere."""
         raw = re.escape(ident.encode("utf-8", "surrogateescape"))
         pattern = re.compile(rb"(?<![\w$])" + raw + rb"(?![\w$])")
-        return [self.paths[f] for f in self._reach("idents", ident, None, pattern) if ident in self.entries[f].idents]
+
+        def keep(f: int) -> bool:
+            if among is not None and not among(self.paths[f]):
+                return False
+            data, lang = self._texts[f], language(self.paths[f])
+            if lang not in DEF_LANGS:
+                return pattern.search(data) is not None
+            for m in pattern.finditer(data):
+                line = data[data.rfind(b"\n", 0, m.start()) + 1:m.start()]
+                if not _commented(line, lang) and (lang == "python" or b"${" in line or not _in_string(line, b'"')):
+                    return True
+            return False
+        return [self.paths[f] for f in self._reach(("idents", among), ident, keep) if ident in self.entries[f].idents]
 
     def with_word(self, word: str) -> list[str]:
         return [self.paths[f] for f in self._reach("words", word) if word in self.entries[f].words]
@@ -297,15 +381,14 @@ class Partial:
         stem = name.split(".")[0]
         package = stem in _PACKAGE_FILES
         needles = {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set())
-        if language(path) in _JS_LANGS:   # a tsconfig alias whose targets hold it: `@scope/pkg`, `@/lib/`
-            for base, pattern, targets in self._resolver().aliases:
-                head = pattern.partition("*")[0]
-                if head.strip("/") and any(path.startswith(posixpath.normpath(posixpath.join(base, t.partition("*")[0])))
-                                           for t in targets):
-                    needles.add(head)
-        needles -= {""}
-        spec = re.compile(rb"[\"'`][^\"'`\n]*(?:" + b"|".join(re.escape(n.encode("utf-8", "surrogateescape"))
-                                                             for n in sorted(needles)) + rb")")
+        heads: set[str] = set()
+        if language(path) in _JS_LANGS:   # a tsconfig alias naming it whole (`@scope/pkg`); a wildcard one
+            for base, pattern, targets in self._resolver().aliases:   # (`@shared/*`) ends with its name as spelt
+                if "*" not in pattern and any(path.startswith(posixpath.normpath(posixpath.join(base, t)))
+                                              for t in targets):
+                    heads.add(pattern)
+        needles = (needles | heads) - {""}
+        spec = _import_spec(needles - heads, heads)
         found: set[int] = set()
         for needle in needles:
             for f in self._find(needle.encode("utf-8", "surrogateescape")):

@@ -267,9 +267,8 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
                 worded[path] = worded.get(path, 0) + 1
     users: dict[str, int] = {}
     for name in names:
-        for path in view.index.users(name):
-            if is_test(path):
-                users[path] = users.get(path, 0) + 1
+        for path in view.index.users(name, among=is_test):
+            users[path] = users.get(path, 0) + 1
     return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
 
 

@@ -343,9 +343,10 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     the same order, with the same scores.
 
     A file not parsed yet scores at least as ranked without its definitions' names, and at most as
-    ranked with every occurrence of a key in its text taken for a definition's name (`Partial.at_most`):
-    a definition's name is a word of its text. While a file's most could reach the RANKED-th best
-    least, the files that can are parsed and all ranked again; the last ranking is `rank`'s. A file's
+    ranked with every occurrence of a key in its text where a name may be defined taken for a
+    definition's name (`Partial.at_most`): a definition's name is a word of its text. While a file's
+    most could reach the RANKED-th best least, the files that can, and whose most is above their
+    least, are parsed and all ranked again; the last ranking is `rank`'s. A file's
     most moves with the others only by the share of the best score a named path or a translation gets:
     without those, one round settles it.
     """
@@ -358,7 +359,10 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
             most = {f.path: f.score for f in rank(index, text, pinned, read, whole=True).files}
         scores = sorted((f.score for f in least.files if f.why != ["pinned"]), reverse=True)
         floor = scores[RANKED - 1] if len(scores) >= RANKED else 0.0
-        todo = [fid for fid in index.unparsed(least.weights) if most.get(index.path_of(fid), 0.0) >= floor]
+        now = {f.path: f.score for f in least.files}
+        todo = [fid for fid in index.unparsed(least.weights)   # those whose definitions can lift them
+                if now.get(index.path_of(fid), 0.0) < most.get(index.path_of(fid), 0.0) and
+                most.get(index.path_of(fid), 0.0) >= floor]
         index.parse(todo)
         settled = not todo or not shares
     todo = _unsure(index, least.weights)
