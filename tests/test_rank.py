@@ -241,3 +241,16 @@ def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     project.init_git()
     paths = ranked(project, "Retry middleware: exponential backoff between attempts")
     assert paths.index("middlewares/retry/retry.go") < paths.index("vendor/github.com/cenk/backoff/retry.go")
+
+
+def test_a_release_number_finds_where_the_project_keeps_its_version(project):
+    """A release commit's message is the number ("v1.8.42"), which no file holds yet: the file defining the
+    version is what it edits. A number that is no release (`1.5`, an address) adds nothing."""
+    project.write("fiber.go", 'package fiber\n\n// Version of the framework\nconst Version = "1.8.41"\n\n'
+                  "func New() *App { return &App{} }\n")
+    project.write("app.go", "package fiber\n\n// App serves requests; see the v1 migration notes.\ntype App struct{}\n")
+    project.write("go.mod", "module github.com/gofiber/fiber\n\nrequire github.com/valyala/fasthttp v1.9.0\n")
+    project.init_git()
+    for task in ("🧹 v1.8.42", "Changelog for 1.8.42"):
+        assert ranked(project, task)[0] == "fiber.go", task
+    assert "version" not in parse_task("wait 1.5 s for 127.0.0.1, then retry").keys

@@ -147,6 +147,9 @@ _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
+_RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
+"""A release number (`v1.8`, `v1.8.42`, `0.23.0`; not `1.5` or an address): a release commit ("v1.8.42",
+"Changelog for 4.13.0") edits the file keeping the project's version, a word such a task never says."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
 
@@ -198,6 +201,8 @@ def parse_task(text: str, defined=None) -> Query:
         words(quoted, W["quoted"], False)
     rest = _QUOTED.sub(" ", rest)
     words(rest, W["word"], False)
+    if _RELEASE.search(_URL.sub(" ", text)):
+        add("version", W["word"], "version")
     return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)))
 
 
