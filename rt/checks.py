@@ -531,8 +531,8 @@ writes) before its process group is killed and the pipes closed."""
 
 class Ran:
     """One check's run: the parsed result, the output kept for people (head and tail when it was long),
-    how long it took, how many bytes it printed, and whether a middle was cut (then only the head and
-    tail of a stream were parsed)."""
+    how long it took, how many bytes it printed (None: it never started), and whether a middle was cut
+    (then only the head and tail of a stream were parsed)."""
 
     __slots__ = ("run", "output", "seconds", "printed", "cut")
 
@@ -651,7 +651,7 @@ def _start_failure(program: str, e: OSError) -> str:
 
 def _could_not_run(check: Check, reason: str, output: str, started: float, session=None) -> Ran:
     return Ran(Run(check.name, check.required, "could_not_run", [], reason, head(output)), output,
-               time.monotonic() - started, session.printed if session else 0, bool(session and session.cut))
+               time.monotonic() - started, session.printed if session else None, bool(session and session.cut))
 
 
 class _Stream:

@@ -93,3 +93,19 @@ def test_the_shell_hook_does_not_blame_the_task_for_a_checks_file(project):
     project.rt("plan", "--edit", "calc.py")
     code, out, _ = hook(project, "post-tool-use", bash(project, "ls", event="PostToolUse"))
     assert "test" not in context_text(out, "PostToolUse")
+
+
+def test_a_check_that_never_started_costs_no_scan_of_the_tree(project, monkeypatch):
+    """A check whose program is missing ran nothing, so nothing in the tree can be its: the tree is not scanned
+    again after it (on a large tree a scan costs about what `git status` does); one that ran still is."""
+    from rt.task import verify
+    python_project(project, tools="ruff", old_problem=False)
+    commit_config(project, '[checks.gone]\nkind = "lint"\nparser = "generic"\ncommand = ["rt-test-no-such-program"]\n'
+                  '[checks.maker]\nkind = "lint"\nparser = "generic"\ncommand = ["sh", "-c", "echo x >> made.txt"]\n')
+    scans = []
+    real = verify.scan
+    monkeypatch.setattr(verify, "scan", lambda *args: scans.append(args) or real(*args))
+    out = project.rt("start", "t")
+    assert "- gone: could not run: program not found: rt-test-no-such-program" in out
+    assert len(scans) == 2   # after ruff and after maker, none after gone
+    assert project.rt("delta").endswith("made by the checks themselves (not counted): A made.txt (maker)\n")

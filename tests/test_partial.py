@@ -310,3 +310,32 @@ def test_a_task_of_common_words_settles_on_few_files(web, task):
     partial, full = _both(web)
     assert _ranked(settle(partial, task)) == _ranked(rank(full, task))
     assert partial.parsed < 50
+
+
+def test_importers_through_a_go_module_path_and_an_alias_into_a_folders_name(tmp_path):
+    """A Go package is imported by its module path (the module's root package too); a tsconfig alias may put
+    the import's words in the middle of a folder's name (`@lib/cart` for `packages/lib-cart/src/index.ts`)."""
+    root = tmp_path / "repo"
+    files = {
+        "go.mod": "module example.com/shop\n\ngo 1.21\n",
+        "total.go": "package shop\n\nfunc Total() int { return 1 }\n",
+        "cmd/shop/main.go": 'package main\n\nimport (\n\t"example.com/shop"\n\t"example.com/shop/api"\n)\n\n'
+                            "func main() { shop.Total(); api.Serve() }\n",
+        "api/api.go": "package api\n\nfunc Serve() {}\n",
+        "api/other.go": 'package api\n\nimport "example.com/shop/api/v2"\n\nvar _ = v2.X\n',
+        "api/v2/v2.go": "package v2\n\nvar X = 1\n",
+        "tsconfig.json": '{"compilerOptions": {"paths": {"@lib/*": ["./packages/lib-*/src"]}}}\n',
+        "packages/lib-cart/src/index.ts": "export const cart = 1;\n",
+        "app/use.ts": 'import { cart } from "@lib/cart";\nexport const n = cart;\n',
+        "app/src.ts": 'import { x } from "../other/src/thing";\nexport const y = x;\n',
+    }
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    partial, full = _both(root)
+    want = {"total.go": ["cmd/shop/main.go"], "api/api.go": ["cmd/shop/main.go"], "api/v2/v2.go": ["api/other.go"],
+            "packages/lib-cart/src/index.ts": ["app/use.ts"]}
+    for path, importers in want.items():
+        assert partial.importers(path) == full.importers(path) == importers, path
+    assert "app/src.ts" not in {partial.path_of(f) for f in partial.entries}   # `src/thing` names no index

@@ -44,6 +44,9 @@ _PACKAGE_FILES = frozenset({"__init__", "index", "mod", "lib", "main"})
 _JS_LANGS = frozenset({"javascript", "typescript", "vue", "svelte"})
 _QUOTED_SPECS = _JS_LANGS | {"go"}
 """Languages whose imports are string literals (`clike._imports`)."""
+_NAMED_IMPORTS = frozenset({"python", "rust", "java"})
+"""Languages whose files only their own language imports, by name; any other file (code, JSON, a stylesheet)
+a JavaScript-family one can import by a string."""
 _RELATIVE = {**dict.fromkeys(_QUOTED_SPECS, re.compile(rb"[\"'`]\.")), "python": re.compile(rb"\bfrom\s+\.")}
 """What a relative import looks like, where a language's has a form of its own."""
 _ANY = re.compile(rb"")
@@ -122,14 +125,14 @@ def _in_string(line: bytes, quotes: bytes = b'"`') -> bool:
     return any(line.count(q) % 2 for q in quotes)
 
 
-def _import_spec(names: set[str], heads: set[str]) -> re.Pattern:
-    """A string that can name a file in an import: one of `names` as a whole segment of its path
-    (`"./Heading"`, `"../nodes/Heading.ts"`, `"@shared/nodes/Heading"`, a Go package's `"x/y/pkg"`), or
-    starting with a tsconfig alias that names the file whole (`"@shop/basket"`)."""
+def _import_spec(tails: set[str], exact: set[str], heads: set[str]) -> re.Pattern:
+    """A string an import can reach a file by: ending with one of `tails` as whole segments (an extension
+    or a slash after it: `"./Heading"`, `"../nodes/Heading.js"`, `"./nodes/"`), one of `exact`
+    (`"@shared/nodes/Heading"`, a Go package's `"x/y/pkg"`), or starting with one of `heads`."""
     def alternatives(words):
         return b"|".join(re.escape(w.encode("utf-8", "surrogateescape")) for w in sorted(words)) or rb"(?!)"
-    return re.compile(rb"[\"'`](?:(?:[^\"'`\n]*/)?(?:" + alternatives(names) + rb")(?:[./][^\"'`\n]*)?[\"'`]|(?:"
-                      + alternatives(heads) + rb"))")
+    return re.compile(rb"[\"'`](?:(?:[^\"'`\n]*/)?(?:" + alternatives(tails) + rb")(?:\.[\w.-]*)?/?[\"'`]|(?:"
+                      + alternatives(exact) + rb")/?[\"'`]|(?:" + alternatives(heads) + rb"))")
 
 
 def _needle(key: str) -> bytes:
@@ -374,26 +377,29 @@ class Partial:
         return self._tree
 
     def importers(self, path: str) -> list[str]:
-        """As `Index.importers`: an import names the file's name or its folder's, or a tsconfig alias
-        leading to it, or (a package's own file) comes from under its folder; those files are parsed and
-        their imports resolved."""
+        """As `Index.importers`: the files whose imports can reach it, parsed, and their imports resolved.
+        A JavaScript-family or Go import is a string the resolver takes to the file (`_specs`); a Python,
+        Rust or Java import names the file's name or its folder's; a package's own file is also reached
+        by a relative import from under its folder."""
+        got = self._cache.get(("importers", path))
+        if got is not None:
+            return got
         folder, _, name = path.rpartition("/")
         stem = name.split(".")[0]
         package = stem in _PACKAGE_FILES
-        needles = {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set())
-        heads: set[str] = set()
-        if language(path) in _JS_LANGS:   # a tsconfig alias naming it whole (`@scope/pkg`); a wildcard one
-            for base, pattern, targets in self._resolver().aliases:   # (`@shared/*`) ends with its name as spelt
-                if "*" not in pattern and any(path.startswith(posixpath.normpath(posixpath.join(base, t)))
-                                              for t in targets):
-                    heads.add(pattern)
-        needles = (needles | heads) - {""}
-        spec = _import_spec(needles - heads, heads)
+        if language(path) not in _NAMED_IMPORTS:
+            tails, exact, heads = self._specs(path)
+            spec = _import_spec(tails, exact, heads)
+            needles = {_fold(s.encode("utf-8", "surrogateescape").rstrip(b"/").rpartition(b"/")[2]).decode(
+                "utf-8", "surrogateescape") for s in tails | exact | heads}   # a string holds its last segment
+        else:
+            spec = None
+            needles = {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set())
         found: set[int] = set()
-        for needle in needles:
+        for needle in needles - {""}:
             for f in self._find(needle.encode("utf-8", "surrogateescape")):
-                lang = language(self.paths[f])   # a JS or Go import names it in a string, as spelt
-                if lang in DEF_LANGS and (lang not in _QUOTED_SPECS or spec.search(self._texts[f])):
+                lang = language(self.paths[f])
+                if lang in DEF_LANGS and (lang not in _QUOTED_SPECS or spec is None or spec.search(self._texts[f])):
                     found.add(f)
         if package:   # a relative import from under its folder: `'.'`, `'../..'`, `from . import`
             inside = folder + "/" if folder else ""
@@ -408,7 +414,39 @@ class Partial:
             tree = self._resolver()
             resolve_all(self.repo, fresh, tree.paths, tree)
             self._resolved.update(found)
-        return [self.paths[f] for f in sorted(found) if self.paths[f] != path and path in self.entries[f].resolved]
+        got = self._cache["importers", path] = [self.paths[f] for f in sorted(found)
+                                                 if self.paths[f] != path and path in self.entries[f].resolved]
+        return got
+
+    def _specs(self, path: str) -> tuple[set[str], set[str], set[str]]:
+        """The import strings that reach `path` (`resolve._js`, `resolve._go`): the last segments a relative
+        one ends with (its name, or a package file's folder and `folder/index`); whole strings (each
+        tsconfig alias's spelling of it, a Go package's import path); the heads of aliases whose target is
+        the file whatever follows."""
+        from rt.index.resolve import JS_EXTS
+        folder, _, name = path.rpartition("/")
+        stem = name.split(".")[0]
+        tree = self._resolver()
+        if language(path) == "go":
+            return set(), {mod + ("/" + folder[len(top) + 1 if top else 0:] if folder != top else "")
+                           for mod, top in tree.go_mods if folder == top or not top or folder.startswith(top + "/")}, set()
+        tails = {posixpath.basename(folder), f"{posixpath.basename(folder)}/{stem}"} if stem in _PACKAGE_FILES else {stem}
+        bare = [path[:-len(e)] for e in JS_EXTS if path.endswith(e)]   # as `_with_exts` reaches a file
+        bases = {path, *bare, *(b + e for b in bare for e in (".js", ".jsx", ".mjs", ".cjs"))}
+        if stem == "index":
+            bases.add(folder)
+        whole, heads = set(), set()
+        for where, pattern, targets in tree.aliases:
+            head, star, tail = pattern.partition("*")
+            for t in targets:
+                pre, mark, suf = posixpath.normpath(posixpath.join(where, t.replace("*", "\0", 1) if star else t)).partition("\0")
+                if not mark:
+                    if pre in bases:
+                        (heads if star else whole).add(head)
+                    continue
+                whole.update(head + b[len(pre):len(b) - len(suf)] + tail for b in bases
+                             if b.startswith(pre) and b.endswith(suf) and len(b) >= len(pre) + len(suf))
+        return tails - {""}, whole - {""}, heads - {""}
 
 
 def start_build(repo) -> None:

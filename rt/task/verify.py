@@ -75,6 +75,8 @@ def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs:
 
     def after(check: Check, ran: Ran) -> None:
         nonlocal tree
+        if ran.printed is None:   # it never started (a missing program): nothing in the tree is its
+            return
         now = scan(ctx.repo, store).files
         for path, _ in changes(tree, now):
             was = tree.get(path)
