@@ -20,8 +20,9 @@ only, never for a language group or a repository's row.
 Repositories and split, fixed before any tuning (the TUNE set is where ranking changes may be
 tried; figures that count are the HELD-OUT set's). Nothing is tuned per repository.
 
-    TUNE      encode/httpx (python), junegunn/fzf (go), sharkdp/bat (rust),
-              excalidraw/excalidraw, louislam/uptime-kuma (ts-web)
+    TUNE      encode/httpx (python), junegunn/fzf, gofiber/fiber, labstack/echo, traefik/traefik,
+              prometheus/prometheus (go; the last four added later, Go servers and libraries like caddy),
+              sharkdp/bat (rust), excalidraw/excalidraw, louislam/uptime-kuma (ts-web)
     HELD-OUT  pallets/click (python), caddyserver/caddy (go), BurntSushi/ripgrep (rust),
               outline/outline, hoppscotch/hoppscotch, toeverything/AFFiNE (ts-web; AFFiNE the monorepo)
 
@@ -58,6 +59,10 @@ from bench.localize_history import RT, edited_lines, eligible_commits, task_text
 REPOS = {
     "encode/httpx": ("python", "tune", "ae1b9f66238f75ced3ced5e4485408435de10768"),
     "junegunn/fzf": ("go", "tune", "956562daaa82ddf55ea8f7aeab56883377b742c6"),
+    "gofiber/fiber": ("go", "tune", "c344047e102861ac2b7f0259ea3dd3af4b03ad63"),
+    "labstack/echo": ("go", "tune", "05489dc1730161df26b72d1ae2a3ba6fb8178fc7"),
+    "traefik/traefik": ("go", "tune", "fd5a576df2e8aeb0bfc8a96b6ef6e60a61f7ec0a"),
+    "prometheus/prometheus": ("go", "tune", "d15adb9ad7e5d9fbde3a9a8f30200593a5a14d86"),
     "sharkdp/bat": ("rust", "tune", "2ba8db9c14e5794572f5ea338c2b90404c9769cb"),
     "excalidraw/excalidraw": ("ts-web", "tune", "4872083c044491b6d5c96ae134a75464f96d6831"),
     "louislam/uptime-kuma": ("ts-web", "tune", "6398a9581d1c3c427a7536559f47ccf45dac08b4"),

@@ -227,3 +227,30 @@ def test_a_regional_english_file_beside_the_english_one_is_a_translation(project
     project.init_git()
     score = {r["path"]: r["score"] for r in project.rt_json("pack", "add SMS gateway notification provider")["ranked"]}
     assert score["src/lang/en.json"] > 5 * score["src/lang/en_GB.json"]
+
+
+def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
+    """A vendored library says the task's words often (it is the library for them) and at length; the
+    project's own code using it is what a task edits."""
+    lib = "".join(f"// Retry with exponential backoff: attempt {i} waits longer than the last attempt.\n"
+                  f"func Backoff{i}(attempts int) int {{ return attempts * {i} }} // retry backoff\n" for i in range(40))
+    project.write("vendor/github.com/cenk/backoff/retry.go", "package backoff\n\n" + lib)
+    project.write("middlewares/retry/retry.go", "package retry\n\n// Retry middleware: retries a request on a network error.\n"
+                  "func New(attempts int) *Retry { return &Retry{attempts: attempts} }\n\ntype Retry struct{ attempts int }\n")
+    project.write("server/server.go", "package server\n\nfunc Start() error { return nil }\n")
+    project.init_git()
+    paths = ranked(project, "Retry middleware: exponential backoff between attempts")
+    assert paths.index("middlewares/retry/retry.go") < paths.index("vendor/github.com/cenk/backoff/retry.go")
+
+
+def test_a_release_number_finds_where_the_project_keeps_its_version(project):
+    """A release commit's message is the number ("v1.8.42"), which no file holds yet: the file defining the
+    version is what it edits. A number that is no release (`1.5`, an address) adds nothing."""
+    project.write("fiber.go", 'package fiber\n\n// Version of the framework\nconst Version = "1.8.41"\n\n'
+                  "func New() *App { return &App{} }\n")
+    project.write("app.go", "package fiber\n\n// App serves requests; see the v1 migration notes.\ntype App struct{}\n")
+    project.write("go.mod", "module github.com/gofiber/fiber\n\nrequire github.com/valyala/fasthttp v1.9.0\n")
+    project.init_git()
+    for task in ("🧹 v1.8.42", "Changelog for 1.8.42"):
+        assert ranked(project, task)[0] == "fiber.go", task
+    assert "version" not in parse_task("wait 1.5 s for 127.0.0.1, then retry").keys

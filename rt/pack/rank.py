@@ -7,9 +7,9 @@ keys' posting lists name are scored, so the cost follows the matches, not the tr
 per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
 folders or its definitions' names, saturating together, times the key's rarity (a path match also
 times its rarity among paths); the sum over keys rewards each distinct word matched. Then its kind
-weighs it: tests, prose, data and other languages' translations less (a regional English file beside the
-plain English one is one), the source locale file more on a task quoting text or naming interface words,
-less on any other.
+weighs it: tests, prose, data, vendored code and other languages' translations less (a regional English
+file beside the plain English one is one), the source locale file more on a task quoting text or naming
+interface words, less on any other.
 The source locale file holding a quoted UI text and the code using its key get a bounded share of the
 best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
 out for changing nothing or less: a share of a top file's score for its import neighbours (even only
@@ -62,9 +62,10 @@ this power: a word in every path (the project's name, `src`, `views`) adds nothi
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
-KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "code": 1.0}
-"""A file's kind weighs its score: tests and prose are context, translations of other languages copies;
-the source locale file holds every text a user sees, which a change to the interface often edits too."""
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "vendored": 0.3, "code": 1.0}
+"""A file's kind weighs its score: tests and prose are context, translations of other languages copies,
+vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits); the
+source locale file holds every text a user sees, which a change to the interface often edits too."""
 UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
 caption spelling language toast notice hint description add new feat feature option implement allow support
 show display button setting dialog menu page preference provider"""
@@ -84,6 +85,7 @@ MARKUP = frozenset({"html", "css"})
 PROSE = frozenset({"markdown", "text"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
 _TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
+_VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/")
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
@@ -102,9 +104,11 @@ _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", 
 
 @lru_cache(maxsize=1 << 16)
 def kind_of(path: str) -> str:
-    """test, source-locale, locale, prose, data or code: what a file is, for the weight of its score."""
+    """test, source-locale, locale, prose, data, vendored or code: what a file is, for the weight of its score."""
     from rt.index import i18n
     from rt.index.langs import language
+    if _VENDORED.search(path):
+        return "vendored"
     lang = language(path)
     if lang in CODE_LANGS and not any(m in path.lower() for m in _MARKERS):
         return "code"
@@ -143,6 +147,9 @@ _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
+_RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
+"""A release number (`v1.8`, `v1.8.42`, `0.23.0`; not `1.5` or an address): a release commit ("v1.8.42",
+"Changelog for 4.13.0") edits the file keeping the project's version, a word such a task never says."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
 
@@ -194,6 +201,8 @@ def parse_task(text: str, defined=None) -> Query:
         words(quoted, W["quoted"], False)
     rest = _QUOTED.sub(" ", rest)
     words(rest, W["word"], False)
+    if _RELEASE.search(_URL.sub(" ", text)):
+        add("version", W["word"], "version")
     return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)))
 
 
