@@ -13,7 +13,7 @@ CPU is no child's of the hook that the hook waited for. With `--against DIR` (an
 the main branch's) each run times that checkout's hook too, in the same round.
 rt is byte-compiled first, as `pip install` does (this environment sets PYTHONDONTWRITEBYTECODE).
 
-    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR]
+    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR] [--task TEXT]
 """
 from __future__ import annotations
 
@@ -71,12 +71,12 @@ def build_cost(tree: Path, root: Path) -> tuple[float, float, int]:
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, 0
 
 
-def once(tree: Path, cold: bool, root: Path = ROOT) -> tuple[float, float, int]:
+def once(tree: Path, cold: bool, root: Path = ROOT, task: str = TASK) -> tuple[float, float, int]:
     """(CPU s, wall s, characters injected) of one hook run of the rt in `root`; after a cold run, the wait
     for a background build too."""
     clear(tree, cold)
     payload = json.dumps({"session_id": "bench", "cwd": str(tree), "hook_event_name": "UserPromptSubmit",
-                          "prompt": f"/runtask {TASK}"})
+                          "prompt": f"/runtask {task}"})
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-S", "-m", "rt", "hook", "user-prompt-submit"], input=payload, cwd=tree,
@@ -102,6 +102,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tree", type=Path, help="an existing bench/genrepo.py tree (else one is made)")
     ap.add_argument("--against", type=Path, help="another rt checkout to time in the same rounds")
+    ap.add_argument("--task", default=TASK, help="the task text (a real repository's commit subject, say)")
     args = ap.parse_args()
     roots = [ROOT] + ([args.against.resolve()] if args.against else [])
     for root in roots:
@@ -117,8 +118,8 @@ def main() -> None:
         for _ in range(args.runs):
             for root in roots:
                 name = "" if len(roots) == 1 else f" ({root})"
-                got.setdefault(f"cold{name}", []).append(once(tree, True, root))
-                got.setdefault(f"warm{name}", []).append(once(tree, False, root))
+                got.setdefault(f"cold{name}", []).append(once(tree, True, root, args.task))
+                got.setdefault(f"warm{name}", []).append(once(tree, False, root, args.task))
             got.setdefault(f"`rt index`, cold{'' if len(roots) == 1 else f' ({ROOT})'}", []).append(build_cost(tree, ROOT))
             loads.append(os.getloadavg()[0])
     print(f"tree: {files:,} files; {args.runs} runs each, alternating; load average {min(loads):.1f}-{max(loads):.1f}")
