@@ -339,3 +339,21 @@ def test_importers_through_a_go_module_path_and_an_alias_into_a_folders_name(tmp
     for path, importers in want.items():
         assert partial.importers(path) == full.importers(path) == importers, path
     assert "app/src.ts" not in {partial.path_of(f) for f in partial.entries}   # `src/thing` names no index
+
+
+def test_a_string_naming_the_file_with_another_ending_is_no_import(tmp_path):
+    """`"/api/documents.info"` (a route) names `documents` but no file `documents.ts`: the files holding it are not
+    parsed to learn they import nothing; `"../api/documents"` and a package index by its folder still are."""
+    root = tmp_path / "repo"
+    (root / "app").mkdir(parents=True)
+    (root / "api" / "store").mkdir(parents=True)
+    (root / "api" / "documents.ts").write_text("export const info = 1;\n")
+    (root / "api" / "store" / "index.ts").write_text("export const store = 1;\n")
+    (root / "app" / "use.ts").write_text('import { info } from "../api/documents";\nimport { store } from "../api/store";\n')
+    for n in range(200):
+        (root / "app" / f"page{n}.ts").write_text(f'export const p{n} = () => post("/api/documents.info", {n});\n')
+    subprocess.run(["git", "init", "-q"], cwd=root, check=True)
+    partial, full = _both(root)
+    assert partial.importers("api/documents.ts") == full.importers("api/documents.ts") == ["app/use.ts"]
+    assert partial.importers("api/store/index.ts") == full.importers("api/store/index.ts") == ["app/use.ts"]
+    assert partial.parsed == 1

@@ -126,12 +126,12 @@ def _in_string(line: bytes, quotes: bytes = b'"`') -> bool:
 
 
 def _import_spec(tails: set[str], exact: set[str], heads: set[str]) -> re.Pattern:
-    """A string an import can reach a file by: ending with one of `tails` as whole segments (an extension
-    or a slash after it: `"./Heading"`, `"../nodes/Heading.js"`, `"./nodes/"`), one of `exact`
-    (`"@shared/nodes/Heading"`, a Go package's `"x/y/pkg"`), or starting with one of `heads`."""
+    """A string an import can reach a file by: ending with one of `tails` as its last segment (`"./Heading"`,
+    `"../nodes/Heading.js"`, `"./nodes/"`), one of `exact` (`"@shared/nodes/Heading"`, a Go package's
+    `"x/y/pkg"`), or starting with one of `heads`."""
     def alternatives(words):
         return b"|".join(re.escape(w.encode("utf-8", "surrogateescape")) for w in sorted(words)) or rb"(?!)"
-    return re.compile(rb"[\"'`](?:(?:[^\"'`\n]*/)?(?:" + alternatives(tails) + rb")(?:\.[\w.-]*)?/?[\"'`]|(?:"
+    return re.compile(rb"[\"'`](?:(?:[^\"'`\n]*/)?(?:" + alternatives(tails) + rb")/?[\"'`]|(?:"
                       + alternatives(exact) + rb")/?[\"'`]|(?:" + alternatives(heads) + rb"))")
 
 
@@ -390,8 +390,11 @@ class Partial:
         if language(path) not in _NAMED_IMPORTS:
             tails, exact, heads = self._specs(path)
             spec = _import_spec(tails, exact, heads)
-            needles = {_fold(s.encode("utf-8", "surrogateescape").rstrip(b"/").rpartition(b"/")[2]).decode(
-                "utf-8", "surrogateescape") for s in tails | exact | heads}   # a string holds its last segment
+            needles = set()   # each spelling holds one of these: the shortest, once (each is a pass over the tree)
+            for n in sorted({_fold(s.encode("utf-8", "surrogateescape")).decode("utf-8", "surrogateescape")
+                             for s in tails | exact | heads}, key=len):
+                if not any(k in n for k in needles):
+                    needles.add(n)
         else:
             spec = None
             needles = {stem} | ({posixpath.basename(folder)} if package or language(path) in _BY_FOLDER else set())
@@ -420,7 +423,8 @@ class Partial:
 
     def _specs(self, path: str) -> tuple[set[str], set[str], set[str]]:
         """The import strings that reach `path` (`resolve._js`, `resolve._go`): the last segments a relative
-        one ends with (its name, or a package file's folder and `folder/index`); whole strings (each
+        one ends with (its name with or without an extension, after its folder's for a package's own file, an
+        index file's folder's); whole strings (each
         tsconfig alias's spelling of it, a Go package's import path); the heads of aliases whose target is
         the file whatever follows."""
         from rt.index.resolve import JS_EXTS
@@ -430,11 +434,14 @@ class Partial:
         if language(path) == "go":
             return set(), {mod + ("/" + folder[len(top) + 1 if top else 0:] if folder != top else "")
                            for mod, top in tree.go_mods if folder == top or not top or folder.startswith(top + "/")}, set()
-        tails = {posixpath.basename(folder), f"{posixpath.basename(folder)}/{stem}"} if stem in _PACKAGE_FILES else {stem}
         bare = [path[:-len(e)] for e in JS_EXTS if path.endswith(e)]   # as `_with_exts` reaches a file
         bases = {path, *bare, *(b + e for b in bare for e in (".js", ".jsx", ".mjs", ".cjs"))}
         if stem == "index":
             bases.add(folder)
+        tails = {posixpath.basename(b) for b in bases}
+        if stem in _PACKAGE_FILES:   # from outside its folder named with it (from inside: `importers`' relative imports)
+            top = posixpath.basename(folder)
+            tails = {t if t == top else f"{top}/{t}" for t in tails}
         whole, heads = set(), set()
         for where, pattern, targets in tree.aliases:
             head, star, tail = pattern.partition("*")
