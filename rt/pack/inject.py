@@ -365,14 +365,17 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
     seen = {f.path for f in shown}
     out: list[str] = []
     for ranked in view.ranking.files[:RANKED]:
-        entry = view.index.entry(ranked.path)
         if len(out) == LINE_FILES:
             break
-        if ranked.path in seen or entry is None or entry.note or kind_of(ranked.path) not in ("code", "source-locale"):
+        kind = kind_of(ranked.path)
+        if ranked.path in seen or kind not in ("code", "source-locale"):
             continue   # docs and changelogs name the task's words without being what changes
+        entry = view.index.entry(ranked.path)   # on a cold repository's index, this parses the file
+        if entry is None or entry.note:
+            continue
         text = view.read(ranked.path)
         telling = words_giving(text, strong)
-        if kind_of(ranked.path) == "code":
+        if kind == "code":
             telling -= _KEYWORDS
         if not telling:
             continue
