@@ -50,8 +50,9 @@ a JavaScript-family one can import by a string."""
 _RELATIVE = {**dict.fromkeys(_QUOTED_SPECS, re.compile(rb"[\"'`]\.")), "python": re.compile(rb"\bfrom\s+\.")}
 """What a relative import looks like, where a language's has a form of its own."""
 _ANY = re.compile(rb"")
-_BY_FOLDER = frozenset({"go", "java"})
-"""Languages whose imports name a package's folder (Go's, a Java wildcard) rather than a file."""
+_BY_FOLDER = frozenset({"java"})
+"""Of the languages whose imports name a file, those whose (wildcard) import names a package's folder: Java's.
+(A Go package's import path is worked out whole: `Partial._specs`.)"""
 
 
 def _fold(data: bytes) -> bytes:
@@ -423,10 +424,9 @@ class Partial:
 
     def _specs(self, path: str) -> tuple[set[str], set[str], set[str]]:
         """The import strings that reach `path` (`resolve._js`, `resolve._go`): the last segments a relative
-        one ends with (its name with or without an extension, after its folder's for a package's own file, an
-        index file's folder's); whole strings (each
-        tsconfig alias's spelling of it, a Go package's import path); the heads of aliases whose target is
-        the file whatever follows."""
+        one ends with (its name with or without an extension, after its folder's for a package's own file,
+        an index file's folder's); whole strings (each tsconfig alias's spelling of it, a Go package's
+        import path); the heads of aliases whose target is the file whatever follows."""
         from rt.index.resolve import JS_EXTS
         folder, _, name = path.rpartition("/")
         stem = name.split(".")[0]

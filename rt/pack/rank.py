@@ -365,9 +365,8 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
         scores = sorted((f.score for f in least.files if f.why != ["pinned"]), reverse=True)
         floor = scores[RANKED - 1] if len(scores) >= RANKED else 0.0
         now = {f.path: f.score for f in least.files}
-        todo = [fid for fid in index.unparsed(least.weights)   # those whose definitions can lift them
-                if now.get(index.path_of(fid), 0.0) < most.get(index.path_of(fid), 0.0) and
-                most.get(index.path_of(fid), 0.0) >= floor]
+        todo = [fid for fid in index.unparsed(least.weights)   # those whose definitions can lift them there
+                if floor <= most.get(path := index.path_of(fid), 0.0) > now.get(path, 0.0)]
         index.parse(todo)
         settled = not todo or not shares
     todo = _unsure(index, least.weights)
