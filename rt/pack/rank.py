@@ -91,7 +91,8 @@ _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-instal
 
 
 def is_test(path: str) -> bool:
-    return bool(_TEST.search(path))
+    """(Every path `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression.)"""
+    return ("test" in path or "spec" in path) and bool(_TEST.search(path))
 
 
 def is_rt_own(path: str) -> bool:
