@@ -54,7 +54,7 @@ class View:
         return self.read(path) if path in self.indexed else ""
 
     @cached_property
-    def langs(self) -> Counter:
+    def folder_langs(self) -> Counter:
         """(folder down to FOLDER_DEPTH levels, "" at the root; language) -> files, the language as the index
         names it from the path alone: the manifest's counts need no file entry, so the whole file table is
         not loaded for them. Counted by extension, then named once per (folder, extension)."""
@@ -154,7 +154,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 def section_stack(view: View) -> list[str]:
     langs: Counter = Counter()
-    for (_, lang), n in view.langs.items():
+    for (_, lang), n in view.folder_langs.items():
         if lang != "other":
             langs[lang] += n
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
@@ -242,7 +242,7 @@ def folder_summary(view: View, folder: str) -> str:
 def folder_lines(view: View) -> list[tuple[str, int, str]]:
     """(folder, file count, line) per folder down to FOLDER_DEPTH levels, in path order; the root's own files first."""
     counts: dict[str, Counter] = {}   # folder -> language -> files in it and below
-    for (folder, lang), n in view.langs.items():
+    for (folder, lang), n in view.folder_langs.items():
         while folder:
             counts.setdefault(folder, Counter())[lang] += n
             folder = folder.rpartition("/")[0]
