@@ -15,12 +15,14 @@ from functools import cached_property
 
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
-from rt.index.langs import language
+from rt.index.langs import LANGS
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
+FOLDER_DEPTH = 2
+"""How deep the manifest's folder map goes."""
 
 # ---------------------------------------------------------------- the repository at a glance
 
@@ -52,10 +54,21 @@ class View:
         return self.read(path) if path in self.indexed else ""
 
     @cached_property
-    def langs(self) -> dict[str, str]:
-        """Path -> language, as the index names it (from the path alone): the manifest's counts need no
-        file entry, so the whole file table is not loaded for them."""
-        return {p: language(p) for p in self.paths}
+    def folder_langs(self) -> Counter:
+        """(folder down to FOLDER_DEPTH levels, "" at the root; language) -> files, the language as the index
+        names it from the path alone: the manifest's counts need no file entry, so the whole file table is
+        not loaded for them. Counted by extension, then named once per (folder, extension)."""
+        by_ext: Counter = Counter()
+        for path in self.paths:
+            folder, _, name = path.rpartition("/")
+            stem, dot, ext = name.rpartition(".")
+            by_ext[folder, dot + ext if stem else ""] += 1   # `langs.language`'s extension: none for `.gitignore`
+        out: Counter = Counter()
+        for (folder, ext), n in by_ext.items():
+            if folder.count("/") >= FOLDER_DEPTH:
+                folder = "/".join(folder.split("/", FOLDER_DEPTH)[:FOLDER_DEPTH])
+            out[folder, LANGS.get(ext.lower(), "other")] += n
+        return out
 
     @cached_property
     def _by_name(self) -> dict[str, list[tuple[int, str]]]:
@@ -140,7 +153,10 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 
 def section_stack(view: View) -> list[str]:
-    langs = Counter(lang for lang in view.langs.values() if lang not in ("other",))
+    langs: Counter = Counter()
+    for (_, lang), n in view.folder_langs.items():
+        if lang != "other":
+            langs[lang] += n
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
     other = [(lang, n) for lang, n in langs.most_common() if lang not in CODE_LANGS]
     lines = ["## Stack"]
@@ -223,19 +239,13 @@ def folder_summary(view: View, folder: str) -> str:
     return ""
 
 
-def folder_lines(view: View, depth: int = 2) -> list[tuple[str, int, str]]:
-    """(folder, file count, line) per folder up to `depth` levels, in path order; the root's own files first."""
-    pairs: Counter = Counter()   # (folder, language) -> files
-    for path, lang in view.langs.items():
-        parts = path.split("/", depth)
-        for d in range(1, len(parts)):
-            pairs["/".join(parts[:d]), lang] += 1
-    counts: dict[str, Counter] = {}
-    for (folder, lang), n in pairs.items():
-        c = counts.get(folder)
-        if c is None:
-            c = counts[folder] = Counter()
-        c[lang] = n
+def folder_lines(view: View) -> list[tuple[str, int, str]]:
+    """(folder, file count, line) per folder down to FOLDER_DEPTH levels, in path order; the root's own files first."""
+    counts: dict[str, Counter] = {}   # folder -> language -> files in it and below
+    for (folder, lang), n in view.folder_langs.items():
+        while folder:
+            counts.setdefault(folder, Counter())[lang] += n
+            folder = folder.rpartition("/")[0]
     root_files = [p for p in view.paths if "/" not in p]
     out = [("", len(root_files), f"- ./ ({len(root_files)} files at the root)")] if root_files else []
     for folder in sorted(counts):

@@ -218,3 +218,20 @@ def test_a_keyword_is_not_the_tasks_english_word(project):
     project.init_git()
     text = runtask(project, "/runtask withBase: count the base only when the input continues with a slash")
     assert "continue;" not in text, text
+
+
+def test_a_regional_english_copy_of_the_locale_file_gives_no_lines_of_its_own(project):
+    """`en_GB/translation.json` beside `en_US/translation.json` holds the same lines under the same numbers:
+    only the source's are shown (before, both were, the copy first)."""
+    project.write("src/billing/invoice_rounding.py", "".join(
+        f"def invoice_rounding_{k}(total):\n    return round(total, {k})\n\n\n" for k in range(30)))
+    entries = "".join(f'  "Label {k}": "Label {k}",\n' for k in range(40))
+    locale = '{\n' + entries + '  "Invoice total rounded": "Invoice total rounded"\n}\n'
+    for variant in ("en_GB", "en_US"):
+        project.write(f"locales/{variant}/translation.json", locale)
+    project.init_git()
+    text = runtask(project, "/runtask the invoice total rounded text is off by one cent")
+    section = text.split("## The task's words in the next ranked files\n", 1)[1].split("\n\n", 1)[0]
+    assert "### locales/en_US/translation.json 42-42 of 43: lines with task words\n" in section, section
+    assert "en_GB" not in text, text
+    assert_faithful(project.root, text)

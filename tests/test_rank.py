@@ -229,6 +229,20 @@ def test_a_regional_english_file_beside_the_english_one_is_a_translation(project
     assert score["src/lang/en.json"] > 5 * score["src/lang/en_GB.json"]
 
 
+def test_a_regional_english_folder_beside_the_us_english_one_is_a_translation(project):
+    """i18next's layout, with no plain `en`: `en_US/translation.json` is the source, `en_GB/` a copy kept in
+    step. Before, both weighed as the source, tied, and the copy took a place ahead of it by its path."""
+    en = {"Share link copied": "Share link copied", "Copy link": "Copy link", "Sidebar": "Sidebar"}
+    for variant in ("en_GB", "en_US"):
+        project.write(f"shared/i18n/locales/{variant}/translation.json", json.dumps(en, indent=2))
+    project.write("shared/i18n/locales/de_DE/translation.json", json.dumps({"Copy link": "Link kopieren"}, indent=2))
+    project.write("app/share.ts", "// copies the share link\nexport function copyShareLink(url: string) { return url; }\n")
+    project.init_git()
+    for task in ("the share link copied message shows twice", 'the "Share link copied" toast shows twice'):
+        score = {r["path"]: r["score"] for r in project.rt_json("pack", task)["ranked"]}
+        assert score["shared/i18n/locales/en_US/translation.json"] > 5 * score["shared/i18n/locales/en_GB/translation.json"], task
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""

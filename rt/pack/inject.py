@@ -29,7 +29,7 @@ import re
 from rt import budget, journal
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import Fragment, as_keys, fragments, line_keys, words_giving
-from rt.pack.rank import is_test, kind_of, short
+from rt.pack.rank import is_test, short, weighed_kind
 
 INJECT_CHARS = 9500
 """The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""
@@ -367,7 +367,7 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
     for ranked in view.ranking.files[:RANKED]:
         if len(out) == LINE_FILES:
             break
-        kind = kind_of(ranked.path)
+        kind = weighed_kind(ranked.path, view.index.paths)
         if ranked.path in seen or kind not in ("code", "source-locale"):
             continue   # docs and changelogs name the task's words without being what changes
         entry = view.index.entry(ranked.path)   # on a cold repository's index, this parses the file

@@ -91,7 +91,8 @@ _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-instal
 
 
 def is_test(path: str) -> bool:
-    return bool(_TEST.search(path))
+    """(Every path `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression.)"""
+    return ("test" in path or "spec" in path) and bool(_TEST.search(path))
 
 
 def is_rt_own(path: str) -> bool:
@@ -320,9 +321,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
         if not whole and len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
             break
         path = index.path_of(fid)
-        kind = kind_of(path)
-        if kind == "source-locale" and _regional_copy(path, index.paths):
-            kind = "locale"
+        kind = weighed_kind(path, index.paths)
         scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
         heapq.heappush(kept, scores[path])
         if len(kept) > RANKED:
@@ -406,12 +405,27 @@ def is_about_text(text: str, query: Query) -> bool:
     return any(k in _UI_KEYS for w in re.findall(r"[A-Za-z0-9]+", text) for k in keys_of_word(w))
 
 
+def weighed_kind(path: str, paths) -> str:
+    """`kind_of`, but "locale" for a source locale file that is a regional English copy of another (`_regional_copy`)."""
+    kind = kind_of(path)
+    return "locale" if kind == "source-locale" and _regional_copy(path, paths) else kind
+
+
 def _regional_copy(path: str, paths) -> bool:
-    """Whether a source locale file is a regional English (`en_GB.json`, `en-US.json`) beside a plain `en` one,
-    which is then the source: the regional file is a copy kept in step, a translation."""
+    """Whether a source locale file is a regional English one, named so by its file (`en_GB.json`, `en-US.json`)
+    or its folder (`en_GB/translation.json`), beside the source: a plain `en` one, else a US English one. The
+    regional file is a copy kept in step, a translation."""
     folder, _, name = path.rpartition("/")
     stem, _, ext = name.partition(".")
-    return stem[:3].lower() in ("en_", "en-") and f"{folder}/en.{ext}".lstrip("/") in paths
+    if stem[:3].lower() in ("en_", "en-"):
+        variant, beside = stem, lambda alt: f"{folder}/{alt}.{ext}"
+    else:
+        parent, _, variant = folder.rpartition("/")
+        if variant[:3].lower() not in ("en_", "en-"):
+            return False
+        beside = lambda alt: f"{parent}/{alt}/{name}"   # noqa: E731
+    alts = ["en"] + ([] if variant[3:].lower() == "us" else [variant[:3] + "US", variant[:3] + "us"])
+    return any(beside(alt).lstrip("/") in paths for alt in alts)
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
@@ -463,7 +477,7 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
         wanted = " ".join(words(phrase))
         found = [set(index.with_word(w)) for w in words(phrase)]
         for path in sorted(set.intersection(*found) if found else set()):
-            if not i18n.is_source_locale(path) or is_rt_own(path):
+            if not i18n.is_source_locale(path) or _regional_copy(path, index.paths) or is_rt_own(path):
                 continue
             for key, value, _ in i18n.entries(path, read(path)):
                 said = " ".join(words(value))
