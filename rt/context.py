@@ -546,7 +546,7 @@ def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
 
     In a repository with no index built yet, the view may be a `partial.Partial` (`_cold_index`): the
     caller has the full build started after it."""
-    view = _view(ctx, task["text"], list(task.get("paths") or []), _cold_index(ctx, task["text"]))
+    view = _view(ctx, task["text"], list(task.get("paths") or []), _cold_index(ctx, task))
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
     ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
@@ -559,18 +559,24 @@ is a pass over the tree there (a stop word too: is it a defined name?), a shard 
 a task pasted from a long issue ranks on the full index, built in the hook."""
 
 
-def _cold_index(ctx, text: str):
+def _cold_index(ctx, task: dict):
     """A `partial.Partial` of the tree when no index is built yet, the tree holds PARTIAL_FROM files or
-    more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be)."""
+    more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be).
+    The tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
+    task was started in this process, and a second scan of a large tree costs a large share of the hook."""
     from rt.index import index
     if index.built(ctx.store):
         return None
     asked: list[str] = []
-    if len(parse_task(text, asked.append).keys) + len(asked) > PARTIAL_WORDS:
+    if len(parse_task(task["text"], asked.append).keys) + len(asked) > PARTIAL_WORDS:
         return None
     from rt.index.partial import PARTIAL_FROM, Partial
-    from rt.snapshot import scan
-    files = scan(ctx.repo, ctx.store).files
+    files = state.load_snapshot(ctx.store, task)
+    for path, (_, after) in state.load_effects(ctx.store, task).items():
+        if after is None:
+            files.pop(path, None)
+        else:
+            files[path] = after
     return Partial(ctx.repo, files) if len(files) >= PARTIAL_FROM else None
 
 

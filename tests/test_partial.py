@@ -196,6 +196,23 @@ def test_cold_runtask_injects_what_the_warm_one_does_and_builds_the_index_after(
     assert cold_files == _task_files(project)
 
 
+def test_the_cold_index_is_the_tree_as_the_baseline_checks_left_it(project):
+    """The cold index is the task's snapshot (no second scan of the tree) with what the baseline's checks made
+    or deleted applied: a file a check writes ranks as the warm index ranks it, one it deletes is not there."""
+    generate(project.root, PARTIAL_FROM + 200)
+    project.write("rt.toml", '[checks.maker]\nkind = "lint"\nparser = "generic"\ncommand = ["sh", "-c", '
+                  '"printf \'def zorbly_quux_total(rows):\\n    return sum(rows)\\n\' > made_zorbly.py; rm -f gone_zorbly.py"]\n')
+    project.write("gone_zorbly.py", "def zorbly_quux_gone():\n    return 0\n")
+    project.init_git()
+    task = "fix the zorbly quux total"
+    cold = _runtask(project, task)
+    assert "made_zorbly.py" in cold and "gone_zorbly.py" not in cold, cold
+    _ready(project.root)
+    _forget_task(project)
+    project.git("checkout", "-q", "--", "gone_zorbly.py")   # the warm run's baseline deletes it again
+    assert _runtask(project, task) == cold
+
+
 def test_the_background_build_is_rts_own_in_a_repository_with_an_rt_package(project):
     """The build after the hook starts in the repository: a package of the project's own named rt must not
     be the one that runs (Python puts the working folder first on the path unless told not to)."""
