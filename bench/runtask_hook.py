@@ -5,8 +5,8 @@ user-prompt-submit` with the JSON payload on stdin, in a `bench/genrepo.py` tree
 - warm: the index kept from the run before, the task's records removed (what a second `/runtask` in the
   same repository costs).
 
-Runs alternate cold and warm, and the checkouts' order from round to round; with --warm-only, warm runs only,
-one after another. CPU is user + system time of the hook and its children (git, the checks).
+Runs alternate cold and warm, and the checkouts' order from round to round; with --only, cold or warm runs
+only, one after another. CPU is user + system time of the hook and its children (git, the checks).
 A cold hook may leave the full index to build after it, in a process of its own (`partial.start_build`):
 the run waits for that build to finish before the next one, says how long after the hook the index was
 ready, and a row of its own gives what that build costs (`rt index` with `.rt/index/` removed), since its
@@ -14,7 +14,7 @@ CPU is no child's of the hook that the hook waited for. With `--against DIR` (an
 the main branch's) each run times that checkout's hook too, in the same round.
 rt is byte-compiled first, as `pip install` does (this environment sets PYTHONDONTWRITEBYTECODE).
 
-    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR] [--task TEXT] [--warm-only]
+    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR] [--task TEXT] [--only cold|warm]
 """
 from __future__ import annotations
 
@@ -109,9 +109,9 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, help="an existing bench/genrepo.py tree (else one is made)")
     ap.add_argument("--against", type=Path, help="another rt checkout to time in the same rounds")
     ap.add_argument("--task", default=TASK, help="the task text (a real repository's commit subject, say)")
-    ap.add_argument("--warm-only", action="store_true",
-                    help="only warm runs, one after another (a second /runtask in a repository whose index is current); "
-                         "the checkouts must build the same index version")
+    ap.add_argument("--only", choices=("cold", "warm"),
+                    help="only cold runs (no `rt index` row), or only warm ones, one after another (a second /runtask "
+                         "in a repository whose index is current; the checkouts must build the same index version)")
     args = ap.parse_args()
     roots = [ROOT] + ([args.against.resolve()] if args.against else [])
     for root in roots:
@@ -124,23 +124,22 @@ def main() -> None:
         files = len(subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True).stdout.splitlines())
         got: dict[str, list[tuple[float, float, int]]] = {}
         loads = []
-        if args.warm_only:
+        if args.only == "warm":
             once(tree, False, ROOT, args.task)   # the index built, or brought up to date, before any figure
         for i in range(args.runs):
             for root in roots if i % 2 == 0 else roots[::-1]:
                 name = "" if len(roots) == 1 else f" ({root})"
-                if args.warm_only:
+                if args.only != "warm":
+                    got.setdefault(f"cold{name}", []).append(once(tree, True, root, args.task))
+                if args.only != "cold":
                     built = _built(tree)
                     got.setdefault(f"warm{name}", []).append(once(tree, False, root, args.task))
-                    if _built(tree) != built:
+                    if args.only and _built(tree) != built:
                         sys.exit(f"{root} built the index again: not a warm run (another index version?)")
-                    continue
-                got.setdefault(f"cold{name}", []).append(once(tree, True, root, args.task))
-                got.setdefault(f"warm{name}", []).append(once(tree, False, root, args.task))
-            if not args.warm_only:
+            if not args.only:
                 got.setdefault(f"`rt index`, cold{'' if len(roots) == 1 else f' ({ROOT})'}", []).append(build_cost(tree, ROOT))
             loads.append(os.getloadavg()[0])
-    which = " (warm only)" if args.warm_only else ""
+    which = f" ({args.only} only)" if args.only else ""
     print(f"tree: {files:,} files; {args.runs} runs each, alternating{which}; load average {min(loads):.1f}-{max(loads):.1f}")
     print("| run | CPU s median (min-max) | wall s median | characters injected | index ready after the cold hook, s |")
     print("|---|---|---|---|---|")
