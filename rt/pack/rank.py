@@ -418,14 +418,14 @@ def _regional_copy(path: str, paths) -> bool:
     folder, _, name = path.rpartition("/")
     stem, _, ext = name.partition(".")
     if stem[:3].lower() in ("en_", "en-"):
-        variant, beside = stem, lambda alt: f"{folder}/{alt}.{ext}"
+        variant, head, tail = stem, f"{folder}/", f".{ext}"
     else:
         parent, _, variant = folder.rpartition("/")
         if variant[:3].lower() not in ("en_", "en-"):
             return False
-        beside = lambda alt: f"{parent}/{alt}/{name}"   # noqa: E731
+        head, tail = f"{parent}/", f"/{name}"
     alts = ["en"] + ([] if variant[3:].lower() == "us" else [variant[:3] + "US", variant[:3] + "us"])
-    return any(beside(alt).lstrip("/") in paths for alt in alts)
+    return any(f"{head}{alt}{tail}".lstrip("/") in paths for alt in alts)
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
