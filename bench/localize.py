@@ -22,7 +22,8 @@ tried; figures that count are the HELD-OUT set's). Nothing is tuned per reposito
 
     TUNE      encode/httpx (python), junegunn/fzf, gofiber/fiber, labstack/echo, traefik/traefik,
               prometheus/prometheus (go; the last four added later, Go servers and libraries like caddy),
-              sharkdp/bat (rust), excalidraw/excalidraw, louislam/uptime-kuma (ts-web)
+              sharkdp/bat (rust), excalidraw/excalidraw, louislam/uptime-kuma, documenso/documenso
+              (ts-web; the last added later, a Next.js app with a lingui `en/web.po`)
     HELD-OUT  pallets/click (python), caddyserver/caddy (go), BurntSushi/ripgrep (rust),
               outline/outline, hoppscotch/hoppscotch, toeverything/AFFiNE (ts-web; AFFiNE the monorepo)
 
@@ -66,6 +67,7 @@ REPOS = {
     "sharkdp/bat": ("rust", "tune", "2ba8db9c14e5794572f5ea338c2b90404c9769cb"),
     "excalidraw/excalidraw": ("ts-web", "tune", "4872083c044491b6d5c96ae134a75464f96d6831"),
     "louislam/uptime-kuma": ("ts-web", "tune", "6398a9581d1c3c427a7536559f47ccf45dac08b4"),
+    "documenso/documenso": ("ts-web", "tune", "75330166cc00b29c14399bc2e391e4b4d8080c00"),
     "pallets/click": ("python", "held-out", "2c8cd3ac958a7eb316d67f2d316c27086c4c0369"),
     "caddyserver/caddy": ("go", "held-out", "0cf03d32f7d99cf160d5375e8a40fbe3d910d515"),
     "BurntSushi/ripgrep": ("rust", "held-out", "3fce3b5bb0236da2df6d99672afb8a719642eca7"),
