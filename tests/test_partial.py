@@ -86,6 +86,25 @@ def tree(tmp_path_factory) -> Path:
     return root
 
 
+@pytest.mark.parametrize("task", ["chore: extract translations", "Improvements for cart i18n",
+                                  "fix the invoice total translation in the cart report"])
+def test_settled_ranking_agrees_when_the_task_names_the_translations(tmp_path, task):
+    """Naming the translations lifts each source locale file by a share of the best score, as a named path does:
+    settling goes round again, and ends on `rank`'s answer."""
+    root = tmp_path / "repo"
+    generate(root, 3000)
+    (root / "src" / "lang").mkdir(parents=True)
+    (root / "src" / "lang" / "en.json").write_text(json.dumps({"cartTotal": "Cart total", "invoice": "Export the invoice"}))
+    (root / "src" / "lang" / "de.json").write_text(json.dumps({"cartTotal": "Summe"}))
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
+    partial, full = _both(root)
+    read = lambda path: (root / path).read_text()   # noqa: E731
+    got = settle(partial, task, (), read)
+    assert _ranked(got) == _ranked(rank(full, task, (), read))
+    assert "src/lang/en.json" in [f.path for f in got.files[:3]]
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_settled_ranking_is_the_full_index_ranking(tree, task):
     partial, full = _both(tree)

@@ -243,6 +243,26 @@ def test_a_regional_english_folder_beside_the_us_english_one_is_a_translation(pr
         assert score["shared/i18n/locales/en_US/translation.json"] > 5 * score["shared/i18n/locales/en_GB/translation.json"], task
 
 
+def test_a_task_naming_the_translations_finds_the_source_locale_file(project):
+    """"Improvements for SMSC i18n", "chore: extract translations": such a task edits the English locale file,
+    which may hold no other word of it. Its translations into other languages stay far down."""
+    en = {"smscLogin": "Login", "smscPassword": "Password", "smscSenderName": "Sender name"}
+    project.write("src/lang/en.json", json.dumps(en, indent=2))
+    project.write("src/lang/de.json", json.dumps({"smscLogin": "Anmelden"}, indent=2))
+    project.write("src/components/notifications/SMSC.vue", '<template>\n  <input id="smsc-login" :placeholder="$t(\'smscLogin\')">\n'
+                  '  <input id="smsc-password" :placeholder="$t(\'smscPassword\')">\n</template>\n')
+    project.write("server/notification-providers/smsc.js", "// Sends through the SMSC gateway\n"
+                  "class SMSC { async send(notification, msg) { return smscSend(notification.smscLogin, msg); } }\n")
+    for name in ("slack", "teams", "ntfy"):
+        project.write(f"server/notification-providers/{name}.js", f"class P {{ async send(msg) {{ return '{name}' + msg; }} }}\n")
+    project.write("src/i18n.js", "// the i18n set-up: loads the language files\nexport const i18n = { locale: 'en' };\n")
+    project.init_git()
+    for task in ("Improvements for SMSC i18n", "chore: extract translations"):
+        score = {r["path"]: r["score"] for r in project.rt_json("pack", task)["ranked"]}
+        assert "src/lang/en.json" in list(score)[:2], task
+        assert score.get("src/lang/de.json", 0.0) < score["src/lang/en.json"] / 5, task
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""

@@ -74,6 +74,12 @@ source locale file: with none of them and no quoted text, that file weighs LOCAL
 LOCALE_ELSE = 1.0
 """As code: it holds most English words of an interface, so at 1.5 it led TS web apps' tasks about logic.
 Lower (0.7) measured better on those but lost locale tasks whose message names no text."""
+NAMED_LOCALE = 0.5
+"""Share of the best score given to each source locale file when the task names the translations themselves
+(LOCALE_WORDS: "extract translations", "Improvements for SMSC i18n"): such a task edits that file, though
+it may share no other word with it."""
+LOCALE_WORDS = frozenset({"i18n", "l10n", "translation", "localization", "localisation"})
+"""Ranking keys of the words naming translations (`locale` is left out: its key is `local`'s)."""
 RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
@@ -328,6 +334,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
             heapq.heappop(kept)
     why: dict[str, list[str]] = {}
     _add_named_paths(index, query, scores, why)
+    _add_named_translations(index, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
     paths = index.paths
@@ -355,7 +362,7 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     without those, one round settles it.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
-    shares = bool(query.paths or query.phrases and read is not None)
+    shares = bool(query.paths or query.phrases and read is not None or NAMED_LOCALE and LOCALE_WORDS & query.keys.keys())
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True)
@@ -462,6 +469,17 @@ def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[st
             for p in hits:
                 scores[p] = scores.get(p, 0.0) + PATH_HIT * top
                 why.setdefault(p, []).append(f"named in the task as {named}")
+
+
+def _add_named_translations(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A task naming the translations (LOCALE_WORDS) lifts every source locale file by NAMED_LOCALE of the best score."""
+    if not NAMED_LOCALE or not LOCALE_WORDS & query.keys.keys():
+        return
+    gain = NAMED_LOCALE * max(scores.values(), default=1.0)
+    for path in index.paths:
+        if weighed_kind(path, index.paths) == "source-locale" and not is_rt_own(path):
+            scores[path] = scores.get(path, 0.0) + gain
+            why.setdefault(path, []).append("the task names the translations")
 
 
 def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
