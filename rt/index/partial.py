@@ -213,7 +213,7 @@ class Partial:
     def parse(self, fids) -> None:
         """Parse these files as the full build does (in a process pool when many)."""
         todo = [(self.paths[f], *self._files[self.paths[f]]) for f in sorted(set(fids)) if f not in self.entries]
-        for e in parse_all(str(self.repo.root), todo):
+        for e in parse_all(str(self.repo.root), todo, counts=False):
             fid = self._ids[e.path]
             self.entries[fid] = e
             self._names[fid] = terms.name_counts([d.name for d in e.defs])
