@@ -91,6 +91,7 @@ class Ctx:
         self.json = json_out
         self.probe = None
         self.kept = None
+        self.texts = None   # a dict when the caller wants the text bytes `rt start`'s scan reads (`snapshot.scan`)
 
     @cached_property
     def repo(self):

@@ -563,8 +563,10 @@ def _cold_index(ctx, task: dict):
     """A `partial.Partial` of the tree when no index is built yet, the tree holds PARTIAL_FROM files or
     more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be).
     The tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
-    task was started in this process, and a second scan of a large tree costs a large share of the hook."""
+    task was started in this process, and a second scan of a large tree costs a large share of the hook;
+    the text files that scan read (`ctx.texts`, taken here, so they are not held when unused) are not read again."""
     from rt.index import index
+    texts, ctx.texts = ctx.texts or {}, None
     if index.built(ctx.store):
         return None
     asked: list[str] = []
@@ -573,11 +575,12 @@ def _cold_index(ctx, task: dict):
     from rt.index.partial import PARTIAL_FROM, Partial
     files = state.load_snapshot(ctx.store, task)
     for path, (_, after) in state.load_effects(ctx.store, task).items():
+        texts.pop(path, None)   # the bytes the snapshot read are no longer the file's
         if after is None:
             files.pop(path, None)
         else:
             files[path] = after
-    return Partial(ctx.repo, files) if len(files) >= PARTIAL_FROM else None
+    return Partial(ctx.repo, files, texts) if len(files) >= PARTIAL_FROM else None
 
 
 def manifest_text(ctx, task_text: str) -> str:

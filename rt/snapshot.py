@@ -60,10 +60,10 @@ class Scan:
     (`unchanged`). `files` maps path -> (blob id, kind), built on first use; `read` is how many files had
     to be read. (A plain class, not a dataclass: the index's refresh and the hooks import this module.)"""
 
-    __slots__ = ("repo", "store", "save_originals", "index", "named", "last", "_files", "_fingerprint", "read")
+    __slots__ = ("repo", "store", "save_originals", "texts", "index", "named", "last", "_files", "_fingerprint", "read")
 
-    def __init__(self, repo: Repo, store: Store, save_originals: bool):
-        self.repo, self.store, self.save_originals = repo, store, save_originals
+    def __init__(self, repo: Repo, store: Store, save_originals: bool, texts: dict[str, bytes] | None = None):
+        self.repo, self.store, self.save_originals, self.texts = repo, store, save_originals, texts
         self.index = _index_stat(repo) if repo.is_git else None   # before git reads the index
         self.named = _git_output(repo, _NAMED) if repo.is_git else None
         self.last = None if self.named is None else _last_scan(repo, store, self.index, self.named)
@@ -102,9 +102,9 @@ class Scan:
         except StoreError:
             cache = {}  # only a cache: a damaged one is rebuilt
         staged = None if self.named is None else _git_output(repo, _STAGED)
-        new = None if staged is None else _git_scan(repo, store, staged, self.named, cache, self.save_originals)
+        new = None if staged is None else _git_scan(repo, store, staged, self.named, cache, self.save_originals, self.texts)
         if new is None:
-            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None)
+            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None, self.texts)
             new = (*listed, cache.get("text", ""), cache.get("kinds", {}), None)
         files, entries, self.read, text, kinds, looked = new
         if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
@@ -116,7 +116,7 @@ class Scan:
         return files
 
 
-def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
+def scan(repo: Repo, store: Store, *, save_originals: bool = False, texts: dict[str, bytes] | None = None) -> Scan:
     """Every file's blob id and kind, reading only files that may have changed since the last scan.
 
     In git, git says which files those are (`_git_scan`): a tracked file whose stat data git's index
@@ -124,9 +124,11 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False) -> Scan:
     looked at. Elsewhere, or when git fails, every listed file is `lstat`ed and compared with the stat
     cache (`_hash_listed`). With `save_originals`, text files that git cannot give back unchanged are
     copied into the blob store, so `rt review` and `rt delta` can show their original content later;
-    the last scan's record answers for such a scan only when it saved every original it had to.
+    the last scan's record answers for such a scan only when it saved every original it had to. `texts`,
+    when given, receives the bytes of each text file the scan read (a cold `/runtask` hook's partial index
+    reads every file again otherwise).
     """
-    return Scan(repo, store, save_originals)
+    return Scan(repo, store, save_originals, texts)
 
 
 def _git_output(repo: Repo, args: tuple[str, ...]) -> bytes | None:
@@ -213,8 +215,8 @@ assume-unchanged; S: skip-worktree), space, mode, space, blob id, space, stage, 
 repository's entries have no tab there, and it falls back to the full scan)."""
 
 
-def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: dict, save_originals: bool
-              ) -> tuple | None:
+def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: dict, save_originals: bool,
+              texts: dict[str, bytes] | None = None) -> tuple | None:
     """`scan` from git's own knowledge: `staged` (`_STAGED`) gives every tracked file's blob id, `named_out`
     (`_NAMED`) names the tracked files whose stat data no longer matches git's index (git compares the
     content of racily clean ones) and the untracked, not ignored ones. A tracked file git does not name has the index's
@@ -266,13 +268,15 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
                 named.add(path)
                 continue
             kind = got[1]
+            if texts is not None and kind == "text":
+                texts[path] = got[2]
         files[path] = (blob, kind)
         if kind == "text":
             seen_text.add(blob)
         else:
             kinds[blob] = kind
     named = sorted(p for p in named if not p.startswith(".rt/"))
-    more, entries, more_read = _hash_listed(repo, store, named, old, save_originals, index)
+    more, entries, more_read = _hash_listed(repo, store, named, old, save_originals, index, texts)
     files.update(more)
     for blob, kind in more.values():   # known from now on: the file may be committed next
         if kind == "text":
@@ -284,7 +288,7 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
 
 
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,
-                 index: dict[str, str] | None) -> tuple[dict, dict, int]:
+                 index: dict[str, str] | None, texts: dict[str, bytes] | None = None) -> tuple[dict, dict, int]:
     """Hash the listed files, re-reading only files whose size, mtime or inode changed since `cache`
     (the stat cache's entries) saw them. `index` is git's index (path -> blob id), read here when None
     and some file may need saving. (files, the stat cache's entries now, files read)."""
@@ -311,6 +315,8 @@ def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_o
                 continue
             digest, kind, data = got
             read += kind != "link"
+            if texts is not None and kind == "text":
+                texts[rel] = data
         files[rel] = (digest, kind)
         if save_originals and not saved and kind == "text":
             if index is None:

@@ -333,10 +333,10 @@ def _mixed_tree(project, n: int) -> None:
     project.write("dist/app.min.js", "var a=1;" * 1000)
 
 
-def _noting_its_process(root, todo):
+def _noting_its_process(root, todo, counts=True):
     """`index._parse_chunk` that leaves its process id in $RT_TEST_PIDS (module level: the pool pickles it)."""
     (Path(os.environ["RT_TEST_PIDS"]) / str(os.getpid())).touch()
-    return _PARSE_CHUNK(root, todo)
+    return _PARSE_CHUNK(root, todo, counts)
 
 
 def test_a_parallel_build_equals_a_serial_build_byte_for_byte(project, monkeypatch, tmp_path):

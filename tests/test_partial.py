@@ -216,19 +216,22 @@ def test_cold_runtask_injects_what_the_warm_one_does_and_builds_the_index_after(
 
 
 def test_the_cold_index_is_the_tree_as_the_baseline_checks_left_it(project):
-    """The cold index is the task's snapshot (no second scan of the tree) with what the baseline's checks made
-    or deleted applied: a file a check writes ranks as the warm index ranks it, one it deletes is not there."""
+    """The cold index is the task's snapshot (no second scan of the tree, none of the bytes it read read again)
+    with what the baseline's checks made, changed or deleted applied: a file a check writes or rewrites ranks as
+    the warm index ranks it, one it deletes is not there."""
     generate(project.root, PARTIAL_FROM + 200)
     project.write("rt.toml", '[checks.maker]\nkind = "lint"\nparser = "generic"\ncommand = ["sh", "-c", '
-                  '"printf \'def zorbly_quux_total(rows):\\n    return sum(rows)\\n\' > made_zorbly.py; rm -f gone_zorbly.py"]\n')
+                  '"printf \'def zorbly_quux_total(rows):\\n    return sum(rows)\\n\' > made_zorbly.py; '
+                  'printf \'def zorbly_quux_kept():\\n    return 1\\n\' > helpers_kept.py; rm -f gone_zorbly.py"]\n')
     project.write("gone_zorbly.py", "def zorbly_quux_gone():\n    return 0\n")
+    project.write("helpers_kept.py", "def unrelated():\n    return 1\n")   # what the snapshot read, then rewritten
     project.init_git()
     task = "fix the zorbly quux total"
     cold = _runtask(project, task)
-    assert "made_zorbly.py" in cold and "gone_zorbly.py" not in cold, cold
+    assert "made_zorbly.py" in cold and "helpers_kept.py" in cold and "gone_zorbly.py" not in cold, cold
     _ready(project.root)
     _forget_task(project)
-    project.git("checkout", "-q", "--", "gone_zorbly.py")   # the warm run's baseline deletes it again
+    project.git("checkout", "-q", "--", "gone_zorbly.py", "helpers_kept.py")   # as the warm run's baseline finds them
     assert _runtask(project, task) == cold
 
 

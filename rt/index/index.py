@@ -650,12 +650,13 @@ CHUNK = 64
 """Files per pool task: enough to spread the per-task cost, few enough to keep every worker busy to the end."""
 
 
-def parse_all(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
-    """The entries of `todo`'s files (path, blob id, kind), in its order. Many files are parsed by a pool
+def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True) -> list[FileEntry]:
+    """The entries of `todo`'s files (path, blob id, kind), in its order; without `counts`, no ranking word
+    counts (`FileEntry.terms`: a partial index counts from the bytes itself). Many files are parsed by a pool
     of processes in chunks, put back in order, so the index is the same as a serial build's, byte for
     byte; where no pool can start (no fork, no semaphores) they are parsed here."""
     if WORKERS < 2 or len(todo) < POOL_FROM:
-        return _parse_chunk(root, todo)
+        return _parse_chunk(root, todo, counts)
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
         import multiprocessing
@@ -663,12 +664,13 @@ def parse_all(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
         from concurrent.futures.process import BrokenProcessPool
         method = "fork" if sys.platform == "linux" else None   # fork: no re-import; elsewhere the platform's own
         with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context(method)) as pool:
-            return [e for part in pool.map(_parse_chunk, [root] * len(chunks), chunks) for e in part]
+            return [e for part in pool.map(_parse_chunk, [root] * len(chunks), chunks, [counts] * len(chunks))
+                    for e in part]
     except (OSError, ImportError, BrokenProcessPool):
-        return _parse_chunk(root, todo)
+        return _parse_chunk(root, todo, counts)
 
 
-def _parse_chunk(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]:
+def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = True) -> list[FileEntry]:
     """Read and parse each file of `todo` (path, blob id, kind): what one pool task does."""
     from rt.core import Repo
     from rt.index import langs
@@ -684,7 +686,7 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]]) -> list[FileEntry]
         lines = line_count(text)
         e = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
                       [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
-        e.terms = _text_terms(e, text)
+        e.terms = _text_terms(e, text) if counts else None
         out.append(e)
     return out
 

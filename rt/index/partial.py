@@ -161,14 +161,16 @@ class Partial:
 
     complete = False
 
-    def __init__(self, repo, files: dict[str, tuple[str, str]]):
+    def __init__(self, repo, files: dict[str, tuple[str, str]], texts: dict[str, bytes] | None = None):
+        """`texts`: the bytes of text files already read (`snapshot.scan`), taken over instead of read again."""
         self.repo, self._files = repo, files
+        texts = texts or {}
         self.paths = sorted(files)
         self._ids = {p: i for i, p in enumerate(self.paths)}
         self.lines, self.words = array("I"), array("I")
         self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one, of which the full
         for p in self.paths:             # build keeps no words, names or keys
-            data = read_text_bytes(repo, p) if files[p][1] == "text" else None
+            data = (texts.pop(p, None) or read_text_bytes(repo, p)) if files[p][1] == "text" else None
             if data is None:
                 self.lines.append(0)
                 self.words.append(0)
@@ -211,7 +213,7 @@ class Partial:
     def parse(self, fids) -> None:
         """Parse these files as the full build does (in a process pool when many)."""
         todo = [(self.paths[f], *self._files[self.paths[f]]) for f in sorted(set(fids)) if f not in self.entries]
-        for e in parse_all(str(self.repo.root), todo):
+        for e in parse_all(str(self.repo.root), todo, counts=False):
             fid = self._ids[e.path]
             self.entries[fid] = e
             self._names[fid] = terms.name_counts([d.name for d in e.defs])

@@ -72,7 +72,7 @@ def cmd_start(ctx, args) -> Result:
             state.move(current, "blocked", "set aside by rt start --force")
             current["block_reason"] = "set aside by rt start --force"
             state.save_task(store, current)
-        snap = scan(ctx.repo, store, save_originals=True)
+        snap = scan(ctx.repo, store, save_originals=True, texts=ctx.texts)
         # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
         same = current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current)
         task = state.new_task(store, text, sorted(set(pinned)))
