@@ -358,11 +358,11 @@ def settle(index, text: str, pinned: list[str] = (), read=None) -> Ranking:
     definition's name (`Partial.at_most`): a definition's name is a word of its text. While a file's
     most could reach the RANKED-th best least, the files that can, and whose most is above their
     least, are parsed and all ranked again; the last ranking is `rank`'s. A file's
-    most moves with the others only by the share of the best score a named path or a translation gets:
-    without those, one round settles it.
+    most moves with the others only by the share of the best score a named path, a quoted text or the named
+    translations give: without those, one round settles it.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
-    shares = bool(query.paths or query.phrases and read is not None or NAMED_LOCALE and LOCALE_WORDS & query.keys.keys())
+    shares = bool(query.paths or query.phrases and read is not None or LOCALE_WORDS & query.keys.keys())
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True)
@@ -473,7 +473,7 @@ def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[st
 
 def _add_named_translations(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
     """A task naming the translations (LOCALE_WORDS) lifts every source locale file by NAMED_LOCALE of the best score."""
-    if not NAMED_LOCALE or not LOCALE_WORDS & query.keys.keys():
+    if not LOCALE_WORDS & query.keys.keys():
         return
     gain = NAMED_LOCALE * max(scores.values(), default=1.0)
     for path in index.paths:
