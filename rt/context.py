@@ -423,6 +423,11 @@ def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -
     return {p: f for p, f in out.items() if f}
 
 
+def _block(title: str, text: str) -> str:
+    """A section of the pack under its heading; none when it holds nothing."""
+    return f"\n## {title}\n{text}" if text else ""
+
+
 def _cost(path: str, frags: list[Fragment]) -> int:
     return len(render_file(path, frags, "x" * 50)) if frags else 0
 
@@ -474,7 +479,17 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         code_text = "".join(render_file(p, code[p], why.get(p, "")) for p in code)
         tests_text = "".join(render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested)
         uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:uses_n]) + "\n") if uses and uses_n else ""
-        return code, tested, ("\n## Code\n" + code_text if code_text else ""), ("\n## Tests\n" + tests_text if tests_text else ""), uses_block
+        over = len(fixed + mem_block + folder_block) + len(_block("Code", code_text) + _block("Tests", tests_text)) - PACK_CHARS
+        while over > 0 and (tested or len(code) > 1):   # headings longer than `_cost` allowed for: never over
+            if tested:                                   # the budget, the last test goes, else the last file
+                t = list(tested)[-1]
+                over -= len(render_file(t, tested.pop(t), f"tests {tests_of[t]}"))
+            else:
+                p = list(code)[-1]
+                over -= len(render_file(p, code.pop(p), why.get(p, "")))
+        code_text = "".join(render_file(p, code[p], why.get(p, "")) for p in code)
+        tests_text = "".join(render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested)
+        return code, tested, _block("Code", code_text), _block("Tests", tests_text), uses_block
 
     mem_block, folder_block = blocks(memory, True)
     fixed = "\n".join(head) + "\n"
