@@ -476,20 +476,17 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         uses = []
         for p in list(code)[:3]:
             uses += dependents(view, p, sorted({n for f in code[p] for n in f.names}), set(code) | set(tested))
-        code_text = "".join(render_file(p, code[p], why.get(p, "")) for p in code)
-        tests_text = "".join(render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested)
+        shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
+        shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
         uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:uses_n]) + "\n") if uses and uses_n else ""
-        over = len(fixed + mem_block + folder_block) + len(_block("Code", code_text) + _block("Tests", tests_text)) - PACK_CHARS
-        while over > 0 and (tested or len(code) > 1):   # headings longer than `_cost` allowed for: never over
-            if tested:                                   # the budget, the last test goes, else the last file
-                t = list(tested)[-1]
-                over -= len(render_file(t, tested.pop(t), f"tests {tests_of[t]}"))
-            else:
-                p = list(code)[-1]
-                over -= len(render_file(p, code.pop(p), why.get(p, "")))
-        code_text = "".join(render_file(p, code[p], why.get(p, "")) for p in code)
-        tests_text = "".join(render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested)
-        return code, tested, _block("Code", code_text), _block("Tests", tests_text), uses_block
+        over = len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
+                   + _block("Tests", "".join(shown_tests.values()))) - PACK_CHARS
+        while over > 0 and (shown_tests or len(shown) > 1):   # headings longer than `_cost` allowed for: never
+            parts, frags = (shown_tests, tested) if shown_tests else (shown, code)   # over the budget, the last
+            last = next(reversed(parts))                                         # test goes, else the last file
+            over -= len(parts.pop(last))
+            del frags[last]
+        return code, tested, _block("Code", "".join(shown.values())), _block("Tests", "".join(shown_tests.values())), uses_block
 
     mem_block, folder_block = blocks(memory, True)
     fixed = "\n".join(head) + "\n"
