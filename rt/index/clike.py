@@ -82,33 +82,34 @@ class Tokens:
     def code(self, pos: int, stop: bool) -> int:
         """Tokens from `pos`; with `stop`, up to and past the `}` that closes an open `${` or `{`."""
         text, rx, out, js, depth = self.text, self.rx, self.out, self.family == "js", 0
-        append = out.append
+        append, ident, punct = out.append, rx.groupindex["id"], rx.groupindex["p"]
         while True:
             # the pattern matches at every position (any other character is a `p` token, the end `end`),
             # so `finditer` gives the tokens one after another, as `match` from each end would, in C;
             # a token that the pattern cannot end (template, regex literal, JSX) starts it again after it.
             # Identifiers and punctuation, most of the tokens, take the short ways first.
             for m in rx.finditer(text, pos):
-                kind = m.lastgroup
-                if kind == "id":
-                    append(("id", m["id"], m.start("id")))
+                group = m.lastindex   # by number: a name costs a look-up in the pattern's table
+                if group == ident:
+                    append(("id", m[group], m.start(group)))
                     continue
-                if kind == "p":
-                    val = m["p"]
+                if group == punct:
+                    val = m[group]
                     if val == "{":
                         depth += 1
-                        append(("p", val, m.start("p")))
+                        append(("p", val, m.start(group)))
                         continue
                     if val == "}":
                         if depth == 0 and stop:
                             return m.end()
                         depth -= 1
-                        append(("p", val, m.start("p")))
+                        append(("p", val, m.start(group)))
                         continue
                     if not js or (val != "/" and val != "<"):
-                        append(("p", val, m.start("p")))
+                        append(("p", val, m.start(group)))
                         continue
-                elif kind == "end":
+                kind = m.lastgroup
+                if kind == "end":
                     return m.end()
                 val, start = m.group(kind), m.start(kind)
                 if js:
@@ -313,6 +314,8 @@ class _Definitions:
         pending: list[tuple[Definition, int]] = []      # waiting for their `{` body at this depth
         values: list[tuple[Definition, int]] = []       # `const X = ...` until the statement ends
         groups: list[tuple[str, int]] = []              # Go `const (` / `type (` / `var (` groups
+        plain: dict[tuple[str, int], _Scope] = {}      # the scopes of plain brackets, by bracket and depth: one each
+        typed = False                                   # whether the innermost scope is a type's body
         depth = 0
         for i, ((kind, val, _), line) in enumerate(zip(toks, lines)):
             # a value definition ends at `;`, at a new statement on a new line, or when its scope closes
@@ -326,15 +329,22 @@ class _Definitions:
                     if val == "{" and pending and pending[-1][1] == depth:
                         d, _ = pending.pop()
                         stack.append(_Scope(d, d.kind, depth + 1))
+                        typed = d.kind in _TYPE_KINDS
                     elif val == "(" and groups and groups[-1][1] == -1:
                         groups[-1] = (groups[-1][0], depth + 1)
                         stack.append(_Scope(None, "group", depth + 1))
+                        typed = False
                     else:
-                        stack.append(_Scope(None, "block" if val == "{" else "paren", depth + 1))
+                        scope = plain.get((val, depth))
+                        if scope is None:
+                            scope = plain[val, depth] = _Scope(None, "block" if val == "{" else "paren", depth + 1)
+                        stack.append(scope)
+                        typed = False
                     depth += 1
                 elif val in ")]}":
                     if depth > 0:
                         scope = stack.pop()
+                        typed = stack[-1].kind in _TYPE_KINDS
                         depth -= 1
                         if scope.d is not None:
                             scope.d.end = line
@@ -347,7 +357,7 @@ class _Definitions:
                     while pending and pending[-1][1] == depth:   # a declaration without a body
                         d, _ = pending.pop()
                         d.end = line
-            elif kind == "id" and (val in triggers or stack[-1].kind in _TYPE_KINDS or groups):
+            elif kind == "id" and (val in triggers or typed or groups):
                 found = self.header(i, stack, depth, groups)
                 if found:
                     d, style = found
