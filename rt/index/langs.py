@@ -44,7 +44,7 @@ def words(text: str) -> list[str]:
     is split in C, lower-cased first (in ASCII that changes no word's bounds)."""
     if text.isascii():
         return sorted(set(text.lower().encode("ascii").translate(_ALNUM).decode("ascii").split()).difference(_ONE))
-    return sorted({w.lower() for w in _WORD.findall(text)})
+    return sorted(set(map(str.lower, set(_WORD.findall(text)))))
 
 
 def parse(path: str, lang: str, text: str) -> Parsed:

@@ -73,7 +73,10 @@ def text_counts(text: str) -> dict[str, int]:
     get, split = out.get, _SPLIT.get
     words = text.encode("utf-8", "surrogatepass").translate(_SPACED).decode("ascii").split()
     for word, n in Counter(words).items():
-        for k in split(word) or keys_of_word(word):
+        keys = split(word)
+        if keys is None:
+            keys = keys_of_word(word)
+        for k in keys:
             out[k] = get(k, 0) + n
     return out
 
