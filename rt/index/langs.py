@@ -60,7 +60,8 @@ def parse(path: str, lang: str, text: str) -> Parsed:
         parsed = lang_clike.extract(lang, path, text)
     else:
         parsed = Parsed([], [], identifiers(text))
-    if not parsed.note and _GENERATED.search(text[:2000]):
+    head = text[:2000]
+    if not parsed.note and "generated" in head.lower() and _GENERATED.search(head):   # each form says "generated"
         parsed.note = "generated"
     parsed.keys = i18n.code_keys(text) if lang not in ("json", "yaml", "gettext", "properties", "strings", "xml") else []
     return parsed

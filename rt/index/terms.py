@@ -114,9 +114,18 @@ def path_keys(path: str) -> dict[str, int]:
     A kebab-case name is an identifier too: `edit-monitor` gives `editmonitor`, as `EditMonitor` does."""
     folder, _, name = path.rpartition("/")
     stem_name = name.rsplit(".", 1)[0] if "." in name[1:] else name
-    out = {k: 1 for part in folder.split("/") for k in _segment_keys(part)}
+    keys = _FOLDERS.get(folder)
+    if keys is None:
+        keys = {k: 1 for part in folder.split("/") for k in _segment_keys(part)}
+        if len(_FOLDERS) < 50_000:
+            _FOLDERS[folder] = keys
+    out = dict(keys)
     out.update({k: 2 for k in _segment_keys(stem_name)})
     return out
+
+
+_FOLDERS: dict[str, dict[str, int]] = {}
+"""A folder's keys, each 1: a build asks for every file's, and most files share their folder with others."""
 
 
 def _segment_keys(segment: str) -> list[str]:
