@@ -44,8 +44,19 @@ def word_keys(word: str) -> tuple[list[tuple[str, str]], str | None]:
     """(piece as written lower-case, its key) for each piece of one word worth a key, and the whole
     identifier's key when the word has several pieces."""
     parts = [p.lower() for p in _PART.findall(word)]
-    pieces = [(p, stem(p)) for p in parts if len(p) > 1 and not p.isdigit()]
+    pieces = [(p, _STEMS.get(p) or _stem_kept(p)) for p in parts if len(p) > 1 and not p.isdigit()]
     return pieces, "".join(parts) if len(parts) > 1 else None
+
+
+_STEMS: dict[str, str] = {}
+"""Each piece's stem (never empty): the pieces of a tree's identifiers come from a small vocabulary."""
+
+
+def _stem_kept(piece: str) -> str:
+    key = stem(piece)
+    if len(_STEMS) < 200_000:
+        _STEMS[piece] = key
+    return key
 
 
 _SPLIT: dict[str, tuple[str, ...]] = {}
@@ -138,7 +149,8 @@ def _segment_keys(segment: str) -> list[str]:
 
 def name_counts(names: list[str]) -> dict[str, int]:
     """Key -> how many of these definition names hold it."""
-    out: Counter = Counter()
+    out: dict[str, int] = {}
     for name in names:
-        out.update({k for w in _WORD.findall(name) for k in keys_of_word(w)})
-    return dict(out)
+        for k in {k for w in _WORD.findall(name) for k in keys_of_word(w)}:
+            out[k] = out.get(k, 0) + 1
+    return out
