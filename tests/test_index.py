@@ -281,9 +281,9 @@ def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(
     project.write("web/a.ts", "export function a() { return 1; }\n")
     project.init_git()
     project.rt("index")
-    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")   # importer first
+    project.write("web/a.ts", "import { b } from './bee';\nexport function a() { return b(); }\n")   # importer first
     project.rt("symbol", "a")
-    project.write("web/b.ts", "export function b() { return 2; }\n")                              # then the module
+    project.write("web/bee.ts", "export function b() { return 2; }\n")                              # then the module
     project.write("pkg/m15b.py", "def f15(shared):\n    return 'again'\n")                         # sorts mid-list
     (project.root / "pkg" / "m07.py").unlink()
     with monkeypatch.context() as m:   # no full rewrite: the whole index is never loaded
@@ -297,11 +297,83 @@ def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(
                 idx.meta["files"], idx.meta["definitions"], project.rt("refs", "b"), project.rt("symbol", "f15"))
 
     patched = answers()
-    assert sorted(_index(project).added) == ["pkg/m15b.py", "web/b.ts"]
-    assert "pkg/m07.py" not in patched[2] and patched[1]["web/b.ts"][0] == ["web/a.ts"]
+    assert sorted(_index(project).added) == ["pkg/m15b.py", "web/bee.ts"]
+    assert "pkg/m07.py" not in patched[2] and patched[1]["web/bee.ts"][0] == ["web/a.ts"]
     assert [p for p, _ in patched[0]["f15"][1]] == ["pkg/m15.py", "pkg/m15b.py"] and patched[0]["f7"] == ([], [])
     project.rt("index", "--rebuild")
     assert answers() == patched
+
+
+@pytest.mark.parametrize("scan", [False, True], ids=["quick-check", "scan"])
+def test_files_moved_under_base_importers_answer_like_a_full_rebuild(project, monkeypatch, scan):
+    """Files that came or went move the imports of files nobody touched: those are resolved anew, kept in
+    the delta through later updates, and answer as a rebuild does, without a full update."""
+    for i in range(40):
+        project.write(f"filler/f{i:02d}.py", f"def filler{i}():\n    return {i}\n")
+    project.write("web/app.ts", "import { foo } from './foo';\nexport const app = foo;\n")
+    project.write("web/foo.ts", "export const foo = 1;\n")
+    project.write("pkg/__init__.py", "")
+    project.write("main.py", "from pkg.sub import thing\n\nthing()\n")
+    project.write("pkg/sub.py", "def thing():\n    return 1\n")
+    project.write("go.mod", "module example.com/app\n\ngo 1.21\n")
+    project.write("cmd/main.go", 'package main\n\nimport "example.com/app/store"\n\nfunc main() { store.Open() }\n')
+    project.write("store/store.go", "package store\n\nfunc Open() {}\n")
+    project.init_git()
+    project.rt("index")
+    quick = project.root / ".rt" / "index" / "quick"
+
+    def update(expect_parsed):
+        if scan:
+            quick.unlink()
+        with monkeypatch.context() as m:   # no full update: the whole index is never loaded
+            m.setattr(Index, "files", property(lambda self: pytest.fail("loaded the whole index")))
+            assert project.rt_json("index")["parsed"] == expect_parsed
+
+    for src, dst in [("web/foo.ts", "web/foo/index.ts"),                     # a module into its folder
+                     ("pkg/sub.py", "pkg/sub/thing.py")]:               # a module into a namespace package
+        (project.root / dst).parent.mkdir()
+        project.git("mv", src, dst)
+    project.write("store/cache.go", "package store\n\nfunc Cache() {}\n")     # a package grows
+    update(3)
+    moved = _index(project)
+    assert moved.importers("web/foo/index.ts") == ["web/app.ts"]
+    assert moved.importers("pkg/sub/thing.py") == ["main.py"]
+    assert moved.importers("store/cache.go") == ["cmd/main.go"]
+    assert sorted(moved.delta) == ["cmd/main.go", "main.py", "pkg/sub/thing.py", "store/cache.go",
+                                   "web/app.ts", "web/foo/index.ts"]
+    project.write("filler/f00.py", "def filler0():\n    return 'edited'\n")    # a later update keeps them
+    update(1)
+
+    def answers():
+        idx = _index(project)
+        return ({p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}, idx.paths,
+                {k: idx.users(k) for k in ("foo", "thing", "Open")}, project.rt("refs", "foo"))
+
+    patched = answers()
+    assert patched[0]["web/foo/index.ts"] == (["web/app.ts"], [])
+    project.rt("index", "--rebuild")
+    assert answers() == patched
+
+
+@pytest.mark.parametrize("name", ["src/__init__.py", "src/app/x.py"])
+def test_a_file_whose_importers_no_word_tells_makes_a_full_update(project, name):
+    """A package's `__init__.py` moves the names of every module under it, and a name of one letter is no
+    word of the word map: whose imports move is not known, so the index is updated whole and answers as a
+    rebuild does."""
+    for i in range(40):
+        project.write(f"src/app/m{i:02d}.py", f"from app.m{(i + 1) % 40:02d} import f\nfrom . import x\n\n"
+                                              f"def f():\n    return {i}\n")
+    project.write("src/main.py", "from src.app.m00 import f\n")
+    project.init_git()
+    project.rt("index")
+    project.write(name, "")
+    project.rt("index")
+    idx = _index(project)
+    assert idx.delta == {} and idx.meta["files"] == 42
+    before = {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
+    project.rt("index", "--rebuild")
+    idx = _index(project)
+    assert {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths} == before
 
 
 # ---------------------------------------------------------------- the build: a pool of processes, shards as a cache
