@@ -495,7 +495,7 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
         wanted = " ".join(words(phrase))
         found = [set(index.with_word(w)) for w in words(phrase)]
         for path in sorted(set.intersection(*found) if found else set()):
-            if not i18n.is_source_locale(path) or _regional_copy(path, index.paths) or is_rt_own(path):
+            if weighed_kind(path, index.paths) != "source-locale" or is_rt_own(path):
                 continue
             for key, value, _ in i18n.entries(path, read(path)):
                 said = " ".join(words(value))
