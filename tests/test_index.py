@@ -355,6 +355,65 @@ def test_files_moved_under_base_importers_answer_like_a_full_rebuild(project, mo
     assert answers() == patched
 
 
+def _import_map(root: Path) -> dict:
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        idx = load(Ctx(False))
+        return {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
+    finally:
+        os.chdir(old)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_moves_adds_and_deletes_answer_like_a_fresh_build(project, tmp_path, seed):
+    """Files moved, added, deleted and edited at random, one update after another: after each, every file's
+    importers and imports are those a fresh build of the same tree gives."""
+    import random
+    import shutil
+    rng = random.Random(seed)
+    names = ["alpha", "bravo", "carol", "delta", "echo", "foxtrot", "golf", "hotel"]
+    project.write("go.mod", "module example.com/app\n")
+    for i, name in enumerate(names):
+        project.write(f"web/{name}.ts", f"import {{ x }} from './{names[(i + 1) % 8]}';\nexport const {name} = x;\n")
+        project.write(f"lib/{name}.py", f"from lib.{names[(i + 3) % 8]} import f\n\ndef f():\n    return {i}\n")
+        project.write(f"pkg/{names[i % 3]}/{name}.go", f'package {names[i % 3]}\n\nimport "example.com/app/pkg/{names[(i + 1) % 3]}"\n')
+    for i in range(40):
+        project.write(f"filler/f{i:02d}.md", f"notes {i}\n")
+    project.init_git()
+    project.rt("index")
+    for step in range(6):
+        code = sorted(p.relative_to(project.root).as_posix() for p in project.root.rglob("*.*")
+                      if p.suffix in (".ts", ".py", ".go") and ".git" not in p.parts and ".rt" not in p.parts)
+        for _ in range(3):
+            src = rng.choice(code)
+            move = rng.randrange(4)
+            folder, _, name = src.rpartition("/")
+            ext = name.rpartition(".")[2]
+            if move == 0 and src in code:   # moved: into its own folder as the folder's entry file, or renamed
+                dst = f"{folder}/{name.split('.')[0]}/index.ts" if ext == "ts" else f"{folder}/{rng.choice(names)}x.{ext}"
+                if not (project.root / dst).exists():
+                    (project.root / dst).parent.mkdir(parents=True, exist_ok=True)
+                    (project.root / src).rename(project.root / dst)
+                    code.remove(src)
+            elif move == 1 and src in code:   # deleted
+                (project.root / src).unlink()
+                code.remove(src)
+            elif move == 2:   # a new file beside it, importing another
+                other = rng.choice(names)
+                body = {"ts": f"import {{ y }} from './{other}';\n", "py": f"from lib.{other} import f\n",
+                        "go": f'package {folder.rpartition("/")[2]}\n'}[ext]
+                project.write(f"{folder}/{rng.choice(names)}{step}.{ext}", body)
+            elif src in code:   # edited: another import
+                other = rng.choice(names)
+                project.write(src, {"ts": f"import {{ z }} from '../web/{other}';\n", "py": f"import lib.{other}\n",
+                                    "go": f'package {folder.rpartition("/")[2]}\n\nimport "example.com/app/pkg/{other}"\n'}[ext])
+        project.rt("index")
+        fresh = tmp_path / f"fresh{step}"
+        shutil.copytree(project.root, fresh, ignore=shutil.ignore_patterns(".rt", ".git"))
+        assert _import_map(project.root) == _import_map(fresh), f"step {step}"
+
+
 @pytest.mark.parametrize("name", ["src/__init__.py", "src/app/x.py"])
 def test_a_file_whose_importers_no_word_tells_makes_a_full_update(project, name):
     """A package's `__init__.py` moves the names of every module under it, and a name of one letter is no
