@@ -151,7 +151,10 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
-_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[\w$]+(?:-[\w$]+)+(?:\.[\w$-]*\w)+"
+                    r"|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+"""A path; a kebab-case name with dots (`cancel-envelope.types.ts`: a file, if its ending is one); a dotted or
+qualified name; a word."""
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
