@@ -281,9 +281,9 @@ def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(
     project.write("web/a.ts", "export function a() { return 1; }\n")
     project.init_git()
     project.rt("index")
-    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return b(); }\n")   # importer first
+    project.write("web/a.ts", "import { b } from './bee';\nexport function a() { return b(); }\n")   # importer first
     project.rt("symbol", "a")
-    project.write("web/b.ts", "export function b() { return 2; }\n")                              # then the module
+    project.write("web/bee.ts", "export function b() { return 2; }\n")                              # then the module
     project.write("pkg/m15b.py", "def f15(shared):\n    return 'again'\n")                         # sorts mid-list
     (project.root / "pkg" / "m07.py").unlink()
     with monkeypatch.context() as m:   # no full rewrite: the whole index is never loaded
@@ -297,11 +297,142 @@ def test_files_added_and_removed_go_to_the_delta_and_answer_like_a_full_rebuild(
                 idx.meta["files"], idx.meta["definitions"], project.rt("refs", "b"), project.rt("symbol", "f15"))
 
     patched = answers()
-    assert sorted(_index(project).added) == ["pkg/m15b.py", "web/b.ts"]
-    assert "pkg/m07.py" not in patched[2] and patched[1]["web/b.ts"][0] == ["web/a.ts"]
+    assert sorted(_index(project).added) == ["pkg/m15b.py", "web/bee.ts"]
+    assert "pkg/m07.py" not in patched[2] and patched[1]["web/bee.ts"][0] == ["web/a.ts"]
     assert [p for p, _ in patched[0]["f15"][1]] == ["pkg/m15.py", "pkg/m15b.py"] and patched[0]["f7"] == ([], [])
     project.rt("index", "--rebuild")
     assert answers() == patched
+
+
+@pytest.mark.parametrize("scan", [False, True], ids=["quick-check", "scan"])
+def test_files_moved_under_base_importers_answer_like_a_full_rebuild(project, monkeypatch, scan):
+    """Files that came or went move the imports of files nobody touched: those are resolved anew, kept in
+    the delta through later updates, and answer as a rebuild does, without a full update."""
+    for i in range(40):
+        project.write(f"filler/f{i:02d}.py", f"def filler{i}():\n    return {i}\n")
+    project.write("web/app.ts", "import { foo } from './foo';\nexport const app = foo;\n")
+    project.write("web/foo.ts", "export const foo = 1;\n")
+    project.write("pkg/__init__.py", "")
+    project.write("main.py", "from pkg.sub import thing\n\nthing()\n")
+    project.write("pkg/sub.py", "def thing():\n    return 1\n")
+    project.write("go.mod", "module example.com/app\n\ngo 1.21\n")
+    project.write("cmd/main.go", 'package main\n\nimport "example.com/app/store"\n\nfunc main() { store.Open() }\n')
+    project.write("store/store.go", "package store\n\nfunc Open() {}\n")
+    project.init_git()
+    project.rt("index")
+    quick = project.root / ".rt" / "index" / "quick"
+
+    def update(expect_parsed):
+        if scan:
+            quick.unlink()
+        with monkeypatch.context() as m:   # no full update: the whole index is never loaded
+            m.setattr(Index, "files", property(lambda self: pytest.fail("loaded the whole index")))
+            assert project.rt_json("index")["parsed"] == expect_parsed
+
+    for src, dst in [("web/foo.ts", "web/foo/index.ts"),                     # a module into its folder
+                     ("pkg/sub.py", "pkg/sub/thing.py")]:               # a module into a namespace package
+        (project.root / dst).parent.mkdir()
+        project.git("mv", src, dst)
+    project.write("store/cache.go", "package store\n\nfunc Cache() {}\n")     # a package grows
+    update(3)
+    moved = _index(project)
+    assert moved.importers("web/foo/index.ts") == ["web/app.ts"]
+    assert moved.importers("pkg/sub/thing.py") == ["main.py"]
+    assert moved.importers("store/cache.go") == ["cmd/main.go"]
+    assert sorted(moved.delta) == ["cmd/main.go", "main.py", "pkg/sub/thing.py", "store/cache.go",
+                                   "web/app.ts", "web/foo/index.ts"]
+    project.write("filler/f00.py", "def filler0():\n    return 'edited'\n")    # a later update keeps them
+    update(1)
+
+    def answers():
+        idx = _index(project)
+        return ({p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}, idx.paths,
+                {k: idx.users(k) for k in ("foo", "thing", "Open")}, project.rt("refs", "foo"))
+
+    patched = answers()
+    assert patched[0]["web/foo/index.ts"] == (["web/app.ts"], [])
+    project.rt("index", "--rebuild")
+    assert answers() == patched
+
+
+def _import_map(root: Path) -> dict:
+    old = os.getcwd()
+    os.chdir(root)
+    try:
+        idx = load(Ctx(False))
+        return {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
+    finally:
+        os.chdir(old)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_random_moves_adds_and_deletes_answer_like_a_fresh_build(project, tmp_path, seed):
+    """Files moved, added, deleted and edited at random, one update after another: after each, every file's
+    importers and imports are those a fresh build of the same tree gives."""
+    import random
+    import shutil
+    rng = random.Random(seed)
+    names = ["alpha", "bravo", "carol", "delta", "echo", "foxtrot", "golf", "hotel"]
+    project.write("go.mod", "module example.com/app\n")
+    for i, name in enumerate(names):
+        project.write(f"web/{name}.ts", f"import {{ x }} from './{names[(i + 1) % 8]}';\nexport const {name} = x;\n")
+        project.write(f"lib/{name}.py", f"from lib.{names[(i + 3) % 8]} import f\n\ndef f():\n    return {i}\n")
+        project.write(f"pkg/{names[i % 3]}/{name}.go", f'package {names[i % 3]}\n\nimport "example.com/app/pkg/{names[(i + 1) % 3]}"\n')
+    for i in range(40):
+        project.write(f"filler/f{i:02d}.md", f"notes {i}\n")
+    project.init_git()
+    project.rt("index")
+    for step in range(6):
+        code = sorted(p.relative_to(project.root).as_posix() for p in project.root.rglob("*.*")
+                      if p.suffix in (".ts", ".py", ".go") and ".git" not in p.parts and ".rt" not in p.parts)
+        for _ in range(3):
+            src = rng.choice(code)
+            move = rng.randrange(4)
+            folder, _, name = src.rpartition("/")
+            ext = name.rpartition(".")[2]
+            if move == 0 and src in code:   # moved: into its own folder as the folder's entry file, or renamed
+                dst = f"{folder}/{name.split('.')[0]}/index.ts" if ext == "ts" else f"{folder}/{rng.choice(names)}x.{ext}"
+                if not (project.root / dst).exists():
+                    (project.root / dst).parent.mkdir(parents=True, exist_ok=True)
+                    (project.root / src).rename(project.root / dst)
+                    code.remove(src)
+            elif move == 1 and src in code:   # deleted
+                (project.root / src).unlink()
+                code.remove(src)
+            elif move == 2:   # a new file beside it, importing another
+                other = rng.choice(names)
+                body = {"ts": f"import {{ y }} from './{other}';\n", "py": f"from lib.{other} import f\n",
+                        "go": f'package {folder.rpartition("/")[2]}\n'}[ext]
+                project.write(f"{folder}/{rng.choice(names)}{step}.{ext}", body)
+            elif src in code:   # edited: another import
+                other = rng.choice(names)
+                project.write(src, {"ts": f"import {{ z }} from '../web/{other}';\n", "py": f"import lib.{other}\n",
+                                    "go": f'package {folder.rpartition("/")[2]}\n\nimport "example.com/app/pkg/{other}"\n'}[ext])
+        project.rt("index")
+        fresh = tmp_path / f"fresh{step}"
+        shutil.copytree(project.root, fresh, ignore=shutil.ignore_patterns(".rt", ".git"))
+        assert _import_map(project.root) == _import_map(fresh), f"step {step}"
+
+
+@pytest.mark.parametrize("name", ["src/__init__.py", "src/app/x.py"])
+def test_a_file_whose_importers_no_word_tells_makes_a_full_update(project, name):
+    """A package's `__init__.py` moves the names of every module under it, and a name of one letter is no
+    word of the word map: whose imports move is not known, so the index is updated whole and answers as a
+    rebuild does."""
+    for i in range(40):
+        project.write(f"src/app/m{i:02d}.py", f"from app.m{(i + 1) % 40:02d} import f\nfrom . import x\n\n"
+                                              f"def f():\n    return {i}\n")
+    project.write("src/main.py", "from src.app.m00 import f\n")
+    project.init_git()
+    project.rt("index")
+    project.write(name, "")
+    project.rt("index")
+    idx = _index(project)
+    assert idx.delta == {} and idx.meta["files"] == 42
+    before = {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
+    project.rt("index", "--rebuild")
+    idx = _index(project)
+    assert {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths} == before
 
 
 # ---------------------------------------------------------------- the build: a pool of processes, shards as a cache

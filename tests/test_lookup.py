@@ -147,11 +147,11 @@ CHANGES = {   # a kind of change -> the file that gets `def fresh`; all are seen
     # record (changed files read again, changed folders listed), none needs a scan of the tree
     "new file in a known folder": "src/other.py",
     "untracked file edited": "src/new.py",
-    "new folder": "brand/new/y.py",
-    "new folder in a folder without files": "deep/new/y.py",   # `deep` holds only the folder `er`
+    "new folder": "brand/new/fresh.py",
+    "new folder in a folder without files": "deep/new/fresh.py",   # `deep` holds only the folder `er`
     "tracked file edited": "src/a.py",
     "file committed then edited": "src/new.py",
-    "file in an empty folder made earlier": "empty/a/b/y.py",
+    "file in an empty folder made earlier": "empty/a/b/fresh.py",
 }
 
 
@@ -267,7 +267,7 @@ def test_git_rewriting_its_index_is_followed_without_a_scan(project, monkeypatch
     project.init_git()
     project.git("checkout", "-qb", "other")
     project.write("src/a.py", "def other_one(): pass\n")
-    project.write("src/c.py", "def three(): pass\n")
+    project.write("src/cee.py", "def three(): pass\n")
     project.git("add", "-A")
     project.git("commit", "-qm", "other")
     project.git("checkout", "-q", "main")
@@ -289,7 +289,7 @@ def test_git_rewriting_its_index_is_followed_without_a_scan(project, monkeypatch
         elif move == "checkout of a branch":
             project.git("checkout", "-q", "other")
             assert "src/a.py:1-1" in project.rt("symbol", "other_one")
-            assert "src/c.py:1-1" in project.rt("symbol", "three")
+            assert "src/cee.py:1-1" in project.rt("symbol", "three")
             project.rt("symbol", "one", ret=1)
         elif move == "stash":
             project.write("src/a.py", "def stashed(): pass\n")

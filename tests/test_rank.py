@@ -56,6 +56,20 @@ def test_task_words_identifiers_urls_and_quotes():
     assert "parse_http_request" in q.words and "toggleSidebar" in q.words
 
 
+def test_a_kebab_case_file_the_task_names_leads(project):
+    """`cancel-envelope.types.ts` is one path, not `cancel` and a path `envelope.types.ts` that no file's
+    name ends with: the file it names leads, as a named path does."""
+    for verb in ("cancel", "delete", "update", "create", "find"):
+        for kind in ("types", "handler"):
+            project.write(f"server/{verb}-envelope.{kind}.ts", f"export const {verb}{kind} = {{ route: 'envelope', "
+                                                               f"description: 'x' }};\n")
+    project.write("server/router.ts", "// cancel, delete and update envelope routes, with a description each\n")
+    project.init_git()
+    q = parse_task("docs: add descriptions to `cancel-envelope.types.ts` and my-file.py")
+    assert q.paths == ["cancel-envelope.types.ts", "my-file.py"]
+    assert ranked(project, "docs: add descriptions to `cancel-envelope.types.ts`")[0] == "server/cancel-envelope.types.ts"
+
+
 def test_string_literals_in_a_code_span_are_example_data():
     """`click.Choice(["foo", "bar"])` names code (`Choice`) and example values (`foo`, `bar`): the values
     weigh as quoted words, the code as identifiers."""

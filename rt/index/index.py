@@ -483,11 +483,14 @@ when the index is updated: a look-up on a current index compiles nothing.)"""
 
 def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], fp: str | None, *,
            complete: bool = False) -> Index | None:
-    """Record in the delta every file that differs from the last full build, without loading the whole
-    index: `updates` gives files' (blob id, kind) now; every file when `complete` (files missing from it
-    are gone), else only those that changed, None for a file gone (the rest stay as the delta has them).
-    `fp` is the tree's fingerprint, None when unknown (a refresh): the next scan then compares blob ids.
-    None when a full update is needed: a tsconfig or go.mod changed, or the delta would grow large."""
+    """Record in the delta every file that differs from the last full build, and every file of that build
+    whose imports resolve elsewhere now that files came or went, without loading the whole index.
+
+    `updates` gives files' (blob id, kind) now; every file when `complete` (files missing from it are gone),
+    else only those that changed, None for a file gone (the rest stay as the delta has them). `fp` is the
+    tree's fingerprint, None when unknown (a refresh): the next scan then compares blob ids. None when a full
+    update is needed: a tsconfig or go.mod changed, a file came or went whose importers no word tells (a
+    package's `__init__.py`, a name of one letter), or the delta would grow large."""
     idx = Index(store, meta)
     delta, removed, in_base = idx.delta, idx.removed, idx._base_ids
     base_blob = idx.base_blobs.get if complete else idx.base_blob   # a few rows when only a few changed
@@ -503,16 +506,34 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     if len(changed) + len(removed) > _delta_limit(len(in_base)) or any(re.search(_CONFIGS, p) for p in [*changed, *removed]):
         return None
     new = {p: delta[p] for p in changed if p in delta and delta[p].blob == now[p]}
-    came_or_went = {p for p in changed if p not in in_base} != set(idx.added) or removed != idx.removed
-    if not came_or_went and new.keys() == delta.keys() == set(changed):   # the delta holds every file as it is
+    added = {p for p in changed if p not in in_base}
+    came_or_went = added != set(idx.added) or removed != idx.removed
+    touched = set(changed) | removed
+    moved = {p: e for p, e in delta.items()   # base files as built, their imports resolved anew (below)
+             if p in in_base and p not in touched and e.blob == now.get(p)}
+    if not came_or_went and new.keys() == set(changed) and delta.keys() == new.keys() | moved.keys():
         return Index(store, meta if fp in (None, meta["fingerprint"]) else _write_meta(store, dict(meta, fingerprint=fp)))
-    fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
-    from rt.index.resolve import resolve_all
+    from rt.index.resolve import Tree, resolve_all
     current = (in_base.keys() - removed) | now.keys()
-    resolve_all(repo, fresh, current)
-    if came_or_went:   # an import of the delta's files may resolve elsewhere now
-        resolve_all(repo, new, current)
+    tree = Tree(repo, current)
+    if came_or_went:   # an import of the delta's files, or of base files, may resolve elsewhere now
+        resolve_all(repo, new, current, tree)
+        cands = _import_candidates(idx, added, removed)
+        if cands is None:
+            return None
+        rows = {p: FileEntry.from_row(p, idx._shard("files", p)[p]) for p in sorted(cands - touched)}
+        moved = {p: e for p, e in rows.items() if e.imports}
+        built_as = {p: e.resolved for p, e in moved.items()}
+        resolve_all(repo, moved, current, tree)
+        moved = {p: e for p, e in moved.items() if e.resolved != built_as[p]}   # the rest answer as the build does
+        if len(changed) + len(removed) + len(moved) > _delta_limit(len(in_base)):
+            return None
+        for p, e in moved.items():
+            e.terms = idx._shard("counts", p).get(p, {})
+    fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
+    resolve_all(repo, fresh, current, tree)
     new.update(fresh)
+    new.update(moved)
     defs = meta["base_definitions"]
     for p in [*new, *removed]:   # each base row replaced or dropped
         defs += (len(new[p].defs) if p in new else 0) - (len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
@@ -520,6 +541,30 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed),
                                            "terms": {p: new[p].terms or {} for p in sorted(new)}})
     return Index(store, _write_meta(store, dict(meta, fingerprint=fp, definitions=defs, files=len(current))), parsed)
+
+
+def _import_candidates(idx: Index, added: set[str], removed: frozenset[str]) -> set[str] | None:
+    """Files of the last full build whose imports may resolve elsewhere with `added` come and `removed` gone
+    since (both against that build): the importers of every file gone, and the files holding every word of
+    an added file's name (`resolve.target_words`) or importing its package (Go, Java). None when no word
+    map can tell (a full update)."""
+    from rt.index.resolve import target_words
+    cands: set[str] = set()
+    for p in removed:
+        cands.update(idx._path_list(idx._shard("importers", p).get(p, [])))
+    packages = {p.rpartition("/")[0]: p.rpartition(".")[2] for p in added if p.endswith((".go", ".java"))}
+    if packages:
+        for p in idx.base_paths:
+            folder, _, name = p.rpartition("/")
+            if packages.get(folder) == name.rpartition(".")[2]:
+                cands.update(idx._path_list(idx._shard("importers", p).get(p, [])))
+    for p in added:
+        words = target_words(p)
+        if words is None:
+            return None
+        if words:
+            cands.update(set.intersection(*(set(idx.with_word(w)) for w in words)))
+    return cands & idx._base_ids.keys()
 
 
 def _file_number(value) -> int:

@@ -13,6 +13,7 @@ import re
 from functools import cached_property
 
 from rt.core import read_text
+from rt.index.langs import words as word_list
 
 JS_EXTS = (".ts", ".tsx", ".d.ts", ".js", ".jsx", ".mjs", ".cjs", ".vue", ".svelte", ".json")
 
@@ -74,6 +75,21 @@ def resolve_all(repo, entries: dict, paths: set[str], tree: Tree | None = None) 
             found.update(h for h in hits if h)
         found.discard(path)
         e.resolved = sorted(found)
+
+
+def target_words(path: str) -> list[str] | None:
+    """The words (as the index's word map spells them) every import that resolves to `path` holds: its
+    name's, or its folder's for a folder's entry file (`index.ts`, `mod.rs`). [] when no import resolves
+    to such a file; None when any import might (a package's `__init__.py` moves module names) or no word
+    tells (a name of one letter). A Go or Java file's package is its folder: the callers take its
+    importers too."""
+    if not path.endswith((".py", ".pyi", ".go", ".rs", ".java") + JS_EXTS):
+        return []
+    folder, _, name = path.rpartition("/")
+    stem = name.split(".", 1)[0]
+    if stem == "__init__":
+        return None
+    return word_list(folder.rpartition("/")[2] if stem in ("index", "mod") else stem) or None
 
 
 # ---------------------------------------------------------------- Python

@@ -99,7 +99,8 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
         defs = entry.defs if entry else []
         named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
         return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
-    hits = [line_keys(line) & keys.keys() if any(k in line.lower() for k in keys) else set() for line in lines]
+    holds = re.compile("|".join(map(re.escape, keys))).search if keys else None   # one pass in C per line
+    hits = [line_keys(line) & keys.keys() if holds and holds(line.lower()) else set() for line in lines]
     pieces = _definition_pieces(entry, lines, hits, keys)
     shown = {i for p in pieces for i in range(p.start, p.end + 1)}
     pieces += _window_pieces(lines, hits, keys, shown)

@@ -295,6 +295,17 @@ def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
+def _outermost(blocks: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The blocks (one per first line, in line order) inside no earlier one: one ends past a later
+    block's end when it holds it."""
+    out, reach = [], 0
+    for b in blocks:
+        if b[1] > reach:
+            out.append(b)
+        reach = max(reach, b[1])
+    return out
+
+
 def _files_with(view, key: str) -> list[str]:
     """The files whose text holds a ranking key (the index's postings)."""
     return [view.index.path_of(x[0] if isinstance(x, list) else x) for x in view.index.postings("terms", key)]
@@ -324,7 +335,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         tops = [(d.start, d.end, d.name, f"{d.kind} {d.name}") for d in entry.defs
                 if not any(o is not d and o.start <= d.start and d.end <= o.end for o in entry.defs)]
         calls = [(a, b, title, f"block {title!r}") for a, b, title in _call_blocks(lines)]
-        calls = [c for c in calls if not any(o is not c and o[0] < c[0] and c[1] <= o[1] for o in calls)]
+        calls = _outermost(calls)
         units = sorted(tops + calls)
         for start, end, name, label in units:   # outermost: test functions, not what they hold
             body = "\n".join(lines[start - 1:end])

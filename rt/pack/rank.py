@@ -151,7 +151,10 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
-_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[\w$]+(?:-[\w$]+)+(?:\.[\w$-]*\w)+"
+                    r"|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
+"""A path; a kebab-case name with dots (`cancel-envelope.types.ts`: a file, if its ending is one); a dotted or
+qualified name; a word."""
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
@@ -495,7 +498,7 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
         wanted = " ".join(words(phrase))
         found = [set(index.with_word(w)) for w in words(phrase)]
         for path in sorted(set.intersection(*found) if found else set()):
-            if not i18n.is_source_locale(path) or _regional_copy(path, index.paths) or is_rt_own(path):
+            if weighed_kind(path, index.paths) != "source-locale" or is_rt_own(path):
                 continue
             for key, value, _ in i18n.entries(path, read(path)):
                 said = " ".join(words(value))
