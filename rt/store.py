@@ -18,9 +18,14 @@ SCHEMA = 1
 """Version of every JSON file in `.rt/`; a file with another version is refused, never guessed at."""
 
 
+_ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
+"""What `json.dumps(data, sort_keys=True, separators=(",", ":"))` uses, made once, without the check for
+cycles (rt's data has none) that costs an index build a dictionary entry per list."""
+
+
 def json_bytes(data: dict) -> bytes:
     """The bytes `Store.write_json` writes for `data`: keys sorted, the schema version in."""
-    return json.dumps(dict(data, schema=SCHEMA), sort_keys=True, separators=(",", ":")).encode()
+    return _ENCODER.encode(dict(data, schema=SCHEMA)).encode()
 
 
 class Store:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from itertools import accumulate, repeat
+from itertools import accumulate, compress, repeat
+from operator import itemgetter
 
 from rt.index.model import Definition, Parsed, identifiers
 
@@ -81,23 +82,44 @@ class Tokens:
     def code(self, pos: int, stop: bool) -> int:
         """Tokens from `pos`; with `stop`, up to and past the `}` that closes an open `${` or `{`."""
         text, rx, out, js, depth = self.text, self.rx, self.out, self.family == "js", 0
+        append, ident, punct = out.append, rx.groupindex["id"], rx.groupindex["p"]
         while True:
             # the pattern matches at every position (any other character is a `p` token, the end `end`),
             # so `finditer` gives the tokens one after another, as `match` from each end would, in C;
-            # a token that the pattern cannot end (template, regex literal, JSX) starts it again after it
+            # a token that the pattern cannot end (template, regex literal, JSX) starts it again after it.
+            # Identifiers and punctuation, most of the tokens, take the short ways first.
             for m in rx.finditer(text, pos):
+                group = m.lastindex   # by number: a name costs a look-up in the pattern's table
+                if group == ident:
+                    append(("id", m[group], m.start(group)))
+                    continue
+                if group == punct:
+                    val = m[group]
+                    if val == "{":
+                        depth += 1
+                        append(("p", val, m.start(group)))
+                        continue
+                    if val == "}":
+                        if depth == 0 and stop:
+                            return m.end()
+                        depth -= 1
+                        append(("p", val, m.start(group)))
+                        continue
+                    if not js or (val != "/" and val != "<"):
+                        append(("p", val, m.start(group)))
+                        continue
                 kind = m.lastgroup
                 if kind == "end":
                     return m.end()
-                val, start, pos = m.group(kind), m.start(kind), m.end()
+                val, start = m.group(kind), m.start(kind)
                 if js:
                     if kind == "bt":
-                        pos = self.template(pos)
+                        pos = self.template(m.end())
                         break
                     if val == "/" and self._regex_ok():
                         end = self.regex(start)
                         if end:
-                            out.append(("str", text[start:end], start))
+                            append(("str", text[start:end], start))
                             pos = end
                             break
                     if val == "<" and self.jsx and self.prev() in _JSX_BEFORE and re.match(r"<[A-Za-z>]", text[start:start + 2]):
@@ -108,15 +130,9 @@ class Tokens:
                         except _NotJsx:
                             del out[mark:]
                 if kind in _STRINGS:
-                    out.append(("str", val, start))
+                    append(("str", val, start))
                 elif kind != "life":
-                    if val == "{":
-                        depth += 1
-                    elif val == "}":
-                        if depth == 0 and stop:
-                            return pos
-                        depth -= 1
-                    out.append((kind, val, start))
+                    append((kind, val, start))
 
     def _regex_ok(self) -> bool:
         if not self.out:
@@ -272,11 +288,12 @@ def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parse
         toks = Tokens(body, family, jsx=not path.endswith((".ts", ".mts", ".cts"))).out
     except (ValueError, RecursionError):
         return Parsed([], [], identifiers(body), note="unparsed")
-    starts = [t[2] for t in toks]   # in text order: each token's line counts the newlines since the one before
+    starts = list(map(itemgetter(2), toks))   # in text order: each token's line counts the newlines since the one before
     lines = list(accumulate(map(body.count, repeat("\n"), [0] + starts[:-1], starts), initial=1 + offset))[1:]
     defs = _Definitions(toks, lines, text.splitlines(), family, path).run()
-    idents = sorted({v for k, v, _ in toks if k == "id" and v not in KEYWORDS})
-    return Parsed(defs, _imports(toks, family), idents)
+    values = list(map(itemgetter(1), toks))
+    idents = set(compress(values, map("id".__eq__, map(itemgetter(0), toks))))
+    return Parsed(defs, _imports(toks, values, family), sorted(idents - KEYWORDS))
 
 
 class _Definitions:
@@ -292,55 +309,60 @@ class _Definitions:
         return self.src[line - 1].strip()[:200] if 0 < line <= len(self.src) else ""
 
     def run(self) -> list[Definition]:
-        toks, lines = self.toks, self.lines
+        toks, lines, triggers = self.toks, self.lines, self.triggers
         stack: list[_Scope] = [_Scope(None, "file", 0)]
         pending: list[tuple[Definition, int]] = []      # waiting for their `{` body at this depth
         values: list[tuple[Definition, int]] = []       # `const X = ...` until the statement ends
         groups: list[tuple[str, int]] = []              # Go `const (` / `type (` / `var (` groups
+        plain: dict[tuple[str, int], _Scope] = {}      # the scopes of plain brackets, by bracket and depth: one each
+        typed = False                                   # whether the innermost scope is a type's body
         depth = 0
-        n = len(toks)
-        i = 0
-        while i < n:
-            kind, val, _ = toks[i]
-            line = lines[i]
+        for i, ((kind, val, _), line) in enumerate(zip(toks, lines)):
             # a value definition ends at `;`, at a new statement on a new line, or when its scope closes
             while values and values[-1][1] == depth and i > 0 and (
                     (kind == "p" and val == ";") or
                     (lines[i - 1] < line and self._new_statement(i)) or val in ("}", ")", "]") and depth == values[-1][1]):
                 d, _ = values.pop()
                 d.end = line if val == ";" else lines[i - 1]
-            if kind == "p" and val in "([{":
-                if val == "{" and pending and pending[-1][1] == depth:
-                    d, _ = pending.pop()
-                    stack.append(_Scope(d, d.kind, depth + 1))
-                elif val == "(" and groups and groups[-1][1] == -1:
-                    groups[-1] = (groups[-1][0], depth + 1)
-                    stack.append(_Scope(None, "group", depth + 1))
-                else:
-                    stack.append(_Scope(None, "block" if val == "{" else "paren", depth + 1))
-                depth += 1
-            elif kind == "p" and val in ")]}":
-                if depth > 0:
-                    scope = stack.pop()
-                    depth -= 1
-                    if scope.d is not None:
-                        scope.d.end = line
-                    if scope.kind == "group" and groups:
-                        groups.pop()
-                    for open_defs in (pending, values):   # cut short by the end of their scope
-                        while open_defs and open_defs[-1][1] > depth:
-                            open_defs.pop()[0].end = lines[i - 1]
-            elif kind == "p" and val == ";":
-                while pending and pending[-1][1] == depth:   # a declaration without a body
-                    d, _ = pending.pop()
-                    d.end = line
-            elif kind == "id" and (val in self.triggers or stack[-1].kind in _TYPE_KINDS or groups):
+            if kind == "p":
+                if val in "([{":
+                    if val == "{" and pending and pending[-1][1] == depth:
+                        d, _ = pending.pop()
+                        stack.append(_Scope(d, d.kind, depth + 1))
+                        typed = d.kind in _TYPE_KINDS
+                    elif val == "(" and groups and groups[-1][1] == -1:
+                        groups[-1] = (groups[-1][0], depth + 1)
+                        stack.append(_Scope(None, "group", depth + 1))
+                        typed = False
+                    else:
+                        scope = plain.get((val, depth))
+                        if scope is None:
+                            scope = plain[val, depth] = _Scope(None, "block" if val == "{" else "paren", depth + 1)
+                        stack.append(scope)
+                        typed = False
+                    depth += 1
+                elif val in ")]}":
+                    if depth > 0:
+                        scope = stack.pop()
+                        typed = stack[-1].kind in _TYPE_KINDS
+                        depth -= 1
+                        if scope.d is not None:
+                            scope.d.end = line
+                        if scope.kind == "group" and groups:
+                            groups.pop()
+                        for open_defs in (pending, values):   # cut short by the end of their scope
+                            while open_defs and open_defs[-1][1] > depth:
+                                open_defs.pop()[0].end = lines[i - 1]
+                elif val == ";":
+                    while pending and pending[-1][1] == depth:   # a declaration without a body
+                        d, _ = pending.pop()
+                        d.end = line
+            elif kind == "id" and (val in triggers or typed or groups):
                 found = self.header(i, stack, depth, groups)
                 if found:
                     d, style = found
                     self.out.append(d)
                     (pending if style == "body" else values).append((d, depth))
-            i += 1
         last = lines[-1] if lines else 1
         for d, _ in pending + values:
             d.end = max(d.end, last if d.end < d.start else d.end)
@@ -524,10 +546,16 @@ def _unquote(s: str) -> str:
     return s[1:-1] if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"`" else s.strip("'\"`")
 
 
-def _imports(toks, family: str) -> list[str]:
+_IMPORT_WORDS = {"js": ("from", "import", "require"), "go": ("import",), "rust": ("use", "mod"), "java": ("import",)}
+"""The identifiers that can start an import, per family: only the tokens with these values are looked at."""
+
+
+def _imports(toks, values: list[str], family: str) -> list[str]:
+    """The import specifiers of a file's tokens; `values` holds each token's text."""
     out: set[str] = set()
     n = len(toks)
-    for i, (kind, val, _) in enumerate(toks):
+    for i in _positions(values, _IMPORT_WORDS[family]):
+        kind, val, _ = toks[i]
         if kind != "id":
             continue
         nxt = toks[i + 1] if i + 1 < n else ("", "", 0)
@@ -568,3 +596,17 @@ def _imports(toks, family: str) -> list[str]:
             out.add("".join(parts))
     out.discard("")
     return sorted(out)
+
+
+def _positions(values: list[str], words) -> list[int]:
+    """The indices of `values` that hold one of `words`, each found by `list.index` (in C)."""
+    out = []
+    for word in words:
+        i = -1
+        try:
+            while True:
+                i = values.index(word, i + 1)
+                out.append(i)
+        except ValueError:
+            pass
+    return out

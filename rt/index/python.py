@@ -12,6 +12,7 @@ import warnings
 from rt.index.model import Definition, Parsed, identifiers
 
 _DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
+_DEFS = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef})
 _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+([\w, \t]+)|import[ \t]+([\w., \t]+))", re.MULTILINE)
 
 
@@ -27,22 +28,26 @@ def extract(text: str) -> Parsed:
     _defs(tree.body, "", lines, defs)
     idents: set[str] = set()
     imports: list[str] = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Name):
+    todo = [tree]   # every node, in no particular order (both results are sets): faster than `ast.walk`
+    pop, push, node_type = todo.pop, todo.extend, ast.AST
+    while todo:
+        node = pop()
+        cls = type(node)
+        if cls is ast.Name:
             idents.add(node.id)
-        elif isinstance(node, ast.Attribute):
+        elif cls is ast.Attribute:
             idents.add(node.attr)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        elif cls in _DEFS:
             idents.add(node.name)
-        elif isinstance(node, ast.arg) or isinstance(node, ast.keyword) and node.arg:
+        elif cls is ast.arg or cls is ast.keyword and node.arg:
             idents.add(node.arg)
-        elif isinstance(node, ast.Import):
+        elif cls is ast.Import:
             for a in node.names:
                 imports.append(a.name)
                 idents.update(a.name.split("."))
                 if a.asname:
                     idents.add(a.asname)
-        elif isinstance(node, ast.ImportFrom):
+        elif cls is ast.ImportFrom:
             base = "." * node.level + (node.module or "")
             for a in node.names:
                 if a.name == "*":
@@ -55,6 +60,12 @@ def extract(text: str) -> Parsed:
                     idents.add(a.asname)
             if node.module:
                 idents.update(node.module.split("."))
+        for field in getattr(node, "_fields", ()):   # a list's items may be names (`global`), None (`**` in a dict)
+            value = getattr(node, field, None)
+            if type(value) is list:
+                push(value)
+            elif isinstance(value, node_type):
+                todo.append(value)
     return Parsed(defs, sorted(set(imports)), sorted(idents))
 
 
