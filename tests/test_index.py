@@ -365,33 +365,46 @@ def _import_map(root: Path) -> dict:
         os.chdir(old)
 
 
+def _importing(ext: str, folder: str, other: str) -> str:
+    """A file of language `ext` in `folder` importing the module `other` (of its own language's tree)."""
+    return {"ts": f"import {{ y }} from '../web/{other}';\n", "py": f"from lib.{other} import f\n",
+            "go": f'package {folder.rpartition("/")[2]}\n\nimport "example.com/app/pkg/{other}"\n',
+            "rs": f"use crate::{other}::thing;\n", "java": f"package app;\n\nimport app.{other.title()};\n"}[ext]
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_random_moves_adds_and_deletes_answer_like_a_fresh_build(project, tmp_path, seed):
-    """Files moved, added, deleted and edited at random, one update after another: after each, every file's
-    importers and imports are those a fresh build of the same tree gives."""
+    """Files moved, added, deleted and edited at random in five languages, one update after another: after
+    each, every file's importers and imports are those a fresh build of the same tree gives."""
     import random
     import shutil
     rng = random.Random(seed)
     names = ["alpha", "bravo", "carol", "delta", "echo", "foxtrot", "golf", "hotel"]
     project.write("go.mod", "module example.com/app\n")
+    project.write("core/src/lib.rs", "".join(f"mod {name};\n" for name in names))
     for i, name in enumerate(names):
-        project.write(f"web/{name}.ts", f"import {{ x }} from './{names[(i + 1) % 8]}';\nexport const {name} = x;\n")
+        other = names[(i + 1) % 8]
+        project.write(f"web/{name}.ts", f"import {{ x }} from './{other}';\nexport const {name} = x;\n")
         project.write(f"lib/{name}.py", f"from lib.{names[(i + 3) % 8]} import f\n\ndef f():\n    return {i}\n")
-        project.write(f"pkg/{names[i % 3]}/{name}.go", f'package {names[i % 3]}\n\nimport "example.com/app/pkg/{names[(i + 1) % 3]}"\n')
+        project.write(f"pkg/{names[i % 3]}/{name}.go", _importing("go", f"pkg/{names[i % 3]}", names[(i + 1) % 3]))
+        project.write(f"core/src/{name}.rs", _importing("rs", "core/src", other))
+        project.write(f"java/app/{name.title()}.java", _importing("java", "java/app", other))
     for i in range(40):
         project.write(f"filler/f{i:02d}.md", f"notes {i}\n")
     project.init_git()
     project.rt("index")
     for step in range(6):
         code = sorted(p.relative_to(project.root).as_posix() for p in project.root.rglob("*.*")
-                      if p.suffix in (".ts", ".py", ".go") and ".git" not in p.parts and ".rt" not in p.parts)
-        for _ in range(3):
+                      if p.suffix in (".ts", ".py", ".go", ".rs", ".java") and p.name != "lib.rs"
+                      and ".git" not in p.parts and ".rt" not in p.parts)
+        for _ in range(4):
             src = rng.choice(code)
             move = rng.randrange(4)
             folder, _, name = src.rpartition("/")
-            ext = name.rpartition(".")[2]
+            stem, ext = name.split(".")[0], name.rpartition(".")[2]
             if move == 0 and src in code:   # moved: into its own folder as the folder's entry file, or renamed
-                dst = f"{folder}/{name.split('.')[0]}/index.ts" if ext == "ts" else f"{folder}/{rng.choice(names)}x.{ext}"
+                dst = (f"{folder}/{stem}/index.ts" if ext == "ts" else f"{folder}/{stem}/mod.rs" if ext == "rs"
+                       else f"{folder}/{rng.choice(names).title() if ext == 'java' else rng.choice(names)}x.{ext}")
                 if not (project.root / dst).exists():
                     (project.root / dst).parent.mkdir(parents=True, exist_ok=True)
                     (project.root / src).rename(project.root / dst)
@@ -400,14 +413,10 @@ def test_random_moves_adds_and_deletes_answer_like_a_fresh_build(project, tmp_pa
                 (project.root / src).unlink()
                 code.remove(src)
             elif move == 2:   # a new file beside it, importing another
-                other = rng.choice(names)
-                body = {"ts": f"import {{ y }} from './{other}';\n", "py": f"from lib.{other} import f\n",
-                        "go": f'package {folder.rpartition("/")[2]}\n'}[ext]
-                project.write(f"{folder}/{rng.choice(names)}{step}.{ext}", body)
+                new = f"{rng.choice(names)}{step}"
+                project.write(f"{folder}/{new.title() if ext == 'java' else new}.{ext}", _importing(ext, folder, rng.choice(names)))
             elif src in code:   # edited: another import
-                other = rng.choice(names)
-                project.write(src, {"ts": f"import {{ z }} from '../web/{other}';\n", "py": f"import lib.{other}\n",
-                                    "go": f'package {folder.rpartition("/")[2]}\n\nimport "example.com/app/pkg/{other}"\n'}[ext])
+                project.write(src, _importing(ext, folder, rng.choice(names)))
         project.rt("index")
         fresh = tmp_path / f"fresh{step}"
         shutil.copytree(project.root, fresh, ignore=shutil.ignore_patterns(".rt", ".git"))
