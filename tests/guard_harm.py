@@ -121,7 +121,7 @@ class HarmRepo:
             "index": self._quiet(work, "ls-files", "-s"),
             "files": _tree(work, skip=(".git", ".rt")) | _tree(root / "wt", skip=(".git",)),
             "store": _tree(work / ".rt") | _store(work / ".git") | _store(work / "vendored" / ".git"),
-            "ran": any(root.rglob("PWNED")),
+            "ran": _holds(root, "PWNED"),
             "object": self._quiet(work, "cat-file", "-t", self.dangling),
         }
 
@@ -140,6 +140,12 @@ class HarmRepo:
         if any(after["files"].get(path) != digest for path, digest in before["files"].items()):
             harm.add("lost")
         return harm
+
+
+def _holds(folder: Path, name: str) -> bool:
+    """Whether a file `name` is anywhere under `folder`. `os.walk` passes over a folder that goes while it
+    looks (a push that tmux runs a moment later may still be writing `origin.git`'s incoming objects)."""
+    return any(name in filenames for _, _, filenames in os.walk(folder))
 
 
 def _tree(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, str]:
