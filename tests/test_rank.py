@@ -70,6 +70,21 @@ def test_a_kebab_case_file_the_task_names_leads(project):
     assert ranked(project, "docs: add descriptions to `cancel-envelope.types.ts`")[0] == "server/cancel-envelope.types.ts"
 
 
+def test_the_scope_a_task_names_leads_to_the_files_right_in_its_folder(project):
+    """`cart: ...` (or `fix(cart): ...`) names where the change is: a Go package is one folder, so a file
+    right in `cart/` outranks one in a folder below it that matches the task's words a little better."""
+    assert [parse_task(t).scope for t in ("cart: fix it", "fix(cart-ui): x", "fix: x", "store/cart: y", "Fix it")] == \
+        ["cart", "cartui", "", "cart", ""]
+    project.write("app/cart/total.go", "package cart\n\n// Total sums the rounding of the order.\nfunc Total() int { return 1 }\n")
+    project.write("app/cart/sub/total.go", "package sub\n\n// Total sums the rounding of the order, rounding twice.\n"
+                                           "func Total() int { return 2 }\n")
+    for i in range(30):
+        project.write(f"app/other/f{i}.go", f"package other\n\nfunc F{i}() int {{ return {i} }}\n")
+    project.init_git()
+    assert ranked(project, "cart: fix the rounding of the order total")[0] == "app/cart/total.go"
+    assert ranked(project, "fix the rounding of the order total")[0] == "app/cart/sub/total.go"
+
+
 def test_string_literals_in_a_code_span_are_example_data():
     """`click.Choice(["foo", "bar"])` names code (`Choice`) and example values (`foo`, `bar`): the values
     weigh as quoted words, the code as identifiers."""

@@ -74,6 +74,9 @@ source locale file: with none of them and no quoted text, that file weighs LOCAL
 LOCALE_ELSE = 1.0
 """As code: it holds most English words of an interface, so at 1.5 it led TS web apps' tasks about logic.
 Lower (0.7) measured better on those but lost locale tasks whose message names no text."""
+SCOPE = 1.3
+"""What a file gains from lying right in the folder the task's scope names (`caddyhttp: ...` and
+`modules/caddyhttp/server.go`, not `modules/caddyhttp/push/handler.go`: a Go package is one folder)."""
 NAMED_LOCALE = 0.5
 """Share of the best score given to each source locale file when the task names the translations themselves
 (LOCALE_WORDS: "extract translations", "Improvements for SMSC i18n"): such a task edits that file, though
@@ -132,12 +135,14 @@ def kind_of(path: str) -> str:
 
 class Query:
     """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
-    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`)."""
+    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`), and
+    the scope its first line names (`caddyhttp: ...`, `fix(tsdb): ...`), folded as `_folded` folds names."""
 
-    __slots__ = ("keys", "shown", "paths", "phrases")
+    __slots__ = ("keys", "shown", "paths", "phrases", "scope")
 
-    def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str]):
-        self.keys, self.shown, self.paths, self.phrases = keys, shown, paths, phrases
+    def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str],
+                 scope: str = ""):
+        self.keys, self.shown, self.paths, self.phrases, self.scope = keys, shown, paths, phrases, scope
 
     @property
     def words(self) -> list[str]:
@@ -147,6 +152,8 @@ class Query:
 
 _KIND_PREFIX = re.compile(r"^\s*(?:feat|fix|chore|refactor|perf|docs|style|test|tests|build|ci|revert|wip)(?:\(([^)\n]*)\))?!?:",
                           re.IGNORECASE | re.MULTILINE)
+_SCOPE = re.compile(r"^\s*([A-Za-z][\w./-]*):\s")
+"""A first line naming where the change is (`caddyhttp: fix ...`, `tsdb/wlog: ...`): Go's and others' habit."""
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
@@ -213,7 +220,14 @@ def parse_task(text: str, defined=None) -> Query:
     words(rest, W["word"], False)
     if _RELEASE.search(_URL.sub(" ", text)):
         add("version", W["word"], "version")
-    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)))
+    kind, scoped = _KIND_PREFIX.match(text), _SCOPE.match(text)
+    scope = kind.group(1) if kind else scoped.group(1) if scoped else None
+    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "")
+
+
+def _folded(name: str) -> str:
+    """A folder's or scope's name as they are compared: lower-case, without `-`, `_` and `.`."""
+    return re.sub(r"[-_.]", "", name.lower())
 
 
 def _word(word: str, weight: float, ident: bool, add, defined) -> None:
@@ -326,12 +340,15 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     about_text = is_about_text(text, query)
     scores: dict[str, float] = {}
     kept: list[float] = []                       # the best RANKED scores so far, smallest first
-    for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind a file gains at most max(KIND): the rest cannot reach these
-        if not whole and len(kept) >= RANKED and raw[fid] * max(KIND.values()) < kept[0]:
+    most = max(KIND.values()) * (SCOPE if query.scope else 1.0)
+    for fid in sorted(raw, key=lambda f: -raw[f]):   # by kind and scope a file gains at most `most`: the rest cannot reach these
+        if not whole and len(kept) >= RANKED and raw[fid] * most < kept[0]:
             break
         path = index.path_of(fid)
         kind = weighed_kind(path, index.paths)
         scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
+        if query.scope and _folded(path.rpartition("/")[0].rpartition("/")[2]) == query.scope:
+            scores[path] *= SCOPE
         heapq.heappush(kept, scores[path])
         if len(kept) > RANKED:
             heapq.heappop(kept)
