@@ -452,9 +452,8 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     keys = r.weights or as_keys(r.terms)
 
     def blocks(memory: list[str], folders: bool) -> tuple[str, str]:
-        mem = ("\n## Memory (notes recorded on this task)\n" + "".join(f"- {m}\n" for m in memory)) if memory else ""
-        fold = ("\n## Folder context\n" + "\n".join(folder_ctx) + "\n") if folder_ctx and folders else ""
-        return mem, fold
+        return (_block("Memory (notes recorded on this task)", "".join(f"- {m}\n" for m in memory)),
+                _block("Folder context", "\n".join(folder_ctx) + "\n" if folder_ctx and folders else ""))
 
     def assemble(room: int, tests_room: int, uses_n: int):
         code = _allocate(view, chosen, room, keys)
@@ -478,7 +477,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
             uses += dependents(view, p, sorted({n for f in code[p] for n in f.names}), set(code) | set(tested))
         shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
         shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
-        uses_block = ("\n## Where the files importing them use them\n" + "\n".join(uses[:uses_n]) + "\n") if uses and uses_n else ""
+        uses_block = _block("Where the files importing them use them", "\n".join(uses[:uses_n]) + "\n" if uses and uses_n else "")
         over = len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                    + _block("Tests", "".join(shown_tests.values()))) - PACK_CHARS
         while over > 0 and (shown_tests or len(shown) > 1):   # headings longer than `_cost` allowed for: never
