@@ -347,7 +347,8 @@ def test_files_moved_under_base_importers_answer_like_a_full_rebuild(project, mo
     def answers():
         idx = _index(project)
         return ({p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}, idx.paths,
-                {k: idx.users(k) for k in ("foo", "thing", "Open")}, project.rt("refs", "foo"))
+                {k: idx.users(k) for k in ("foo", "thing", "Open")}, project.rt("refs", "foo"),
+                idx.meta["files"], idx.meta["definitions"])
 
     patched = answers()
     assert patched[0]["web/foo/index.ts"] == (["web/app.ts"], [])

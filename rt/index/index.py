@@ -535,7 +535,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
     new.update(fresh)
     new.update(moved)
     defs = meta["base_definitions"]
-    for p in [*new, *removed]:   # each base row replaced or dropped
+    for p in [*(new.keys() - moved.keys()), *removed]:   # each base row replaced or dropped; a moved one keeps its own
         defs += (len(new[p].defs) if p in new else 0) - (len(FileEntry.from_row(p, idx._shard("files", p)[p]).defs)
                                                         if p in in_base else 0)
     store.write_json(f"{DIR}/delta.json", {"files": {p: new[p].to_row() for p in sorted(new)}, "removed": sorted(removed),
@@ -549,15 +549,19 @@ def _import_candidates(idx: Index, added: set[str], removed: frozenset[str]) -> 
     an added file's name (`resolve.target_words`) or importing its package (Go, Java). None when no word
     map can tell (a full update)."""
     from rt.index.resolve import target_words
+
+    def built_importers(path: str) -> list[str]:   # as the build resolved them, not as the delta has them
+        return idx._path_list(idx._shard("importers", path).get(path, []))
+
     cands: set[str] = set()
     for p in removed:
-        cands.update(idx._path_list(idx._shard("importers", p).get(p, [])))
+        cands.update(built_importers(p))
     packages = {p.rpartition("/")[0]: p.rpartition(".")[2] for p in added if p.endswith((".go", ".java"))}
     if packages:
         for p in idx.base_paths:
             folder, _, name = p.rpartition("/")
             if packages.get(folder) == name.rpartition(".")[2]:
-                cands.update(idx._path_list(idx._shard("importers", p).get(p, [])))
+                cands.update(built_importers(p))
     for p in added:
         words = target_words(p)
         if words is None:
