@@ -15,9 +15,10 @@ from functools import cached_property
 
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
+from rt.index import history
 from rt.index.langs import LANGS
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
-from rt.pack.rank import CODE_LANGS, Ranking, is_rt_own, is_test, parse_task, rank, settle, short
+from rt.pack.rank import CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -38,7 +39,9 @@ class View:
     def ranking(self) -> Ranking:
         if self._ranking is None:
             ranker = rank if self.index.complete else settle
-            self._ranking = ranker(self.index, self.text, self.pinned, self.read)
+            ranking = ranker(self.index, self.text, self.pinned, self.read)
+            together = history.load(self.ctx.repo, self.ctx.store)
+            self._ranking = ranking if together is None else changed_with(ranking, together, self.indexed)
         return self._ranking
 
     def read(self, path: str) -> str:

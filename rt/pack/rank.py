@@ -87,6 +87,11 @@ RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
+LEADS = 3
+TOGETHER = 0.2
+"""Each of the LEADS best files gives the files that changed with it in the recent commits this share of its
+score, times the share of its commits that changed them too: a feature's files change together, and the
+task's words often name only some of them."""
 
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
                         "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
@@ -528,6 +533,34 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
     for path, reason in sorted(lifted.items()):
         scores[path] = scores.get(path, 0.0) + gain
         why.setdefault(path, []).append(reason)
+
+
+def changed_with(ranking: Ranking, history, indexed) -> Ranking:
+    """The ranking with each of its LEADS best files lending the files changed with it before
+    (`rt/index/history.py`) TOGETHER of its score, times the share of its commits that changed them too and
+    their kind's weight (the source locale file's as code's). Only files the index holds gain (`indexed`, a
+    set; not rt's own); pinned files stay first."""
+    pinned = [f for f in ranking.files if f.why == ["pinned"]]
+    rest = ranking.files[len(pinned):]
+    scores = {f.path: f.score for f in rest}
+    why = {f.path: f.why for f in rest}
+    best: dict[str, tuple[float, str]] = {}   # path -> its largest gain, and from which file
+    skip = {f.path for f in pinned}
+    for lead in rest[:LEADS]:
+        if lead.score <= 0:
+            break
+        for path, (n, of) in history.partners(lead.path).items():
+            if path in indexed and path not in skip and not is_rt_own(path):
+                kind = weighed_kind(path, indexed)
+                gain = TOGETHER * lead.score * n / of * (1.0 if kind == "source-locale" else KIND[kind])
+                scores[path] = scores.get(path, 0.0) + gain
+                if gain > best.get(path, (0.0, ""))[0]:
+                    best[path] = gain, f"changed with {lead.path} in {n} of {of} commits"
+    if not best:
+        return ranking
+    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([best[p][1]] if p in best else []))
+             for p in sorted(scores, key=lambda p: (-scores[p], p))]
+    return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
 
 def _expand_pins(paths: list[str], pinned) -> list[str]:

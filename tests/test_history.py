@@ -1,0 +1,101 @@
+"""The files recent commits changed together (rt/index/history.py) and what the ranking does with them."""
+from __future__ import annotations
+
+import json
+
+from rt.core import Repo
+from rt.index import history
+from rt.store import Store
+
+
+def commit(project, files: dict[str, str], message: str) -> None:
+    for path, text in files.items():
+        project.write(path, text)
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", message)
+
+
+def load(project):
+    repo = Repo(project.root, True)
+    return history.load(repo, Store(repo))
+
+
+def kept(project) -> dict:
+    return json.loads((project.root / ".rt" / history.FILE).read_text())
+
+
+def test_partners_count_the_commits_two_files_share_and_leave_wide_commits_merges_and_the_first_out(project):
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    for i in range(3):
+        commit(project, {"a.py": f"a = {i + 1}\n", "b.py": f"b = {i}\n"}, f"a and b {i}")
+    commit(project, {"a.py": "a = 9\n", "c.py": "c = 1\n"}, "a and c")
+    commit(project, {f"wide/f{i}.py": "x = 1\n" for i in range(history.WIDEST)} | {"a.py": "a = 10\n", "d.py": "d = 1\n"},
+           "a sweep over many files")
+    project.git("checkout", "-q", "-b", "side")
+    commit(project, {"e.py": "e = 1\n"}, "on the side")
+    project.git("checkout", "-q", "main")
+    commit(project, {"a.py": "a = 11\n"}, "a alone")
+    project.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    got = load(project)
+    assert got.partners("a.py") == {"b.py": (3, 5), "c.py": (1, 5)}   # 3 with b, 1 with c, 1 alone; not the first
+    assert got.partners("b.py") == {"a.py": (3, 3)}
+    assert got.partners("d.py") == {} and got.partners("e.py") == {}   # the wide commit; the merge's other side alone
+    assert got.partners("nowhere.py") == {}
+
+
+def test_the_history_is_kept_per_head_and_only_the_newer_commits_are_read(project):
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
+    load(project)
+    head = project.git("rev-parse", "HEAD").strip()
+    assert kept(project)["head"] == head and len(kept(project)["commits"]) == 1
+    data = kept(project)
+    data["commits"][0] = ["marked.py", "other.py"]   # a change only a full read would undo
+    (project.root / ".rt" / history.FILE).write_text(json.dumps(data))
+    assert load(project).partners("marked.py") == {"other.py": (1, 1)}   # read from the kept file
+    commit(project, {"a.py": "a = 2\n", "c.py": "c = 1\n"}, "two")
+    got = load(project)
+    assert kept(project)["commits"][1] == ["marked.py", "other.py"]     # the kept commits stay: only "two" was read
+    assert got.partners("c.py") == {"a.py": (1, 1)}
+    project.git("commit", "-q", "--amend", "-m", "two, reworded")        # the kept head is no ancestor: read all again
+    got = load(project)
+    assert "marked.py" not in json.dumps(kept(project)) and got.partners("b.py") == {"a.py": (1, 1)}
+    assert project.git("status", "--porcelain") == ""
+
+
+def test_no_history_outside_git_or_before_the_first_commit(project):
+    project.write("a.py", "a = 1\n")
+    repo = Repo(project.root, False)
+    assert history.load(repo, Store(repo)) is None
+    project.init_git(commit=False)
+    assert load(project) is None
+    assert not (project.root / ".rt" / history.FILE).exists()
+
+
+def test_a_file_changed_with_the_best_ranked_one_follows_it(project):
+    """The task's words are all in `billing/invoice.py`; the registry of its totals changed with it in most of
+    its commits and shares no word with the task: it is ranked next, saying why. A file deleted since is not."""
+    project.write("billing/invoice.py", "def invoice_total(lines):\n    return sum(lines)\n")
+    project.write("billing/registry.py", "HANDLERS = {}\n")
+    project.write("billing/old.py", "OLD = 1\n")
+    for i in range(30):
+        project.write(f"misc/m{i}.py", f"def helper_{i}():\n    return {i}\n")
+    project.init_git()
+    for i in range(3):
+        commit(project, {"billing/invoice.py": f"def invoice_total(lines):\n    return sum(lines) + {i}\n",
+                         "billing/registry.py": f"HANDLERS = {{{i}: 1}}\n", "billing/old.py": f"OLD = {i}\n"},
+               f"invoice step {i}")
+    project.git("rm", "-q", "billing/old.py")
+    project.git("commit", "-q", "-m", "drop old")
+    data = project.rt_json("pack", "round the invoice total")
+    ranked = [r["path"] for r in data["ranked"]]
+    assert ranked[:2] == ["billing/invoice.py", "billing/registry.py"]
+    assert "changed with billing/invoice.py in 3 of 3 commits" in data["ranked"][1]["why"]
+    assert "billing/old.py" not in ranked
+    (project.root / ".rt" / history.FILE).unlink()
+    project.write("billing/invoice.py", "def invoice_total(lines):\n    return sum(lines) + 9\n")
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", "invoice alone")
+    assert project.rt_json("pack", "round the invoice total")["ranked"][1]["path"] == "billing/registry.py"
