@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rt.core import StoreError, git
 
-COMMITS = 1000
+COMMITS = 500
 """The most recent commits read: enough for a file's usual companions, little to read."""
 WIDEST = 30
 """A commit changing more files than this says nothing of which belong together (a rename sweep, a
