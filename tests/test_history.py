@@ -92,7 +92,7 @@ def test_a_file_changed_with_the_best_ranked_one_follows_it(project):
     data = project.rt_json("pack", "round the invoice total")
     ranked = [r["path"] for r in data["ranked"]]
     assert ranked[:2] == ["billing/invoice.py", "billing/registry.py"]
-    assert "changed with billing/invoice.py in 3 of 3 commits" in data["ranked"][1]["why"]
+    assert data["ranked"][1]["why"] == ["changed with billing/invoice.py (3 of 3 commits)"]
     assert "billing/old.py" not in ranked
     (project.root / ".rt" / history.FILE).unlink()
     project.write("billing/invoice.py", "def invoice_total(lines):\n    return sum(lines) + 9\n")

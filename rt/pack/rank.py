@@ -555,10 +555,11 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
                 gain = TOGETHER * lead.score * n / of * (1.0 if kind == "source-locale" else KIND[kind])
                 scores[path] = scores.get(path, 0.0) + gain
                 if gain > best.get(path, (0.0, ""))[0]:
-                    best[path] = gain, f"changed with {lead.path} in {n} of {of} commits"
+                    best[path] = gain, f"changed with {lead.path} ({n} of {of} commits)"
     if not best:
         return ranking
-    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([best[p][1]] if p in best else []))
+    said = {p for p, (gain, _) in best.items() if 2 * gain >= scores[p]}   # where it is the main reason only
+    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([best[p][1]] if p in said else []))
              for p in sorted(scores, key=lambda p: (-scores[p], p))]
     return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
