@@ -11,7 +11,8 @@ weighs it: tests, prose, data, vendored code and other languages' translations l
 file beside the plain English one is one), the source locale file more on a task quoting text or naming
 interface words, less on any other.
 The source locale file holding a quoted UI text and the code using its key get a bounded share of the
-best score. What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
+best score. The files the recent commits changed with the three best ones follow them (`changed_with`,
+over `rt/index/history.py`). What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
 out for changing nothing or less: a share of a top file's score for its import neighbours (even only
 for neighbours matching words themselves), and a factor for the share of the task's words matched.
 """
