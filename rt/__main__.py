@@ -17,10 +17,10 @@ def run() -> None:
     if sys.argv[1:2] == ["hook"]:
         from rt.claude.hooks import main as hook_main
         sys.exit(hook_main(sys.argv[2:]))
-    import signal
+    import _signal   # what `signal` wraps: its enums cost a warm look-up's start-up 1 ms, a fortieth of it
     from rt.cli import main
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, _ended)
+    for sig in (_signal.SIGTERM, _signal.SIGHUP):
+        _signal.signal(sig, _ended)
     sys.exit(main())
 
 
