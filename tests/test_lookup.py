@@ -369,6 +369,31 @@ def test_warm_lookup_process_stays_lean(project):
                                "fcntl"}, args
 
 
+def test_start_up_objects_are_set_aside_and_the_command_collects_as_ever(project):
+    """`rt` imports its command line with the collector off and freezes what the imports made; the command
+    itself (a long-lived `rt mcp` too) runs with the collector on, and a cycle it drops is freed."""
+    import sys
+    from pathlib import Path
+    probe = ("import gc, sys, weakref\n"
+             "import rt.cli\n"
+             "def main():\n"
+             "    class Node: pass\n"
+             "    a, b = Node(), Node()\n"
+             "    a.b, b.a = b, a\n"
+             "    gone = weakref.ref(a)\n"
+             "    del a, b\n"
+             "    gc.collect()\n"
+             "    print(gc.isenabled(), gc.get_freeze_count() > 1000, gone() is None)\n"
+             "    return 0\n"
+             "rt.cli.main = main\n"
+             "sys.argv[1:] = ['symbol', 'x']\n"
+             "from rt.__main__ import run\n"
+             "run()\n")
+    proc = subprocess.run([sys.executable, "-S", "-P", "-c", probe], cwd=project.root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(rt.__file__).parent.parent)})
+    assert (proc.returncode, proc.stdout) == (0, "True True True\n"), proc.stderr
+
+
 def _both_ways(project, monkeypatch, argv: list[str]) -> tuple:
     """(exit code, stdout, stderr) of one command line run as given, and the same with its command's `bare`
     reading switched off (argparse reads every form)."""
