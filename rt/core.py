@@ -10,7 +10,10 @@ import os
 import re
 import stat
 from itertools import accumulate
-from pathlib import Path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # for annotations only: pathlib is imported where a `Path` is first made (`Repo.root`)
+    from pathlib import Path
 
 MAX_TEXT_BYTES = 1_000_000
 """Files larger than this are listed as `large` and never read as text."""
@@ -168,33 +171,47 @@ class Repo:
     """The repository rt works in: its root folder, and whether git manages it.
 
     A plain class, not a dataclass: hooks import this module on every tool call, and `dataclasses`
-    costs more start-up time than the rest of it.
+    costs more start-up time than the rest of it. `top` is the root as a string; `root`, the same as a
+    `Path`, imports pathlib at its first use (pathlib with the urllib.parse it imports is a fifth of a warm
+    look-up's start-up, which reads the index through `top` alone).
     """
 
-    def __init__(self, root: Path, is_git: bool):
-        self.root, self.is_git = root, is_git
+    def __init__(self, root: Path | str, is_git: bool):
+        self.top, self.is_git = os.fspath(root), is_git
+        self._root: Path | None = None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            from pathlib import Path
+            self._root = Path(self.top)
+        return self._root
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, Repo) and (self.root, self.is_git) == (other.root, other.is_git)
+        return isinstance(other, Repo) and (self.top, self.is_git) == (other.top, other.is_git)
 
     def __hash__(self) -> int:
-        return hash((self.root, self.is_git))
+        return hash((self.top, self.is_git))
 
     @property
     def store_dir(self) -> Path:
         return self.root / ".rt"
 
 
-def find_repo(start: Path | None = None) -> Repo:
+def find_repo(start: Path | str | None = None) -> Repo:
     """The git top level when inside git (the nearest folder up holding `.git`), else the current folder.
 
     Looking for `.git` instead of asking `git rev-parse` saves a process on every command and hook.
     """
-    start = Path(start or os.getcwd()).resolve()
-    for folder in (start, *start.parents):
-        if os.path.lexists(folder / ".git"):
+    start = os.path.realpath(start or os.getcwd())
+    folder = start
+    while True:
+        if os.path.lexists(os.path.join(folder, ".git")):
             return Repo(folder, True)
-    return Repo(start, False)
+        up = os.path.dirname(folder)
+        if up == folder:
+            return Repo(start, False)
+        folder = up
 
 
 # ---------------------------------------------------------------- paths
@@ -207,6 +224,7 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     """
     if not user_path or "\x00" in user_path:
         raise PathError(f"invalid path {user_path!r}: give a file path inside the repository")
+    from pathlib import Path
     base = Path(cwd or os.getcwd())
     raw = Path(user_path)
     absolute = raw if raw.is_absolute() else base / raw
@@ -444,7 +462,7 @@ def read_text(repo: Repo, rel: str) -> str | None:
 def read_text_bytes(repo: Repo, rel: str) -> bytes | None:
     """The bytes `read_text` decodes, or None where it gives None: for a scan of many files that needs
     only their ASCII words and lines, which both of `decode`'s encodings give alike."""
-    path = os.path.join(repo.root, rel)
+    path = os.path.join(repo.top, rel)
     try:
         st = os.lstat(path)
         if not stat.S_ISREG(st.st_mode) or st.st_size > MAX_TEXT_BYTES:

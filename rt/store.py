@@ -5,14 +5,17 @@ Hooks call rt concurrently, so every read-modify-write goes through `Store.locke
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import zlib
 from _thread import get_ident  # not threading: importing it costs every command and hook
-from pathlib import Path
+from functools import cached_property
 
 from rt.core import Repo, StoreError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:   # for annotations only: pathlib is imported where a `Path` is first made (`Repo.root`)
+    from pathlib import Path
 
 SCHEMA = 1
 """Version of every JSON file in `.rt/`; a file with another version is refused, never guessed at."""
@@ -29,11 +32,18 @@ def json_bytes(data: dict) -> bytes:
 
 
 class Store:
+    """`.rt/` of one repository. `top` is its folder as a string, which is all a warm look-up's reads need
+    (`read_bytes`, `read_json`); `dir` and `path()`, as `Path`s, import pathlib (see `Repo.root`)."""
+
     def __init__(self, repo: Repo):
         self.repo = repo
-        self.dir = repo.store_dir
+        self.top = os.path.join(repo.top, ".rt")
 
     # ------------------------------------------------------------ layout
+    @cached_property
+    def dir(self) -> Path:
+        return self.repo.store_dir
+
     def path(self, *parts: str) -> Path:
         return self.dir.joinpath(*parts)
 
@@ -54,6 +64,7 @@ class Store:
     def locked(self, name: str = "lock"):
         """An exclusive lock between processes for the duration of a read-modify-write; `name` for a lock
         of its own (the index's, held through a whole build, which the hooks' records must not wait for)."""
+        import fcntl  # here: a warm look-up, which takes no lock, loads no extension module for it
         self.ensure()
         (self.dir / name).parent.mkdir(exist_ok=True)
         fd = os.open(self.dir / name, os.O_RDWR | os.O_CREAT, 0o644)
@@ -106,12 +117,16 @@ class Store:
         self.write_bytes(self.path(*rel.split("/")), raw, durable=durable)
         return zlib.crc32(raw)
 
+    def read_bytes(self, rel: str) -> bytes:
+        """The bytes of the file at `rel` (a `/`-separated path under `.rt/`); FileNotFoundError when absent."""
+        with open(os.path.join(self.top, *rel.split("/")), "rb") as f:
+            return f.read()
+
     def read_json(self, rel: str, *, missing: str | None = None, crc: int | None = None) -> dict | None:
         """A schema-checked JSON file; None when absent and `missing` is None, else a StoreError with it.
         With `crc`, bytes whose CRC-32 differs are damage too (a cache file written without fsync)."""
-        p = self.path(*rel.split("/"))
         try:
-            raw = p.read_bytes()
+            raw = self.read_bytes(rel)
         except FileNotFoundError:
             if missing is None:
                 return None

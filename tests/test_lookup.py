@@ -357,16 +357,41 @@ def test_a_linked_worktree_is_followed_through_its_own_git_index(project, monkey
 
 def test_warm_lookup_process_stays_lean(project):
     """A warm look-up starts git (the freshness check) without `subprocess`, and loads no hashing, TOML,
-    dataclasses or threads: their imports would cost more than the rest of its start-up."""
+    dataclasses or threads: their imports would cost more than the rest of its start-up; nor pathlib (with
+    the urllib.parse it imports), the `signal` wrapper or `fcntl`, which it has no use for."""
     _repo(project)
-    time.sleep(1.1)   # past the racy-timestamp window, in which a file's stat data cannot vouch for it
-    project.rt("index")
-    project.rt("symbol", "total")   # the first look-up after a build keeps the quick check's state
+    _settle(project)   # no stat data too new to vouch for: the quick check answers alone, nothing is refreshed
     for args in (("symbol", "total"), ("refs", "checkout")):
         proc, imported = project.imports(*args)
         assert proc.returncode == 0 and "app/models.py" in proc.stdout
-        assert "rt.index.freshness" in imported
-        assert not imported & {"subprocess", "threading", "hashlib", "tomllib", "dataclasses"}, args
+        assert "rt.index.freshness" in imported and "rt.snapshot" not in imported
+        assert not imported & {"subprocess", "threading", "hashlib", "tomllib", "dataclasses", "pathlib", "signal",
+                               "fcntl"}, args
+
+
+def test_start_up_objects_are_set_aside_and_the_command_collects_as_ever(project):
+    """`rt` imports its command line with the collector off and freezes what the imports made; the command
+    itself (a long-lived `rt mcp` too) runs with the collector on, and a cycle it drops is freed."""
+    import sys
+    from pathlib import Path
+    probe = ("import gc, sys, weakref\n"
+             "import rt.cli\n"
+             "def main():\n"
+             "    class Node: pass\n"
+             "    a, b = Node(), Node()\n"
+             "    a.b, b.a = b, a\n"
+             "    gone = weakref.ref(a)\n"
+             "    del a, b\n"
+             "    gc.collect()\n"
+             "    print(gc.isenabled(), gc.get_freeze_count() > 1000, gone() is None)\n"
+             "    return 0\n"
+             "rt.cli.main = main\n"
+             "sys.argv[1:] = ['symbol', 'x']\n"
+             "from rt.__main__ import run\n"
+             "run()\n")
+    proc = subprocess.run([sys.executable, "-S", "-P", "-c", probe], cwd=project.root, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(Path(rt.__file__).parent.parent)})
+    assert (proc.returncode, proc.stdout) == (0, "True True True\n"), proc.stderr
 
 
 def _both_ways(project, monkeypatch, argv: list[str]) -> tuple:

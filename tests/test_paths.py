@@ -110,3 +110,26 @@ def test_folder_that_is_not_a_git_repository(project):
     assert "M app.py  +1 -1" in project.rt("delta")
     assert "-x = 1\n+x = 2" in project.rt("review")
     assert not (project.root / ".git").exists()
+
+
+def test_the_repository_is_found_from_below_and_through_symlinks(project, tmp_path, monkeypatch):
+    """`find_repo` walks up to the nearest `.git` (a folder, or the file of a linked worktree) with the folders
+    resolved, as `Path.resolve` and `Path.parents` found it; outside git, the current folder resolved. `root` is
+    the `Path` of `top`."""
+    from pathlib import Path
+
+    from rt.core import Repo, find_repo
+    project.write("src/deep/a.py", "x = 1\n")
+    project.init_git()
+    (tmp_path / "link").symlink_to(project.root / "src")
+    (tmp_path / "plain" / "sub").mkdir(parents=True)
+    (tmp_path / "wt" / "pkg").mkdir(parents=True)
+    (tmp_path / "wt" / ".git").write_text("gitdir: /nowhere\n")
+    cases = [(project.root / "src" / "deep", project.root, True), (tmp_path / "link" / "deep", project.root, True),
+             (tmp_path / "plain" / "sub", tmp_path / "plain" / "sub", False), (tmp_path / "wt" / "pkg", tmp_path / "wt", True)]
+    for start, top, is_git in cases:
+        for repo in (find_repo(start), find_repo(str(start))):
+            assert (repo.top, repo.root, repo.is_git) == (str(top.resolve()), top.resolve(), is_git)
+            assert isinstance(repo.root, Path) and repo == Repo(top.resolve(), is_git) and repo.store_dir == top.resolve() / ".rt"
+        monkeypatch.chdir(start)
+        assert find_repo() == Repo(str(top.resolve()), is_git)

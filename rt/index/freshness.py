@@ -25,7 +25,7 @@ class Probe:
         self.proc = None
         if repo.is_git:
             try:
-                self.proc = GitProcess(repo.root, "diff-files", "--name-only", "-z")
+                self.proc = GitProcess(repo.top, "diff-files", "--name-only", "-z")
             except OSError:
                 pass   # no git: every look-up falls back to the full scan
 
@@ -140,12 +140,13 @@ def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None) -> 
     if not repo.is_git:
         return None
     probe = probe or Probe(repo)
-    gitdir = repo.root / ".git"
-    if gitdir.is_file():   # a linked worktree: `.git` names the real folder
-        line = gitdir.read_text(encoding="utf-8", errors="replace").strip()
-        gitdir = (repo.root / line.removeprefix("gitdir:").strip()).resolve()
-    root = str(repo.root) + os.sep
-    known = _stat_data([str(gitdir / "index")] + [root + t for t in targets])
+    gitdir = os.path.join(repo.top, ".git")
+    if os.path.isfile(gitdir):   # a linked worktree: `.git` names the real folder
+        with open(gitdir, encoding="utf-8", errors="replace") as f:
+            line = f.read().strip()
+        gitdir = os.path.realpath(os.path.join(repo.top, line.removeprefix("gitdir:").strip()))
+    root = repo.top + os.sep
+    known = _stat_data([os.path.join(gitdir, "index")] + [root + t for t in targets])
     out = probe.output()   # git statted the tracked files while this process did the rest
     if out is None:
         return None
@@ -214,9 +215,9 @@ def _untracked_folders(repo, tops: list[str]) -> set[str]:
     return out
 
 
-def read(path) -> Quick | None:
-    """The quick check's state `save` kept at `path`, or None."""
-    raw = stored(path)
+def read(store, rel: str) -> Quick | None:
+    """The quick check's state `save` kept at `rel` in the store, or None."""
+    raw = stored(store, rel)
     if raw is None:
         return None
     head, _, rest = raw.partition(b"\n")
@@ -239,21 +240,21 @@ def _quick_bytes(quick: Quick) -> bytes:
         t.encode("utf-8", "surrogateescape") + b"\0" for t in quick.untracked + quick.dirs) + quick.sig.to_bytes()
 
 
-def stored(path) -> bytes | None:
+def stored(store, rel: str) -> bytes | None:
     """The bytes of the kept state, to tell whether another process changed it since it was read."""
     try:
-        return path.read_bytes()
+        return store.read_bytes(rel)
     except FileNotFoundError:
         return None
 
 
-def save(store, path, quick: Quick | None) -> None:
-    """Keep the quick check's state at `path` (through the store's atomic write), only when it changed;
+def save(store, rel: str, quick: Quick | None) -> None:
+    """Keep the quick check's state at `rel` in the store (through its atomic write), only when it changed;
     remove it when there is none."""
     if quick is None:
-        path.unlink(missing_ok=True)
-    elif stored(path) != (data := _quick_bytes(quick)):
-        store.write_bytes(path, data)
+        store.path(rel).unlink(missing_ok=True)
+    elif stored(store, rel) != (data := _quick_bytes(quick)):
+        store.write_bytes(store.path(rel), data)
 
 
 MAX_FOLDERS = 50

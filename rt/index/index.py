@@ -21,7 +21,6 @@ from array import array
 from collections import Counter
 from functools import cached_property
 from itertools import repeat
-from pathlib import Path
 
 from rt.index import freshness
 
@@ -46,7 +45,9 @@ ROWS = frozenset({"files", "resolved", "counts"})
 PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
 QUICK = "quick"
-"""The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`)."""
+"""The quick check's state: its stat targets and the signature of the tree they gave (`freshness.save`),
+at `.rt/{DIR}/{QUICK}` (`QUICK_REL`)."""
+QUICK_REL = f"{DIR}/{QUICK}"
 LOCK = f"{DIR}/.lock"
 """The index's own lock (`Store.locked`): held through a build, which may run in the background
 (`partial.start_build`) while the hooks record what the session does under the store's lock."""
@@ -135,7 +136,7 @@ class Index:
     def base_paths(self) -> list[str]:
         """The paths of the last full build, sorted; a path's position is its file number."""
         try:
-            raw = self.store.path(DIR, PATHS).read_bytes()
+            raw = self.store.read_bytes(f"{DIR}/{PATHS}")
         except FileNotFoundError:
             raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} is missing") from None
         if zlib.crc32(raw) != self.meta["paths_crc"]:
@@ -286,7 +287,7 @@ class Index:
     def _stats(self) -> dict[str, array]:
         numbers = array("I")
         try:
-            raw = self.store.path(DIR, STATS).read_bytes()
+            raw = self.store.read_bytes(f"{DIR}/{STATS}")
             if zlib.crc32(raw) == _crc(self.meta, STATS):
                 numbers.frombytes(raw)
         except (FileNotFoundError, ValueError):
@@ -372,7 +373,7 @@ class Kept:
         another process may have rewritten them meanwhile); else keep nothing."""
         self.idx = self.quick = self.stamp = None
         stamp = _stamp(store)
-        quick = freshness.read(store.path(DIR, QUICK))
+        quick = freshness.read(store, QUICK_REL)
         if quick is not None and _meta(store) == idx.meta and _stamp(store) == stamp:
             self.idx, self.quick, self.stamp = idx, quick, stamp
 
@@ -392,18 +393,17 @@ def _stamp(store) -> tuple:
 
 def _load(ctx, *, rebuild: bool = False) -> Index:
     store = ctx.store
-    quick_path = store.path(DIR, QUICK)
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
-        quick = freshness.read(quick_path)
+        quick = freshness.read(store, QUICK_REL)
         now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
         if now is not None:
             probe = None
             if now == quick.sig:
                 return Index(store, meta)
             try:
-                idx = _refresh(ctx.repo, store, quick_path, quick, now)
+                idx = _refresh(ctx.repo, store, quick, now)
             except IndexDamaged as e:
                 _say_rebuilt(e)
                 idx, rebuild = None, True
@@ -419,9 +419,9 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
         meta = _meta(store)
         quick = freshness.watch(ctx.repo, snap.files, racy_after)
         if meta and meta["fingerprint"] == fp and not rebuild:
-            freshness.save(store, quick_path, quick)
+            freshness.save(store, QUICK_REL, quick)
             return Index(store, meta)
-        freshness.save(store, quick_path, None)   # nothing vouches for the index while it is being rewritten
+        freshness.save(store, QUICK_REL, None)   # nothing vouches for the index while it is being rewritten
         idx = None
         old: dict[str, FileEntry] = {}
         trusted = meta if meta and meta.get("version") == VERSION and not rebuild else None
@@ -434,7 +434,7 @@ def _load(ctx, *, rebuild: bool = False) -> Index:
                 idx, old, trusted = None, {}, None
         if idx is None:
             idx = _build(ctx.repo, store, snap.files, old, fp, trusted)
-        freshness.save(store, quick_path, quick)
+        freshness.save(store, QUICK_REL, quick)
     return idx
 
 
@@ -455,19 +455,19 @@ def _build(repo, store, files: dict[str, tuple[str, str]], old: dict[str, FileEn
             gc.enable()
 
 
-def _refresh(repo, store, path, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
-    """Bring the index up to date with what changed since the quick check's state was kept at `path`
+def _refresh(repo, store, quick: freshness.Quick, now: freshness.Signature) -> Index | None:
+    """Bring the index up to date with what changed since the quick check's state was kept
     (`freshness.changes`), without a scan. None when only a scan can tell, or another process updated
     the index meanwhile."""
     with store.locked(LOCK):
         meta = _meta(store)
-        if not meta or meta.get("version") != VERSION or freshness.stored(path) != quick.stored:
+        if not meta or meta.get("version") != VERSION or freshness.stored(store, QUICK_REL) != quick.stored:
             return None
         idx = Index(store, meta)
         found = freshness.changes(repo, idx, quick, now, _delta_limit(len(idx.base_paths)))
         idx = _patch(repo, store, meta, found.updates, None, complete=found.complete) if found else None
         if idx is not None:
-            freshness.save(store, path, found.quick)
+            freshness.save(store, QUICK_REL, found.quick)
     return idx
 
 
@@ -644,8 +644,7 @@ def damaged(store) -> list[str]:
     if meta["version"] != VERSION:
         return []
     bad = []
-    quick = store.path(DIR, QUICK)
-    if quick.is_file() and freshness.read(quick) is None:
+    if store.path(DIR, QUICK).is_file() and freshness.read(store, QUICK_REL) is None:
         bad.append(QUICK)
     idx = Index(store, meta)
     names = [f"{fam}{i:03d}.json" for fam in sorted(set(FAMILY.values())) for i in range(meta["shards"])]
@@ -723,7 +722,7 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
     """Read and parse each file of `todo` (path, blob id, kind): what one pool task does."""
     from rt.core import Repo
     from rt.index import langs
-    repo = Repo(Path(root), False)
+    repo = Repo(root, False)
     out = []
     for path, blob, kind in todo:
         lang = langs.language(path)
