@@ -14,15 +14,17 @@ def _ended(signum, frame):
 
 
 def run() -> None:
-    if sys.argv[1:2] == ["hook"]:
-        from rt.claude.hooks import main as hook_main
-        sys.exit(hook_main(sys.argv[2:]))
-    import _signal   # what `signal` wraps: its enums cost a warm look-up's start-up 1 ms, a fortieth of it
     import gc
     # The start-up's imports make thousands of objects that live as long as the process: a collection among
-    # them (1-2 ms of a warm look-up) frees nothing. They are made with the collector off, then set aside
-    # (`gc.freeze`) and never scanned again; what the command itself makes is collected as ever.
+    # them (1-2 ms of a warm look-up, more of a hook) frees nothing. They are made with the collector off, then
+    # set aside (`gc.freeze`) and never scanned again; what the command itself makes is collected as ever.
     gc.disable()
+    if sys.argv[1:2] == ["hook"]:
+        from rt.claude.hooks import main as hook_main
+        gc.freeze()
+        gc.enable()
+        sys.exit(hook_main(sys.argv[2:]))
+    import _signal   # what `signal` wraps: its enums cost a warm look-up's start-up 1 ms, a fortieth of it
     from rt.cli import main
     gc.freeze()
     gc.enable()

@@ -369,14 +369,16 @@ def test_warm_lookup_process_stays_lean(project):
                                "fcntl"}, args
 
 
-def test_start_up_objects_are_set_aside_and_the_command_collects_as_ever(project):
-    """`rt` imports its command line with the collector off and freezes what the imports made; the command
-    itself (a long-lived `rt mcp` too) runs with the collector on, and a cycle it drops is freed."""
+@pytest.mark.parametrize("module, argv", [("rt.cli", ["symbol", "x"]), ("rt.claude.hooks", ["hook", "post-tool-use"])])
+def test_start_up_objects_are_set_aside_and_the_command_collects_as_ever(project, module, argv):
+    """`rt` imports its command line (or a hook its handlers) with the collector off and freezes what the
+    imports made; the command itself (a long-lived `rt mcp` too) runs with the collector on, and a cycle it
+    drops is freed."""
     import sys
     from pathlib import Path
     probe = ("import gc, sys, weakref\n"
-             "import rt.cli\n"
-             "def main():\n"
+             f"import {module}\n"
+             "def main(*args):\n"
              "    class Node: pass\n"
              "    a, b = Node(), Node()\n"
              "    a.b, b.a = b, a\n"
@@ -385,8 +387,8 @@ def test_start_up_objects_are_set_aside_and_the_command_collects_as_ever(project
              "    gc.collect()\n"
              "    print(gc.isenabled(), gc.get_freeze_count() > 1000, gone() is None)\n"
              "    return 0\n"
-             "rt.cli.main = main\n"
-             "sys.argv[1:] = ['symbol', 'x']\n"
+             f"{module}.main = main\n"
+             f"sys.argv[1:] = {argv!r}\n"
              "from rt.__main__ import run\n"
              "run()\n")
     proc = subprocess.run([sys.executable, "-S", "-P", "-c", probe], cwd=project.root, capture_output=True, text=True,
