@@ -7,7 +7,10 @@ turn; rt's own share is the hook's time less ruff's in the same run (median of t
 (user + system of the process and its children) and wall. The tree is a `bench/genrepo.py` tree with an
 `rt.toml` that names ruff as the only check; the task is started and its baseline taken first (not timed).
 
-    python3 bench/post_edit_hook.py [--files 2000] [--runs 30]
+With `--against DIR` (another rt checkout, such as main's) each run also times that checkout's hook on the
+same edit, the two alternating which goes first, and the table gains its rows.
+
+    python3 bench/post_edit_hook.py [--files 2000] [--runs 30] [--against DIR]
 """
 from __future__ import annotations
 
@@ -28,11 +31,11 @@ ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 
 
-def timed(argv: list[str], cwd: Path, stdin: str | None = None) -> tuple[float, float, str]:
+def timed(argv: list[str], cwd: Path, stdin: str | None = None, env: dict | None = None) -> tuple[float, float, str]:
     """(CPU ms, wall ms, stdout) of one run."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, text=True, env=ENV, check=False)
+    proc = subprocess.run(argv, cwd=cwd, input=stdin, capture_output=True, text=True, env=env or ENV, check=False)
     wall = (time.perf_counter() - start) * 1000
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000, wall, proc.stdout
@@ -73,11 +76,15 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--files", type=int, default=2000)
     ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--against", type=Path, help="another rt checkout whose hook runs in the same rounds")
     args = ap.parse_args()
     ruff = real_ruff()
     if not ruff:
         sys.exit("ruff is not installed")
     compileall.compile_dir(ROOT / "rt", quiet=1)
+    if args.against:
+        compileall.compile_dir(args.against / "rt", quiet=1)
+    other = {**os.environ, "PYTHONPATH": str(args.against)} if args.against else None
     rt = [sys.executable, "-S", "-m", "rt"]
     with tempfile.TemporaryDirectory() as tmp:
         tree = Path(tmp) / "repo"
@@ -85,24 +92,26 @@ def main() -> None:
             rt + ["start", "edit one module"], cwd=t, env=ENV, check=True, capture_output=True))
         path = tree / rel
         original = path.read_text()
-        hook, alone = [], []
+        hook, alone, base, base_alone = [], [], [], []
         for i in range(args.runs):
-            path.write_text(original + f"\nEDITED_{i} = {i}\n")
-            hook.append(timed(rt + ["hook", "post-tool-use"], tree, payload))
-            alone.append(timed(per_file + [rel], tree))
+            turns = [(hook, alone, ENV), (base, base_alone, other)] if other else [(hook, alone, ENV)]
+            for runs, ruff_runs, env in (turns if i % 2 == 0 else turns[::-1]):
+                path.write_text(original + f"\nEDITED_{i}_{len(runs)} = {i}\n")
+                runs.append(timed(rt + ["hook", "post-tool-use"], tree, payload, env))
+                ruff_runs.append(timed(per_file + [rel], tree))
         load = os.getloadavg()[0]
-    share_cpu = [h[0] - r[0] for h, r in zip(hook, alone)]
-    share_wall = [h[1] - r[1] for h, r in zip(hook, alone)]
     print(f"tree: {args.files:,} generated files, ruff the only check; {args.runs} paired runs; "
           f"load average {load:.1f}")
     print("| | CPU ms p50 | wall ms p50 |")
     print("|---|---|---|")
-    print(f"| PostToolUse hook after an Edit | {statistics.median(h[0] for h in hook):.0f} | "
-          f"{statistics.median(h[1] for h in hook):.0f} |")
-    print(f"| `ruff check FILE` | {statistics.median(r[0] for r in alone):.0f} | "
-          f"{statistics.median(r[1] for r in alone):.0f} |")
-    print(f"| rt's own share (hook - ruff, per pair) | {statistics.median(share_cpu):.0f} | "
-          f"{statistics.median(share_wall):.0f} |")
+    for label, runs, ruff_runs in [("", hook, alone)] + ([(f" ({args.against})", base, base_alone)] if other else []):
+        print(f"| PostToolUse hook after an Edit{label} | {statistics.median(h[0] for h in runs):.0f} | "
+              f"{statistics.median(h[1] for h in runs):.0f} |")
+        print(f"| `ruff check FILE` | {statistics.median(r[0] for r in ruff_runs):.0f} | "
+              f"{statistics.median(r[1] for r in ruff_runs):.0f} |")
+        print(f"| rt's own share (hook - ruff, per pair){label} | "
+              f"{statistics.median(h[0] - r[0] for h, r in zip(runs, ruff_runs)):.0f} | "
+              f"{statistics.median(h[1] - r[1] for h, r in zip(runs, ruff_runs)):.0f} |")
     print(f"\nlast hook output: {hook[-1][2][:300]!r}")
 
 
