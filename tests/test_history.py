@@ -2,17 +2,25 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
 
+from conftest import GIT_ENV
 from rt.core import Repo
 from rt.index import history
 from rt.store import Store
 
 
-def commit(project, files: dict[str, str], message: str) -> None:
+def commit(project, files: dict[str, str], message: str, when: int | None = None) -> None:
+    """Commit `files`; at `when` (seconds since the epoch) if given."""
     for path, text in files.items():
         project.write(path, text)
     project.git("add", "-A")
-    project.git("commit", "-q", "-m", message)
+    if when is None:
+        project.git("commit", "-q", "-m", message)
+        return
+    subprocess.run(["git", "commit", "-q", "-m", message], cwd=project.root, check=True, capture_output=True,
+                   env={**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": f"@{when} +0000", "GIT_COMMITTER_DATE": f"@{when} +0000"})
 
 
 def load(project):
@@ -50,19 +58,43 @@ def test_the_history_is_kept_per_head_and_only_the_newer_commits_are_read(projec
     commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
     load(project)
     head = project.git("rev-parse", "HEAD").strip()
-    assert kept(project)["head"] == head and len(kept(project)["commits"]) == 1
+    assert kept(project)["head"] == head and kept(project)["commits"] == [[head, ["a.py", "b.py"]]]
     data = kept(project)
-    data["commits"][0] = ["marked.py", "other.py"]   # a change only a full read would undo
+    data["commits"][0][1] = ["marked.py", "other.py"]   # a change only a new read would undo
     (project.root / ".rt" / history.FILE).write_text(json.dumps(data))
     assert load(project).partners("marked.py") == {"other.py": (1, 1)}   # read from the kept file
     commit(project, {"a.py": "a = 2\n", "c.py": "c = 1\n"}, "two")
     got = load(project)
-    assert kept(project)["commits"][1] == ["marked.py", "other.py"]     # the kept commits stay: only "two" was read
+    assert kept(project)["commits"][1] == [head, ["marked.py", "other.py"]]   # kept: only "two" was read
     assert got.partners("c.py") == {"a.py": (1, 1)}
-    project.git("commit", "-q", "--amend", "-m", "two, reworded")        # the kept head is no ancestor: read all again
+    project.git("commit", "-q", "--amend", "-m", "two, reworded")   # "two" is gone from the history, "one" stays
     got = load(project)
-    assert "marked.py" not in json.dumps(kept(project)) and got.partners("b.py") == {"a.py": (1, 1)}
+    assert [c for c, _ in kept(project)["commits"]] == [project.git("rev-parse", "HEAD").strip(), head]
+    assert got.partners("c.py") == {"a.py": (1, 1)} and got.partners("marked.py") == {"other.py": (1, 1)}
     assert project.git("status", "--porcelain") == ""
+
+
+def test_the_history_kept_and_brought_up_to_date_is_the_history_read_anew(project, monkeypatch):
+    """Commits on a branch merged later, with dates older than the main line's: the window of the last COMMITS
+    commits that a first read sees, reached from a history kept at an earlier HEAD."""
+    monkeypatch.setattr(history, "COMMITS", 4)
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    day = 1_700_000_000
+    for i in range(3):
+        commit(project, {"a.py": f"a = {i + 1}\n", f"m{i}.py": "x = 1\n"}, f"main {i}", day + 100 * (i + 1))
+    project.git("checkout", "-q", "-b", "side", "HEAD~2")
+    for i in range(2):   # dated before the main line's last commits
+        commit(project, {"s.py": f"s = {i}\n", f"s{i}.py": "x = 1\n"}, f"side {i}", day + 110 + i)
+    project.git("checkout", "-q", "main")
+    load(project)
+    project.git("merge", "-q", "--no-ff", "-m", "merge side", "side")
+    commit(project, {"a.py": "a = 9\n", "n.py": "x = 1\n"}, "after the merge", day + 1000)
+    brought = load(project)
+    (project.root / ".rt" / history.FILE).unlink()
+    anew = load(project)
+    assert brought.commits == anew.commits and len(anew.commits) == 4
+    assert sorted(anew.partners("a.py")) == sorted(p for p, _ in (brought.partners("a.py").items()))
 
 
 def test_no_history_outside_git_or_before_the_first_commit(project):

@@ -2,20 +2,22 @@
 
 A task's best-ranked files lead to the files that changed with them before (`rank.changed_with`): a
 feature's component and the registry it is listed in, a handler and its options, a string's code and the
-locale file. The log is read once per HEAD and kept in `.rt/history.json`; when HEAD moves on, only the
-commits since the kept one are read. Without git, or in a repository without history, there is none.
+locale file. The log is read once per HEAD and kept in `.rt/history.json`; when HEAD moves, only the commits
+not kept are read (`git rev-list` names the window, cheaply). Without git, or in a repository without
+history, there is none.
 """
 from __future__ import annotations
 
 from rt.core import StoreError, git
 
 COMMITS = 500
-"""The most recent commits read: enough for a file's usual companions, little to read."""
+"""The most recent commits read (merges and the first commit left out, which add files made elsewhere or
+every file at once): enough for a file's usual companions, little to read."""
 WIDEST = 30
 """A commit changing more files than this says nothing of which belong together (a rename sweep, a
 formatter's run, a translation sync): left out."""
 FILE = "history.json"
-VERSION = 1
+VERSION = 2
 
 
 class History:
@@ -39,24 +41,24 @@ class History:
         return {p: (n, len(mine)) for p, n in counts.items()}
 
 
-def _log(root, *revs: str) -> list[list[str]] | None:
-    """The files of each commit `git log revs` lists, newest first; None when git fails. Left out: merges, a
-    first commit (it adds every file at once) and commits wider than WIDEST."""
-    out = git(root, "-c", "core.quotePath=false", "log", "--min-parents=1", "--max-parents=1", "--name-only", "-z",
-              "--format=format:%x01%H", f"-n{COMMITS}", *revs, "--")
+def _files(root, commits: list[str]) -> dict[str, list[str]] | None:
+    """Each commit's changed files, as `git log` names them (a rename by its new name); [] for a commit wider
+    than WIDEST. None when git fails."""
+    out = git(root, "-c", "core.quotePath=false", "log", "--no-walk=unsorted", "--stdin", "--name-only", "-z",
+              "--format=format:%x01%H", input="\n".join(commits).encode() + b"\n")
     if out is None:
         return None
-    commits = []
+    files = {}
     for block in out.decode("utf-8", "surrogateescape").split("\x01")[1:]:
-        _, _, names = block.partition("\n")
+        commit, _, names = block.partition("\n")
         paths = [p for p in names.split("\0") if p]
-        if 0 < len(paths) <= WIDEST:
-            commits.append(paths)
-    return commits
+        files[commit] = paths if len(paths) <= WIDEST else []
+    return files
 
 
 def load(repo, store) -> History | None:
-    """The recent history at HEAD: kept, brought up to date, or read; None outside git or without commits."""
+    """The recent history at HEAD: kept, or brought up to date, reading only the commits not kept; None
+    outside git or without commits. The same as a first read at that HEAD, whatever was kept before."""
     if not repo.is_git:
         return None
     head = git(repo.root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
@@ -65,19 +67,22 @@ def load(repo, store) -> History | None:
     head = head.decode().strip()
     kept = _read(store)
     if kept is not None and kept["head"] == head:
-        return History(kept["commits"])
-    commits = None
-    if kept is not None and git(repo.root, "merge-base", "--is-ancestor", kept["head"], head) is not None:
-        newer = _log(repo.root, f"{kept['head']}..{head}")
-        if newer is not None:
-            commits = (newer + kept["commits"])[:COMMITS]
-    if commits is None:
-        commits = _log(repo.root, head)
-    if commits is None:
+        return History([paths for _, paths in kept["commits"] if paths])
+    window = git(repo.root, "rev-list", "--min-parents=1", "--max-parents=1", f"-n{COMMITS}", head)
+    if window is None:
         return None
+    commits = window.decode().split()
+    known = dict(kept["commits"]) if kept is not None else {}
+    missing = [c for c in commits if c not in known]
+    if missing:
+        read = _files(repo.root, missing)
+        if read is None:
+            return None
+        known.update(read)
+    listed = [[c, known.get(c, [])] for c in commits]
     store.ensure()
-    store.write_json(FILE, {"version": VERSION, "head": head, "commits": commits}, durable=False)
-    return History(commits)
+    store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)
+    return History([paths for _, paths in listed if paths])
 
 
 def _read(store) -> dict | None:
@@ -87,6 +92,7 @@ def _read(store) -> dict | None:
     except StoreError:
         return None
     if not data or data.get("version") != VERSION or not isinstance(data.get("head"), str) \
-            or not isinstance(data.get("commits"), list):
+            or not isinstance(data.get("commits"), list) \
+            or not all(isinstance(c, list) and len(c) == 2 for c in data["commits"]):
         return None
     return data
