@@ -131,3 +131,15 @@ def test_a_file_changed_with_the_best_ranked_one_follows_it(project):
     project.git("add", "-A")
     project.git("commit", "-q", "-m", "invoice alone")
     assert project.rt_json("pack", "round the invoice total")["ranked"][1]["path"] == "billing/registry.py"
+
+
+def test_a_history_that_cannot_be_kept_is_still_given(project, monkeypatch):
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+    monkeypatch.setattr(Store, "write_json", full)
+    assert load(project).partners("a.py") == {"b.py": (1, 1)}
+    assert not (project.root / ".rt" / history.FILE).exists()

@@ -80,8 +80,11 @@ def load(repo, store) -> History | None:
             return None
         known.update(read)
     listed = [[c, known.get(c, [])] for c in commits]
-    store.ensure()
-    store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)
+    try:
+        store.ensure()
+        store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)
+    except OSError:
+        pass   # a cache: where `.rt/` cannot be written (a full disk), the next call reads the log again
     return History([paths for _, paths in listed if paths])
 
 
