@@ -11,7 +11,9 @@ clone and judged two ways over the same files (rt's index), in the same run:
 
 Per task: recall@1/5/10 of the ranked list; whether each answer file's code is in the pack (a
 fragment of it, not its path named); the share of the commit's edited lines (from its diff against
-the parent) that the pack's fragments hold; the pack's size and whether it is over budget; time.
+the parent) that the pack's fragments hold; the pack's size and whether it is over budget; time. Per
+answer file, the edited lines held, so the report says where the missed ones are: in files given code
+(other fragments would hold them) or in the others (the ranking's miss).
 Results are grouped per set and language group (python, go, rust, ts-web) and for locale tasks
 (commits touching the English locale file), also per repository. An even sample holds few locale
 tasks, so --locale-commits more are sampled evenly from those alone; they count for the locale group
@@ -263,6 +265,8 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
     out["all_code"] = all(p in shown for p in answer)
     out["lines"] = (sum(n in shown.get(p, ()) for p, n in wanted) / len(wanted)) if wanted else None
     out["chars"] = chars
+    out["per_file"] = {p: [sum(n in shown.get(p, ()) for q, n in wanted if q == p), sum(q == p for q, n in wanted), p in shown]
+                       for p in answer}   # edited lines held, edited lines, code shown
     out["over"] = chars > (budget or RT.PACK_CHARS)
     out["ranks"] = {p: (ranked.index(p) + 1 if p in ranked else None) for p in answer}
     return out
@@ -419,6 +423,23 @@ def locale_lines(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+def missed_lines(results: list[dict]) -> str:
+    """Where the edited lines the pack misses are: in answer files it gives code to (other fragments of
+    them would hold them) or in the others (the ranking's miss); lines of all tasks pooled."""
+    out = []
+    for which, group, rows in grouped(results):
+        for who, label in RANKERS.items():
+            files = [v for r in rows for v in r[who].get("per_file", {}).values()]
+            edited = sum(want for _, want, _ in files)
+            if not edited:
+                continue
+            held = sum(hit for hit, _, _ in files)
+            in_shown = sum(want - hit for hit, want, shown in files if shown)
+            out.append(f"{which} {group}, {label}: of {edited} edited lines, held {held / edited:.2f}, missed in files "
+                       f"given code {in_shown / edited:.2f}, in files not given code {(edited - held - in_shown) / edited:.2f}")
+    return "\n".join(out)
+
+
 def targets(results: list[dict]) -> str:
     """Issue 10's targets per set and group, rt's figure against each: met or missed."""
     out = []
@@ -492,7 +513,7 @@ def main() -> None:
 
 def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
     print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), "", targets(results), sep="\n")
+    print(table(results), "", repo_table(results), "", locale_lines(results), "", missed_lines(results), "", targets(results), sep="\n")
     if n_misses:
         print("\n" + misses(results, n_misses))
 
