@@ -67,7 +67,7 @@ def load(repo, store) -> History | None:
     head = head.decode().strip()
     kept = _read(store)
     if kept is not None and kept["head"] == head:
-        return History([paths for _, paths in kept["commits"] if paths])
+        return _history(kept["commits"])
     window = git(repo.root, "rev-list", "--min-parents=1", "--max-parents=1", f"-n{COMMITS}", head)
     if window is None:
         return None
@@ -85,6 +85,11 @@ def load(repo, store) -> History | None:
         store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)
     except OSError:
         pass   # a cache: where `.rt/` cannot be written (a full disk), the next call reads the log again
+    return _history(listed)
+
+
+def _history(listed: list[list]) -> History:
+    """The History of [commit, paths] pairs, newest first; a commit left out as too wide has no paths."""
     return History([paths for _, paths in listed if paths])
 
 
