@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -24,11 +25,49 @@ def test_plugin_hooks_are_the_installed_hooks_run_from_the_plugin_folder():
         [group] = data["hooks"][event]
         assert group.get("matcher") == matcher
         assert group["hooks"] == [{"type": "command", "timeout": timeout,
-                                   "command": f'PYTHONPATH="${{CLAUDE_PLUGIN_ROOT}}" python3 -S -P -m rt hook {arg}'}]
+                                   "command": f'sh "${{CLAUDE_PLUGIN_ROOT}}/hooks/rt-hook" {arg}'}]
     manifest = json.loads((ROOT / ".claude-plugin/plugin.json").read_text())
     assert manifest["name"] == "rt"
     for rel in manifest["skills"] + manifest["agents"]:
         assert (ROOT / rel).exists(), rel
+
+
+def counting_python3(folder: Path, log: Path) -> Path:
+    """A `python3` that counts its starts in `log`, then runs this interpreter: a version manager's shim."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shim = folder / "python3"
+    shim.write_text(f'#!/bin/sh\necho started "$@" >> "{log}"\nexec "{sys.executable}" "$@"\n')
+    shim.chmod(0o755)
+    return folder
+
+
+def launch(cwd: Path, data: Path, shim: Path, payload: dict) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CLAUDE")}
+    env.update(PATH=os.pathsep.join([str(shim), env["PATH"]]), CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(data))
+    return subprocess.run(["sh", str(ROOT / "hooks/rt-hook"), "session-start"], cwd=cwd, env=env, input=json.dumps(payload),
+                          capture_output=True, text=True, timeout=60, check=False)
+
+
+def test_the_plugin_launcher_starts_the_interpreter_a_first_hook_ran_on(project, tmp_path):
+    """The first hook goes through `python3` (here a counting shim) and keeps the interpreter's path in the
+    plugin's data folder; the next start it directly; a kept interpreter that is gone falls back and is replaced."""
+    project.write("app.py", "x = 1\n")
+    project.init_git()
+    log, data = tmp_path / "starts.log", tmp_path / "plugin-data"
+    shim = counting_python3(tmp_path / "bin", log)
+    payload = {"session_id": "s1", "cwd": str(project.root), "hook_event_name": "SessionStart", "source": "startup"}
+    first = launch(project.root, data, shim, payload)
+    assert first.returncode == 0, first.stderr
+    assert log.read_text().count("started") == 1
+    assert (data / "python").read_text() == sys.executable + "\n"
+    second = launch(project.root, data, shim, payload)
+    assert (second.returncode, second.stdout) == (0, first.stdout)
+    assert log.read_text().count("started") == 1   # the shim was not started again
+    (data / "python").write_text("/nowhere/python3\n")
+    third = launch(project.root, data, shim, payload)
+    assert (third.returncode, third.stdout) == (0, first.stdout)
+    assert log.read_text().count("started") == 2 and (data / "python").read_text() == sys.executable + "\n"
+    assert project.git("status", "--porcelain").strip() == ""
 
 
 @needs_claude
@@ -76,3 +115,26 @@ def test_plugin_hooks_gate_edits(project, tmp_path):
     [result] = tool_results(run.turns[1])
     assert result["is_error"] is True and "other.py is outside the approved scope" in result["content"]
     assert project.read("other.py") == "y = 1\n"
+
+
+@needs_claude
+def test_the_real_client_starts_the_plugin_hooks_past_the_shim_after_the_first(project, tmp_path):
+    """Two sessions of the real client with the plugin, `python3` a counting shim: the first session's hooks
+    start through it and keep the interpreter in the plugin's data folder; the second session's never start it."""
+    project.write("app.py", "x = 1\n")
+    project.init_git()
+    log, home = tmp_path / "starts.log", tmp_path / "home"
+    shim = counting_python3(tmp_path / "bin", log)
+    first = run_claude(project.root, home, "say hi", [[text("hi")]], args=("--plugin-dir", str(ROOT)), path=shim)
+    assert first.code == 0, first.stderr
+
+    def hooks() -> int:   # starts of a hook through the shim; the MCP server starts once a session, not a hook
+        return log.read_text().count(" -m rt hook ")
+    started = hooks()
+    assert started >= 1   # at least the first hook, before anything was kept
+    [kept] = (home / ".claude/plugins/data").glob("*/python")
+    assert kept.read_text() == sys.executable + "\n"
+    second = run_claude(project.root, home, "say hi again", [[text("hi")]], args=("--plugin-dir", str(ROOT)), path=shim)
+    assert second.code == 0, second.stderr
+    assert second.turns, "no request reached the model"
+    assert hooks() == started

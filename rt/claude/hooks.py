@@ -98,11 +98,40 @@ def main(argv: list[str]) -> int:
         return 2
     raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read().decode("utf-8", "replace")
     reply = respond(argv[0], raw)
+    remember_interpreter(os.environ.get("CLAUDE_PLUGIN_DATA"))
     if reply.stdout:
         sys.stdout.write(reply.stdout + "\n")
     if reply.stderr:
         sys.stderr.write(reply.stderr + "\n")
     return reply.code
+
+
+INTERPRETER = "python"
+"""In the plugin's data folder: the interpreter the plugin's hooks start (`hooks/rt-hook` reads it)."""
+
+
+def remember_interpreter(data: str | None) -> None:
+    """Keep this interpreter's path in the plugin's data folder (`data`, Claude Code's CLAUDE_PLUGIN_DATA; plugin
+    hooks only), for the plugin's launcher to start it directly next time and not through a version manager's
+    `python3` shim; rewritten when it names another (one that was removed: the launcher fell back to `python3`).
+    Outside the repository, in the folder Claude Code gives the plugin; a hook never fails for it."""
+    if not data or not sys.executable:
+        return
+    path = os.path.join(data, INTERPRETER)
+    try:
+        with open(path, encoding="utf-8") as f:
+            if f.read().strip() == sys.executable:
+                return
+    except OSError:
+        pass
+    try:
+        os.makedirs(data, exist_ok=True)
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w", encoding="utf-8") as f:
+            f.write(sys.executable + "\n")
+        os.replace(tmp, path)
+    except OSError:
+        pass
 
 
 def args_hook(p) -> None:
