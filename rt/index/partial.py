@@ -181,7 +181,11 @@ class Partial:
             self.words.append(0 if minified else terms.word_total(data))
             self._texts.append(b"" if minified else data)
         folded = [_fold(data) for data in self._texts]
-        self._folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]
+        folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]   # as `_path_postings`
+        self._path_starts = array("Q", [0])                                               # searches them
+        for p in folded_paths:
+            self._path_starts.append(self._path_starts[-1] + len(p) + 1)
+        self._path_blob = "\0".join(folded_paths)
         self._starts = array("Q", [0])
         for f in folded:
             self._starts.append(self._starts[-1] + len(f) + 1)
@@ -324,12 +328,14 @@ class Partial:
     def _path_postings(self, key: str) -> list:
         needle = _needle(key).decode("utf-8", "surrogateescape")
         out = []
-        for fid, folded in enumerate(self._folded_paths):
-            if needle in folded:
-                p = self.paths[fid]
-                n = terms.path_keys(p).get(key)
-                if n:
-                    out.append(fid if n == 1 else [fid, n])
+        blob, starts = self._path_blob, self._path_starts
+        i = blob.find(needle)
+        while i >= 0:
+            fid = bisect_right(starts, i) - 1
+            n = terms.path_keys(self.paths[fid]).get(key)
+            if n:
+                out.append(fid if n == 1 else [fid, n])
+            i = blob.find(needle, starts[fid + 1])
         return out
 
     def unparsed(self, keys) -> list[int]:
