@@ -40,7 +40,10 @@ class View:
         if self._ranking is None:
             ranker = rank if self.index.complete else settle
             ranking = ranker(self.index, self.text, self.pinned, self.read)
-            together = history.load(self.ctx.repo, self.ctx.store)
+            reading = getattr(self.ctx, "history", None)   # started before the view (the /runtask hook)
+            if reading is not None:
+                self.ctx.history = None
+            together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
             self._ranking = ranking if together is None else changed_with(ranking, together, self.indexed)
         return self._ranking
 

@@ -511,9 +511,11 @@ def _runtask_prompt(payload: dict) -> Reply:
     except PathError as e:   # the user's own typo: shown to them, nothing sent to the model
         return Reply(_dump({"decision": "block", "reason": f"rt: {e}. Name existing files or folders before the "
                                                            f"colon: /runtask src/a.py src/b/: <task>"}))
+    from rt.index import history
     from rt.index.index import built
     if not built(ctx.store):   # a cold repository: its partial index takes over the bytes the snapshot reads
         ctx.texts = {}
+    ctx.history = history.Reading(repo, ctx.store)   # git's log read on another core while the task starts
     started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(repo.root / p) for p in pins], force=False,
                                              no_baseline=False))
     from rt.context import task_files
