@@ -305,11 +305,10 @@ class Partial:
     def _holding(self, fid: int, needle: bytes) -> list[tuple[int, bytes]]:
         """The words of a file whose folded form holds `needle`, one per occurrence, with where each
         starts: found where the lower-case text holds it, or (underscores inside the needle's span) by a
-        slower expression."""
+        slower expression. (A text without an underscore is its folded form lower-case: no count to compare.)"""
         data = self._texts[fid]
         low = data.lower()
-        folded = self._blob[self._starts[fid]:self._starts[fid + 1] - 1]
-        if low.count(needle) != folded.count(needle):
+        if b"_" in data and low.count(needle) != self._blob.count(needle, self._starts[fid], self._starts[fid + 1] - 1):
             holding = re.compile(rb"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*?" + b"_*".join(
                 re.escape(needle[i:i + 1]) for i in range(len(needle))) + rb")[A-Za-z0-9_]+", re.IGNORECASE)
             return [(m.start(), m.group()) for m in holding.finditer(data)]
