@@ -62,9 +62,22 @@ def _fold(data: bytes) -> bytes:
 
 def _minified(data: bytes) -> bool:
     """`langs.parse`'s test (a line over MINIFIED_LINE characters), decoding only when a line's bytes are over."""
-    if len(data) <= MINIFIED_LINE or max(map(len, data.split(b"\n"))) <= MINIFIED_LINE:
+    if len(data) <= MINIFIED_LINE or not _long_line(data):
         return False
     return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
+
+
+def _long_line(data: bytes) -> bool:
+    """Whether a line's bytes are over MINIFIED_LINE. Such a line holds a whole block of MINIFIED_LINE // 2
+    bytes that starts at a multiple of it: only the blocks without a newline are looked at, and no list of
+    every line is made (a scan of every file of the tree)."""
+    step = MINIFIED_LINE // 2
+    for k in range(0, len(data) - step + 1, step):
+        if data.find(b"\n", k, k + step) < 0:
+            end = data.find(b"\n", k)
+            if (len(data) if end < 0 else end) - data.rfind(b"\n", 0, k) - 1 > MINIFIED_LINE:
+                return True
+    return False
 
 
 _NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructor"})
