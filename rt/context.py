@@ -40,7 +40,10 @@ class View:
         if self._ranking is None:
             ranker = rank if self.index.complete else settle
             ranking = ranker(self.index, self.text, self.pinned, self.read)
-            together = history.load(self.ctx.repo, self.ctx.store)
+            reading = getattr(self.ctx, "history", None)   # started before the view (the /runtask hook)
+            if reading is not None:
+                self.ctx.history = None
+            together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
             self._ranking = ranking if together is None else changed_with(ranking, together, self.indexed)
         return self._ranking
 
@@ -578,16 +581,18 @@ def _cold_index(ctx, task: dict):
     more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be).
     The tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
     task was started in this process, and a second scan of a large tree costs a large share of the hook;
-    the text files that scan read (`ctx.texts`, taken here, so they are not held when unused) are not read again."""
+    the text files that scan read (`ctx.texts`, taken here, so they are not held when unused) are not read again,
+    nor the snapshot it wrote (`ctx.files`)."""
     from rt.index import index
     texts, ctx.texts = ctx.texts or {}, None
+    files, ctx.files = getattr(ctx, "files", None), None
     if index.built(ctx.store):
         return None
     asked: list[str] = []
     if len(parse_task(task["text"], asked.append).keys) + len(asked) > PARTIAL_WORDS:
         return None
     from rt.index.partial import PARTIAL_FROM, Partial
-    files = state.load_snapshot(ctx.store, task)
+    files = files if files is not None else state.load_snapshot(ctx.store, task)
     for path, (_, after) in state.load_effects(ctx.store, task).items():
         texts.pop(path, None)   # the bytes the snapshot read are no longer the file's
         if after is None:

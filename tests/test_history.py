@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 
+import pytest
 from conftest import GIT_ENV
 from rt.core import Repo
 from rt.index import history
@@ -143,3 +144,26 @@ def test_a_history_that_cannot_be_kept_is_still_given(project, monkeypatch):
     monkeypatch.setattr(Store, "write_json", full)
     assert load(project).partners("a.py") == {"b.py": (1, 1)}
     assert not (project.root / ".rt" / history.FILE).exists()
+
+
+def test_a_history_read_meanwhile_is_the_history_loaded_and_kept_only_when_taken(project, monkeypatch):
+    """`Reading`: git's part in a thread while the caller works on (the cold /runtask hook's scan lists the tree
+    meanwhile: nothing is written to `.rt/` before `result()`); an error is raised from `result()`, as `load`'s."""
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
+    commit(project, {"a.py": "a = 2\n", "c.py": "c = 1\n"}, "two")
+    repo = Repo(project.root, True)
+    reading = history.Reading(repo, Store(repo))
+    reading._thread.join()
+    assert not (project.root / ".rt" / history.FILE).exists()
+    got = reading.result()
+    assert got.commits == load(project).commits and got.partners("a.py") == {"b.py": (1, 2), "c.py": (1, 2)}
+    assert kept(project)["head"] == project.git("rev-parse", "HEAD").strip()
+
+    def broken(*args, **kwargs):
+        raise ValueError("damaged")
+    monkeypatch.setattr(history, "_read", broken)
+    reading = history.Reading(repo, Store(repo))
+    with pytest.raises(ValueError, match="damaged"):
+        reading.result()

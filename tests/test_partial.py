@@ -396,3 +396,14 @@ def test_a_string_naming_the_file_with_another_ending_is_no_import(tmp_path):
     assert partial.importers("api/documents.ts") == full.importers("api/documents.ts") == ["app/use.ts"]
     assert partial.importers("api/store/index.ts") == full.importers("api/store/index.ts") == ["app/use.ts"]
     assert partial.parsed == 1
+
+
+def test_a_line_over_the_minified_length_is_found_wherever_it_lies():
+    """`_long_line` looks only at the blocks without a newline: it says what the lengths of every line say."""
+    from rt.index.langs import MINIFIED_LINE
+    from rt.index.partial import _long_line
+    for n in (MINIFIED_LINE - 1, MINIFIED_LINE, MINIFIED_LINE + 1, 3 * MINIFIED_LINE):
+        for lead in (0, 1, MINIFIED_LINE // 2 - 1, MINIFIED_LINE // 2, MINIFIED_LINE // 2 + 1, 7777):
+            for tail in (b"", b"\n", b"\nx\n"):
+                data = b"a\n" * lead + b"x" * n + tail
+                assert _long_line(data) == (max(map(len, data.split(b"\n"))) > MINIFIED_LINE), (n, lead, tail)

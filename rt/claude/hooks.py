@@ -525,10 +525,8 @@ def _runtask_prompt(payload: dict) -> Reply:
     where = _where(payload)
     project = os.environ.get("CLAUDE_PROJECT_DIR")
     repo = where[0] if where else find_repo(Path(project) if project and os.path.isdir(project) else _cwd(payload))
-    from types import SimpleNamespace
-
     from rt import state
-    from rt.task.commands import cmd_start, describe
+    from rt.task.commands import describe
     ctx = _ctx(repo)
     current = state.active_task(ctx.store, required=False)
     if current is not None:
@@ -540,10 +538,30 @@ def _runtask_prompt(payload: dict) -> Reply:
     except PathError as e:   # the user's own typo: shown to them, nothing sent to the model
         return Reply(_dump({"decision": "block", "reason": f"rt: {e}. Name existing files or folders before the "
                                                            f"colon: /runtask src/a.py src/b/: <task>"}))
+    import gc
+
+    from rt.index import history
     from rt.index.index import built
-    if not built(ctx.store):   # a cold repository: its partial index takes over the bytes the snapshot reads
+    cold = not built(ctx.store)
+    if cold:   # a cold repository: its partial index takes over the bytes the snapshot reads
         ctx.texts = {}
-    started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(repo.root / p) for p in pins], force=False,
+    ctx.history = history.Reading(repo, ctx.store)   # git's log read on another core while the task starts
+    collecting = cold and gc.isenabled()
+    if collecting:   # the scan, the partial index and its ranking make millions of objects, none in a cycle: as
+        gc.disable()  # in a full build (`index._build`), the collector's passes over them would free nothing
+    try:
+        return context("UserPromptSubmit", _start(ctx, text, pins))
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _start(ctx, text: str, pins: list[str]) -> str:
+    """`/runtask`'s task started, and the injection."""
+    from types import SimpleNamespace
+
+    from rt.task.commands import cmd_start
+    started = cmd_start(ctx, SimpleNamespace(text=text, path=[str(ctx.repo.root / p) for p in pins], force=False,
                                              no_baseline=False))
     from rt.context import task_files
     from rt.core import IndexDamaged
@@ -558,12 +576,11 @@ def _runtask_prompt(payload: dict) -> Reply:
             start_build(ctx.repo)
         return text
     try:
-        text = inject()
+        return inject()
     except IndexDamaged as e:   # only a cache: built again, then asked once more
         from rt.index.index import recover
         recover(ctx, e)
-        text = inject()
-    return context("UserPromptSubmit", text)
+        return inject()
 
 
 def _runtask_text(prompt: str) -> str | None:

@@ -59,6 +59,39 @@ def _files(root, commits: list[str]) -> dict[str, list[str]] | None:
 def load(repo, store) -> History | None:
     """The recent history at HEAD: kept, or brought up to date, reading only the commits not kept; None
     outside git or without commits. The same as a first read at that HEAD, whatever was kept before."""
+    return _keep(store, _gather(repo, store))
+
+
+class Reading:
+    """`load` under way: git's part (`_gather`) in a thread of its own, started before other work (the
+    cold `/runtask` hook's scan and ranking), so the log is read on another core meanwhile; `result()`
+    is `load`'s answer, kept in `.rt/` only then (nothing is written there while the scan lists the tree)."""
+
+    def __init__(self, repo, store):
+        import signal      # what the thread's git runs import (`core.run`), imported in this thread: that one
+        import subprocess  # then imports nothing, so a process pool forked meanwhile (`index.parse_all`)
+        import threading   # finds no import of its half done
+        assert signal and subprocess
+        self._store, self._got, self._error = store, None, None
+        self._thread = threading.Thread(target=self._gather, args=(repo, store), daemon=True)
+        self._thread.start()
+
+    def _gather(self, repo, store) -> None:
+        try:
+            self._got = _gather(repo, store)
+        except BaseException as e:   # raised where `load` raises it: from `result()`
+            self._error = e
+
+    def result(self) -> History | None:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return _keep(self._store, self._got)
+
+
+def _gather(repo, store) -> History | tuple[str, list] | None:
+    """What git says of the history at HEAD: the History kept at HEAD, or (HEAD, its window's commits
+    with their files) to keep; None outside git or without commits. Reads `.rt/`, never writes it."""
     if not repo.is_git:
         return None
     head = git(repo.root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
@@ -79,7 +112,14 @@ def load(repo, store) -> History | None:
         if read is None:
             return None
         known.update(read)
-    listed = [[c, known.get(c, [])] for c in commits]
+    return head, [[c, known.get(c, [])] for c in commits]
+
+
+def _keep(store, got: History | tuple[str, list] | None) -> History | None:
+    """`_gather`'s answer as a History, a new one kept in `.rt/history.json`."""
+    if not isinstance(got, tuple):
+        return got
+    head, listed = got
     try:
         store.ensure()
         store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)

@@ -62,9 +62,22 @@ def _fold(data: bytes) -> bytes:
 
 def _minified(data: bytes) -> bool:
     """`langs.parse`'s test (a line over MINIFIED_LINE characters), decoding only when a line's bytes are over."""
-    if len(data) <= MINIFIED_LINE or max(map(len, data.split(b"\n"))) <= MINIFIED_LINE:
+    if len(data) <= MINIFIED_LINE or not _long_line(data):
         return False
     return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
+
+
+def _long_line(data: bytes) -> bool:
+    """Whether a line's bytes are over MINIFIED_LINE. Such a line holds a whole block of MINIFIED_LINE // 2
+    bytes that starts at a multiple of it: only the blocks without a newline are looked at, and no list of
+    every line is made (a scan of every file of the tree)."""
+    step = MINIFIED_LINE // 2
+    for k in range(0, len(data) - step + 1, step):
+        if data.find(b"\n", k, k + step) < 0:
+            end = data.find(b"\n", k)
+            if (len(data) if end < 0 else end) - data.rfind(b"\n", 0, k) - 1 > MINIFIED_LINE:
+                return True
+    return False
 
 
 _NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructor"})
@@ -181,7 +194,11 @@ class Partial:
             self.words.append(0 if minified else terms.word_total(data))
             self._texts.append(b"" if minified else data)
         folded = [_fold(data) for data in self._texts]
-        self._folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]
+        folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]   # as `_path_postings`
+        self._path_starts = array("Q", [0])                                               # searches them
+        for p in folded_paths:
+            self._path_starts.append(self._path_starts[-1] + len(p) + 1)
+        self._path_blob = "\0".join(folded_paths)
         self._starts = array("Q", [0])
         for f in folded:
             self._starts.append(self._starts[-1] + len(f) + 1)
@@ -301,11 +318,10 @@ class Partial:
     def _holding(self, fid: int, needle: bytes) -> list[tuple[int, bytes]]:
         """The words of a file whose folded form holds `needle`, one per occurrence, with where each
         starts: found where the lower-case text holds it, or (underscores inside the needle's span) by a
-        slower expression."""
+        slower expression. (A text without an underscore is its folded form lower-case: no count to compare.)"""
         data = self._texts[fid]
         low = data.lower()
-        folded = self._blob[self._starts[fid]:self._starts[fid + 1] - 1]
-        if low.count(needle) != folded.count(needle):
+        if b"_" in data and low.count(needle) != self._blob.count(needle, self._starts[fid], self._starts[fid + 1] - 1):
             holding = re.compile(rb"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*?" + b"_*".join(
                 re.escape(needle[i:i + 1]) for i in range(len(needle))) + rb")[A-Za-z0-9_]+", re.IGNORECASE)
             return [(m.start(), m.group()) for m in holding.finditer(data)]
@@ -324,12 +340,14 @@ class Partial:
     def _path_postings(self, key: str) -> list:
         needle = _needle(key).decode("utf-8", "surrogateescape")
         out = []
-        for fid, folded in enumerate(self._folded_paths):
-            if needle in folded:
-                p = self.paths[fid]
-                n = terms.path_keys(p).get(key)
-                if n:
-                    out.append(fid if n == 1 else [fid, n])
+        blob, starts = self._path_blob, self._path_starts
+        i = blob.find(needle)
+        while i >= 0:
+            fid = bisect_right(starts, i) - 1
+            n = terms.path_keys(self.paths[fid]).get(key)
+            if n:
+                out.append(fid if n == 1 else [fid, n])
+            i = blob.find(needle, starts[fid + 1])
         return out
 
     def unparsed(self, keys) -> list[int]:

@@ -96,7 +96,6 @@ WORD_BYTES = re.compile(rb"[A-Za-z0-9_]+")
 """A word in bytes, as `_WORD` finds them in text."""
 _SPACED = bytes(c if re.fullmatch(rb"\w", bytes([c]), re.ASCII) else 32 for c in range(256))
 """Every byte no word holds made a space: `data.translate(_SPACED).split()` is `WORD_BYTES.findall(data)`, in C."""
-_SIZES: dict[bytes, int] = {}
 
 
 def _size(word: bytes) -> int:
@@ -105,19 +104,24 @@ def _size(word: bytes) -> int:
     return sum(1 for p in parts if len(p) > 1 and not p.isdigit()) + (len(parts) > 1)
 
 
+class _Sizes(dict):
+    """Word -> `_size`, worked out at its first look-up (`__missing__`): `word_total` looks every word up
+    in C, with no pass of its own to find the words not seen yet."""
+
+    def __missing__(self, word: bytes) -> int:
+        n = _size(word)
+        if len(self) < 200_000:   # the cache's bound
+            self[word] = n
+        return n
+
+
+_SIZES = _Sizes()
+
+
 def word_total(data: bytes) -> int:
     """`sum(text_counts(text).values())` for the text `data` decodes to, from its bytes (the words are
     ASCII in either encoding): the length the ranking weighs a file by, for a scan of every file."""
-    words = data.translate(_SPACED).split()
-    extra = {}   # sizes past the cache's bound
-    for word in set(words).difference(_SIZES):
-        if len(_SIZES) < 200_000:
-            _SIZES[word] = _size(word)
-        else:
-            extra[word] = _size(word)
-    if extra:
-        return sum(extra[w] if w in extra else _SIZES[w] for w in words)
-    return sum(map(_SIZES.__getitem__, words))
+    return sum(map(_SIZES.__getitem__, data.translate(_SPACED).split()))
 
 
 def path_keys(path: str) -> dict[str, int]:
