@@ -40,9 +40,7 @@ class View:
         if self._ranking is None:
             ranker = rank if self.index.complete else settle
             ranking = ranker(self.index, self.text, self.pinned, self.read)
-            reading = getattr(self.ctx, "history", None)   # started before the view (the /runtask hook)
-            if reading is not None:
-                self.ctx.history = None
+            reading, self.ctx.history = self.ctx.history, None   # started before the view (the /runtask hook)
             together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
             self._ranking = ranking if together is None else changed_with(ranking, together, self.indexed)
         return self._ranking
@@ -585,7 +583,7 @@ def _cold_index(ctx, task: dict):
     nor the snapshot it wrote (`ctx.files`)."""
     from rt.index import index
     texts, ctx.texts = ctx.texts or {}, None
-    files, ctx.files = getattr(ctx, "files", None), None
+    files, ctx.files = ctx.files, None
     if index.built(ctx.store):
         return None
     asked: list[str] = []

@@ -80,6 +80,24 @@ def _long_line(data: bytes) -> bool:
     return False
 
 
+def _offsets(parts) -> array:
+    """Where each of `parts` starts in the parts joined by one separator, and one more: where the next would."""
+    starts = array("Q", [0])
+    for part in parts:
+        starts.append(starts[-1] + len(part) + 1)
+    return starts
+
+
+def _holders(blob, starts: array, needle):
+    """The numbers of the parts of `blob` (joined, each starting at `starts`) that hold `needle`, in order and
+    each once: one hit in a part says enough, the search goes on at the next."""
+    i = blob.find(needle)
+    while i >= 0:
+        n = bisect_right(starts, i) - 1
+        yield n
+        i = blob.find(needle, starts[n + 1])
+
+
 _NEVER_NAMES = frozenset(keyword.kwlist) & (KEYWORDS - _MODIFIERS - {"constructor"})
 """Names no definition has: Python's `ast` refuses its keywords, `clike` skips its own but modifiers."""
 _WORD_CHARS = frozenset(b"abcdefghijklmnopqrstuvwxyz0123456789_")
@@ -195,14 +213,8 @@ class Partial:
             self._texts.append(b"" if minified else data)
         folded = [_fold(data) for data in self._texts]
         folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]   # as `_path_postings`
-        self._path_starts = array("Q", [0])                                               # searches them
-        for p in folded_paths:
-            self._path_starts.append(self._path_starts[-1] + len(p) + 1)
-        self._path_blob = "\0".join(folded_paths)
-        self._starts = array("Q", [0])
-        for f in folded:
-            self._starts.append(self._starts[-1] + len(f) + 1)
-        self._blob = b"\0".join(folded)
+        self._path_starts, self._path_blob = _offsets(folded_paths), "\0".join(folded_paths)   # searches them
+        self._starts, self._blob = _offsets(folded), b"\0".join(folded)
         self.entries: dict[int, FileEntry] = {}
         self._names: dict[int, dict[str, int]] = {}
         self._resolved: set[int] = set()
@@ -216,15 +228,7 @@ class Partial:
 
     def _find(self, needle: bytes) -> list[int]:
         """Files whose folded text holds `needle` (folded too), by file number."""
-        needle = _fold(needle)
-        out: set[int] = set()
-        blob, starts = self._blob, self._starts
-        i = blob.find(needle)
-        while i >= 0:
-            fid = bisect_right(starts, i) - 1
-            out.add(fid)
-            i = blob.find(needle, starts[fid + 1])   # the next file: one hit says enough
-        return sorted(out)
+        return list(_holders(self._blob, self._starts, _fold(needle)))
 
 
     def parse(self, fids) -> None:
@@ -340,14 +344,10 @@ class Partial:
     def _path_postings(self, key: str) -> list:
         needle = _needle(key).decode("utf-8", "surrogateescape")
         out = []
-        blob, starts = self._path_blob, self._path_starts
-        i = blob.find(needle)
-        while i >= 0:
-            fid = bisect_right(starts, i) - 1
+        for fid in _holders(self._path_blob, self._path_starts, needle):
             n = terms.path_keys(self.paths[fid]).get(key)
             if n:
                 out.append(fid if n == 1 else [fid, n])
-            i = blob.find(needle, starts[fid + 1])
         return out
 
     def unparsed(self, keys) -> list[int]:
