@@ -14,23 +14,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
 import statistics
 import subprocess
+import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def timed(argv: list[str], cwd: str, env: dict, payload: str) -> tuple[float, float, str]:
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    proc = subprocess.run(argv, cwd=cwd, env=env, input=payload, capture_output=True, text=True, check=False)
-    wall = (time.perf_counter() - start) * 1000
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000, wall, proc.stdout
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+from post_edit_hook import timed  # (CPU ms, wall ms, stdout) of one run
 
 
 def main() -> None:
@@ -49,13 +42,13 @@ def main() -> None:
         env.update(CLAUDE_PLUGIN_ROOT=str(ROOT), CLAUDE_PLUGIN_DATA=str(data), PATH=os.environ.get("OUTER_PATH", env["PATH"]))
         commands = {"python3": ["sh", "-c", f'PYTHONPATH="{ROOT}" python3 -S -P -m rt hook pre-tool-use'],
                     "rt-hook": ["sh", "-c", f'sh "{ROOT}/hooks/rt-hook" pre-tool-use']}
-        timed(commands["rt-hook"], str(repo), env, payload)   # the first start keeps the interpreter
+        timed(commands["rt-hook"], repo, payload, env)   # the first start keeps the interpreter
         kept = (data / "python").read_text().strip()
         times: dict[str, list[tuple[float, float]]] = {k: [] for k in commands}
         outputs = set()
         for i in range(a.runs):
             for name in (list(commands) if i % 2 else list(reversed(commands))):
-                cpu, wall, out = timed(commands[name], str(repo), env, payload)
+                cpu, wall, out = timed(commands[name], repo, payload, env)
                 times[name].append((cpu, wall))
                 outputs.add(out)
         load = os.getloadavg()[0]
