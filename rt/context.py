@@ -559,9 +559,9 @@ def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
     """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
     for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read.
 
-    In a repository with no index built yet, the view may be a `partial.Partial` (`_cold_index`): the
+    In a repository with no index built yet, the view may be a `partial.Partial` (`_task_index`): the
     caller has the full build started after it."""
-    view = _view(ctx, task["text"], list(task.get("paths") or []), _cold_index(ctx, task))
+    view = _view(ctx, task["text"], list(task.get("paths") or []), _task_index(ctx, task))
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
     ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
@@ -574,18 +574,21 @@ is a pass over the tree there (a stop word too: is it a defined name?), a shard 
 a task pasted from a long issue ranks on the full index, built in the hook."""
 
 
-def _cold_index(ctx, task: dict):
-    """A `partial.Partial` of the tree when no index is built yet, the tree holds PARTIAL_FROM files or
-    more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be).
-    The tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
+def _task_index(ctx, task: dict):
+    """The index the task ranks on. Built: loaded, and current without the quick check when it was written
+    for the task's snapshot and the baseline's checks changed nothing (`index.load`'s `tree`). Else a
+    `partial.Partial` of the tree when the tree holds PARTIAL_FROM files or more and the task PARTIAL_WORDS
+    words looked up at most; else None (the index, built in the hook).
+    The partial index's tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
     task was started in this process, and a second scan of a large tree costs a large share of the hook;
     the text files that scan read (`ctx.texts`, taken here, so they are not held when unused) are not read again,
     nor the snapshot it wrote (`ctx.files`)."""
     from rt.index import index
     texts, ctx.texts = ctx.texts or {}, None
     files, ctx.files = ctx.files, None
-    if index.built(ctx.store):
-        return None
+    if index.built(ctx.store):   # the snapshot just taken says whether it is current, unless a check changed the tree
+        fp = None if state.load_effects(ctx.store, task) else state.snapshot_fingerprint(ctx.store, task)
+        return index.load(ctx, tree=fp)
     asked: list[str] = []
     if len(parse_task(task["text"], asked.append).keys) + len(asked) > PARTIAL_WORDS:
         return None

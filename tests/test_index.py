@@ -518,3 +518,37 @@ def test_a_shard_an_older_build_left_is_found_by_its_checksum_and_rebuilt(projec
     assert "a.py:1-2" in project.rt("symbol", "new_name")
     assert "damaged" in project.last_err and "rebuilt" in project.last_err
     assert project.rt("symbol", "old_name", ret=1) is not None
+
+
+def test_runtask_takes_the_index_written_for_its_snapshot_without_the_quick_check(project, monkeypatch):
+    """The task's snapshot, just taken, is the tree: an index written for that tree is current without the
+    quick check (which has git stat every file again). An index of another tree (a file edited since the
+    build) is brought up to date as before."""
+    import shutil
+
+    from rt import state
+    from rt.context import task_files
+    from rt.index import freshness
+    project.write("a.py", "def zorbly_total():\n    return 1\n")
+    project.write("b.py", "def other():\n    return 2\n")
+    project.init_git()
+    project.rt("index")
+    asked = []
+    real = freshness.signature
+    monkeypatch.setattr(freshness, "signature", lambda *a, **k: asked.append(a) or real(*a, **k))
+
+    def runtask() -> Index:
+        shutil.rmtree(project.root / ".rt" / "tasks", ignore_errors=True)
+        (project.root / ".rt" / "state.json").unlink(missing_ok=True)
+        project.rt("start", "fix the zorbly total", "--no-baseline")
+        old = os.getcwd()
+        os.chdir(project.root)
+        try:
+            ctx = Ctx(False)
+            return task_files(ctx, state.active_task(ctx.store))[0].index
+        finally:
+            os.chdir(old)
+
+    assert runtask().entry("a.py").defs[0].name == "zorbly_total" and asked == []
+    project.write("a.py", "def zorbly_total():\n    return 1\n\n\ndef zorbly_more():\n    return 2\n")
+    assert [p for p, _ in runtask().definitions("zorbly_more")] == ["a.py"] and len(asked) == 1

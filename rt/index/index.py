@@ -324,18 +324,20 @@ class Index:
 
 # ---------------------------------------------------------------- building
 
-def load(ctx, *, rebuild: bool = False) -> Index:
+def load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only.
 
     Three ways, cheapest first: the quick check says nothing changed; it finds what changed (files edited,
     added or removed, git's index rewritten) and only that is read again (`_refresh`); or the tree is
     scanned (`rt/snapshot.py`) when only a scan can tell. A long-lived process (`rt mcp`) sets `ctx.kept`
-    (a `Kept`), which answers from the index it holds while that is still current.
+    (a `Kept`), which answers from the index it holds while that is still current. `tree` is the
+    fingerprint of the tree as a scan has just found it (`/runtask`'s task snapshot): an index written
+    for that tree is current without the quick check, which would have git stat every file again.
     """
     kept = getattr(ctx, "kept", None)
     if kept is not None and not rebuild:
         return kept.load(ctx)
-    return _load(ctx, rebuild=rebuild)
+    return _load(ctx, rebuild=rebuild, tree=tree)
 
 
 class Kept:
@@ -391,11 +393,15 @@ def _stamp(store) -> tuple:
     return tuple(out)
 
 
-def _load(ctx, *, rebuild: bool = False) -> Index:
+def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
+        if tree is not None and meta["fingerprint"] == f"{VERSION}:{tree}":
+            if probe:
+                probe.discard()
+            return Index(store, meta)
         quick = freshness.read(store, QUICK_REL)
         now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
         if now is not None:
