@@ -16,14 +16,11 @@ from functools import cached_property
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index import history
-from rt.index.langs import LANGS
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
-FOLDER_DEPTH = 2
-"""How deep the manifest's folder map goes."""
 
 # ---------------------------------------------------------------- the repository at a glance
 
@@ -56,23 +53,6 @@ class View:
         """A file's text when the index holds it, else "" without a look at the disk: the manifest asks
         every folder for its README, package.json and __init__.py, which most folders do not have."""
         return self.read(path) if path in self.indexed else ""
-
-    @cached_property
-    def folder_langs(self) -> Counter:
-        """(folder down to FOLDER_DEPTH levels, "" at the root; language) -> files, the language as the index
-        names it from the path alone: the manifest's counts need no file entry, so the whole file table is
-        not loaded for them. Counted by extension, then named once per (folder, extension)."""
-        by_ext: Counter = Counter()
-        for path in self.paths:
-            folder, _, name = path.rpartition("/")
-            stem, dot, ext = name.rpartition(".")
-            by_ext[folder, dot + ext if stem else ""] += 1   # `langs.language`'s extension: none for `.gitignore`
-        out: Counter = Counter()
-        for (folder, ext), n in by_ext.items():
-            if folder.count("/") >= FOLDER_DEPTH:
-                folder = "/".join(folder.split("/", FOLDER_DEPTH)[:FOLDER_DEPTH])
-            out[folder, LANGS.get(ext.lower(), "other")] += n
-        return out
 
     @cached_property
     def _by_name(self) -> dict[str, list[tuple[int, str]]]:
@@ -158,7 +138,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 def section_stack(view: View) -> list[str]:
     langs: Counter = Counter()
-    for (_, lang), n in view.folder_langs.items():
+    for (_, lang), n in view.index.folder_langs.items():
         if lang != "other":
             langs[lang] += n
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
@@ -244,9 +224,9 @@ def folder_summary(view: View, folder: str) -> str:
 
 
 def folder_lines(view: View) -> list[tuple[str, int, str]]:
-    """(folder, file count, line) per folder down to FOLDER_DEPTH levels, in path order; the root's own files first."""
+    """(folder, file count, line) per folder down to `langs.FOLDER_DEPTH` levels, in path order; the root's own files first."""
     counts: dict[str, Counter] = {}   # folder -> language -> files in it and below
-    for (folder, lang), n in view.folder_langs.items():
+    for (folder, lang), n in view.index.folder_langs.items():
         while folder:
             counts.setdefault(folder, Counter())[lang] += n
             folder = folder.rpartition("/")[0]

@@ -552,3 +552,28 @@ def test_runtask_takes_the_index_written_for_its_snapshot_without_the_quick_chec
     assert runtask().entry("a.py").defs[0].name == "zorbly_total" and asked == []
     project.write("a.py", "def zorbly_total():\n    return 1\n\n\ndef zorbly_more():\n    return 2\n")
     assert [p for p, _ in runtask().definitions("zorbly_more")] == ["a.py"] and len(asked) == 1
+
+
+def test_the_manifests_folder_counts_are_kept_by_the_build_and_follow_the_delta(project):
+    """The manifest's (folder, language) counts come from the index, not from a pass over every path: the
+    build keeps them, and files added and removed since (a folder emptied, one made) move them as a count
+    of the paths now does, and as a rebuild has them."""
+    from rt.index.langs import folder_counts
+    for i in range(30):
+        project.write(f"pkg/sub/deep/m{i:02d}.py", f"def f{i}():\n    return {i}\n")
+    project.write("gone/only.ts", "export const x = 1;\n")
+    project.write("README.md", "# x\n")
+    project.init_git()
+    project.rt("index")
+    assert _index(project).folder_langs == folder_counts(_index(project).paths)
+    (project.root / "gone" / "only.ts").unlink()
+    (project.root / "pkg" / "sub" / "deep" / "m03.py").unlink()
+    project.write("new/place/deeper/xylo.ts", "export const xylo = 2;\n")
+    project.write("pkg/sub/yonder.md", "# yonder\n")
+    project.rt("index")
+    idx = _index(project)
+    assert idx.added and idx.removed
+    assert idx.folder_langs == folder_counts(idx.paths) and ("gone", "typescript") not in idx.folder_langs
+    assert idx.folder_langs[("pkg/sub", "python")] == 29 and idx.folder_langs[("new/place", "typescript")] == 1
+    project.rt("index", "--rebuild")
+    assert _index(project).folder_langs == idx.folder_langs

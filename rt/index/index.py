@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 14
+VERSION = 15
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -245,6 +245,17 @@ class Index:
             return self.delta[path]
         row = self._shard("files", path).get(path) if path not in self.removed else None
         return FileEntry.from_row(path, row) if row is not None else None
+
+    @cached_property
+    def folder_langs(self) -> Counter:
+        """(folder, language) -> files, as `langs.folder_counts` counts `paths`, for the manifest: the last full
+        build's counts, kept in the meta file, with the files added and removed since."""
+        out = Counter({(folder, lang): n for folder, lang, n in self.meta["folders"]})
+        if self.added or self.removed:
+            from rt.index.langs import folder_counts
+            out.update(folder_counts(self.added))
+            out.subtract(folder_counts(self.removed))
+        return +out
 
     def imports_of(self, path: str) -> list[str]:
         """The repository files `path` imports, sorted: its entry's `resolved`, read from a small shard."""
@@ -581,7 +592,7 @@ def _file_number(value) -> int:
     return value if isinstance(value, int) else value[0]
 
 
-_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs",
+_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs", "folders",
          "digests", "paths_crc", "crcs")
 _SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
 """What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
@@ -822,9 +833,12 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     crcs[STATS] = zlib.crc32(stats)
     store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
+    from rt.index.langs import folder_counts
+    folders = [[folder, lang, count] for (folder, lang), count in sorted(folder_counts(entries).items())]
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
                                "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
+                               "folders": folders,
                                "digests": digests, "paths_crc": zlib.crc32(paths), "crcs": crcs})
 
 
