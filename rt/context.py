@@ -24,6 +24,9 @@ PACK_CHARS = 18000
 
 # ---------------------------------------------------------------- the repository at a glance
 
+TOP_DEPTH = 4
+"""How deep the manifest looks for files by name (package manifests, entry points), at most."""
+
 class View:
     """What the manifest's sections read: the index, the file list, the task text and its ranking."""
 
@@ -56,16 +59,17 @@ class View:
 
     @cached_property
     def _by_name(self) -> dict[str, list[tuple[int, str]]]:
-        """File name -> (position in `paths`, path) of the files so named: the sections ask for a few
-        names each, and going through 20,000 paths once beats once per question."""
+        """File name -> (position in `paths`, path) of the files so named less than TOP_DEPTH folders down:
+        the sections ask for a few names each, and going through 20,000 paths once beats once per question."""
         out: dict[str, list[tuple[int, str]]] = {}
         for i, p in enumerate(self.paths):
-            out.setdefault(p.rpartition("/")[2], []).append((i, p))
+            if p.count("/") < TOP_DEPTH:
+                out.setdefault(p.rpartition("/")[2], []).append((i, p))
         return out
 
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
-        """Files with one of these names at most `depth` folders down, in `paths` order, tests and
-        examples left out."""
+        """Files with one of these names less than `depth` (at most TOP_DEPTH) folders down, in `paths`
+        order, tests and examples left out."""
         found = sorted(hit for name in set(names) for hit in self._by_name.get(name, ()))
         return [p for _, p in found if p.count("/") < depth
                 and not is_test(p) and not re.search(r"(^|/)(examples?|fixtures?|docs?)/", p)]
@@ -160,7 +164,7 @@ def section_stack(view: View) -> list[str]:
     folders = sorted({posixpath.dirname(p) for p in view.top_level(tuple(n for n, _ in LOCKFILES))})
     for folder in folders:
         for name, manager in LOCKFILES:
-            if posixpath.join(folder, name) in set(view.paths):
+            if posixpath.join(folder, name) in view.indexed:
                 managers.append(f"{manager} ({posixpath.join(folder, name)})")
                 break
     if managers:
