@@ -11,10 +11,13 @@ A cold hook may leave the full index to build after it, in a process of its own 
 the run waits for that build to finish before the next one, says how long after the hook the index was
 ready, and a row of its own gives what that build costs (`rt index` with `.rt/index/` removed), since its
 CPU is no child's of the hook that the hook waited for. With `--against DIR` (another rt checkout, such as
-the main branch's) each run times that checkout's hook too, in the same round.
+the main branch's) each run times that checkout's hook too, in the same round; with `--against-tree DIR` (a
+clone of the tree at the same commit) in a tree of its own, so two checkouts of different index versions each
+keep their own warm index.
 rt is byte-compiled first, as `pip install` does (this environment sets PYTHONDONTWRITEBYTECODE).
 
-    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR] [--task TEXT] [--only cold|warm]
+    python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR [--against-tree DIR]]
+                                  [--task TEXT] [--only cold|warm]
 """
 from __future__ import annotations
 
@@ -108,6 +111,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--tree", type=Path, help="an existing bench/genrepo.py tree (else one is made)")
     ap.add_argument("--against", type=Path, help="another rt checkout to time in the same rounds")
+    ap.add_argument("--against-tree", type=Path, help="a clone of --tree for the --against checkout to run in")
     ap.add_argument("--task", default=TASK, help="the task text (a real repository's commit subject, say)")
     ap.add_argument("--only", choices=("cold", "warm"),
                     help="only cold runs (no `rt index` row), or only warm ones, one after another (a second /runtask "
@@ -124,17 +128,21 @@ def main() -> None:
         files = len(subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True).stdout.splitlines())
         got: dict[str, list[tuple[float, float, int]]] = {}
         loads = []
+        tree_of = {root: tree for root in roots}
+        if args.against_tree:
+            tree_of[roots[-1]] = args.against_tree.resolve()
         if args.only == "warm":
-            once(tree, False, ROOT, args.task)   # the index built, or brought up to date, before any figure
+            for root in roots:   # the index built, or brought up to date, before any figure
+                once(tree_of[root], False, root, args.task)
         for i in range(args.runs):
             for root in roots if i % 2 == 0 else roots[::-1]:
                 name = "" if len(roots) == 1 else f" ({root})"
                 if args.only != "warm":
-                    got.setdefault(f"cold{name}", []).append(once(tree, True, root, args.task))
+                    got.setdefault(f"cold{name}", []).append(once(tree_of[root], True, root, args.task))
                 if args.only != "cold":
-                    built = _built(tree)
-                    got.setdefault(f"warm{name}", []).append(once(tree, False, root, args.task))
-                    if args.only and _built(tree) != built:
+                    built = _built(tree_of[root])
+                    got.setdefault(f"warm{name}", []).append(once(tree_of[root], False, root, args.task))
+                    if args.only and _built(tree_of[root]) != built:
                         sys.exit(f"{root} built the index again: not a warm run (another index version?)")
             if not args.only:
                 got.setdefault(f"`rt index`, cold{'' if len(roots) == 1 else f' ({ROOT})'}", []).append(build_cost(tree, ROOT))

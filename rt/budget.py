@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
-
 from rt.core import UsageError
 
 SYSTEM = 1000
@@ -52,14 +50,15 @@ def estimate(text: str) -> int:
     return n
 
 
-@dataclass(frozen=True)
 class Split:
-    """How a window is shared out before any material is placed."""
-    window: int
-    system: int
-    output: int
-    memory_entries: int
-    memory_each: int
+    """How a window is shared out before any material is placed. (Plain classes here, not dataclasses:
+    the `/runtask` hook imports this module, and `dataclasses` imports `inspect`, `ast` and `dis`.)"""
+
+    __slots__ = ("window", "system", "output", "memory_entries", "memory_each")
+
+    def __init__(self, window: int, system: int, output: int, memory_entries: int, memory_each: int):
+        self.window, self.system, self.output = window, system, output
+        self.memory_entries, self.memory_each = memory_entries, memory_each
 
     @property
     def memory(self) -> int:
@@ -82,13 +81,14 @@ def split(window: int, option: str = "--budget") -> Split:
     return s
 
 
-@dataclass
 class Fit:
-    """What may go in: tokens of code, how many memory entries, whether folder context stays."""
-    code: int
-    memory: int
-    folders: bool
-    dropped: list[str] = field(default_factory=list)
+    """What may go in: tokens of code, how many memory entries, whether folder context stays, what went."""
+
+    __slots__ = ("code", "memory", "folders", "dropped")
+
+    def __init__(self, code: int, memory: int, folders: bool):
+        self.code, self.memory, self.folders = code, memory, folders
+        self.dropped: list[str] = []
 
 
 def can_fit(window: int, *, code: int, memory: list[int], folders: int) -> Fit:

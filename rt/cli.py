@@ -92,7 +92,7 @@ class Ctx:
         self.probe = None
         self.kept = None
         self.texts = None   # a dict when the caller wants the text bytes `rt start`'s scan reads (`snapshot.scan`)
-        self.files = None   # and then the snapshot that scan found, as it wrote it (`state.save_snapshot`)
+        self.files = None   # the snapshot `rt start` just wrote (`state.save_snapshot`), for its baseline and /runtask
         self.history = None   # the recent history being read meanwhile (`history.Reading`), for the ranking
 
     @cached_property

@@ -16,16 +16,16 @@ from functools import cached_property
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index import history
-from rt.index.langs import LANGS
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
 from rt.pack.rank import CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
-FOLDER_DEPTH = 2
-"""How deep the manifest's folder map goes."""
 
 # ---------------------------------------------------------------- the repository at a glance
+
+TOP_DEPTH = 4
+"""How deep the manifest looks for files by name (package manifests, entry points), at most."""
 
 class View:
     """What the manifest's sections read: the index, the file list, the task text and its ranking."""
@@ -58,34 +58,18 @@ class View:
         return self.read(path) if path in self.indexed else ""
 
     @cached_property
-    def folder_langs(self) -> Counter:
-        """(folder down to FOLDER_DEPTH levels, "" at the root; language) -> files, the language as the index
-        names it from the path alone: the manifest's counts need no file entry, so the whole file table is
-        not loaded for them. Counted by extension, then named once per (folder, extension)."""
-        by_ext: Counter = Counter()
-        for path in self.paths:
-            folder, _, name = path.rpartition("/")
-            stem, dot, ext = name.rpartition(".")
-            by_ext[folder, dot + ext if stem else ""] += 1   # `langs.language`'s extension: none for `.gitignore`
-        out: Counter = Counter()
-        for (folder, ext), n in by_ext.items():
-            if folder.count("/") >= FOLDER_DEPTH:
-                folder = "/".join(folder.split("/", FOLDER_DEPTH)[:FOLDER_DEPTH])
-            out[folder, LANGS.get(ext.lower(), "other")] += n
-        return out
-
-    @cached_property
     def _by_name(self) -> dict[str, list[tuple[int, str]]]:
-        """File name -> (position in `paths`, path) of the files so named: the sections ask for a few
-        names each, and going through 20,000 paths once beats once per question."""
+        """File name -> (position in `paths`, path) of the files so named less than TOP_DEPTH folders down:
+        the sections ask for a few names each, and going through 20,000 paths once beats once per question."""
         out: dict[str, list[tuple[int, str]]] = {}
         for i, p in enumerate(self.paths):
-            out.setdefault(p.rpartition("/")[2], []).append((i, p))
+            if p.count("/") < TOP_DEPTH:
+                out.setdefault(p.rpartition("/")[2], []).append((i, p))
         return out
 
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
-        """Files with one of these names at most `depth` folders down, in `paths` order, tests and
-        examples left out."""
+        """Files with one of these names less than `depth` (at most TOP_DEPTH) folders down, in `paths`
+        order, tests and examples left out."""
         found = sorted(hit for name in set(names) for hit in self._by_name.get(name, ()))
         return [p for _, p in found if p.count("/") < depth
                 and not is_test(p) and not re.search(r"(^|/)(examples?|fixtures?|docs?)/", p)]
@@ -158,7 +142,7 @@ def _dependencies(view: View) -> dict[str, list[str]]:
 
 def section_stack(view: View) -> list[str]:
     langs: Counter = Counter()
-    for (_, lang), n in view.folder_langs.items():
+    for (_, lang), n in view.index.folder_langs.items():
         if lang != "other":
             langs[lang] += n
     code = [(lang, n) for lang, n in langs.most_common() if lang in CODE_LANGS]
@@ -180,7 +164,7 @@ def section_stack(view: View) -> list[str]:
     folders = sorted({posixpath.dirname(p) for p in view.top_level(tuple(n for n, _ in LOCKFILES))})
     for folder in folders:
         for name, manager in LOCKFILES:
-            if posixpath.join(folder, name) in set(view.paths):
+            if posixpath.join(folder, name) in view.indexed:
                 managers.append(f"{manager} ({posixpath.join(folder, name)})")
                 break
     if managers:
@@ -244,9 +228,9 @@ def folder_summary(view: View, folder: str) -> str:
 
 
 def folder_lines(view: View) -> list[tuple[str, int, str]]:
-    """(folder, file count, line) per folder down to FOLDER_DEPTH levels, in path order; the root's own files first."""
+    """(folder, file count, line) per folder down to `langs.FOLDER_DEPTH` levels, in path order; the root's own files first."""
     counts: dict[str, Counter] = {}   # folder -> language -> files in it and below
-    for (folder, lang), n in view.folder_langs.items():
+    for (folder, lang), n in view.index.folder_langs.items():
         while folder:
             counts.setdefault(folder, Counter())[lang] += n
             folder = folder.rpartition("/")[0]
@@ -559,9 +543,9 @@ def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:
     """One view of the task (one index load, one ranking) with its manifest and pack written beside it,
     for `/runtask`'s hook to choose what to inject; the two files' paths, for a Read.
 
-    In a repository with no index built yet, the view may be a `partial.Partial` (`_cold_index`): the
+    In a repository with no index built yet, the view may be a `partial.Partial` (`_task_index`): the
     caller has the full build started after it."""
-    view = _view(ctx, task["text"], list(task.get("paths") or []), _cold_index(ctx, task))
+    view = _view(ctx, task["text"], list(task.get("paths") or []), _task_index(ctx, task))
     base = f"tasks/{task['id']}"
     ctx.store.write_text(f"{base}/manifest.md", manifest_for(view))
     ctx.store.write_text(f"{base}/pack.md", build_pack(view, task).text)
@@ -574,18 +558,21 @@ is a pass over the tree there (a stop word too: is it a defined name?), a shard 
 a task pasted from a long issue ranks on the full index, built in the hook."""
 
 
-def _cold_index(ctx, task: dict):
-    """A `partial.Partial` of the tree when no index is built yet, the tree holds PARTIAL_FROM files or
-    more and the task PARTIAL_WORDS words looked up at most; else None (the index, built if need be).
-    The tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
+def _task_index(ctx, task: dict):
+    """The index the task ranks on. Built: loaded, and current without the quick check when it was written
+    for the task's snapshot and the baseline's checks changed nothing (`index.load`'s `tree`). Else a
+    `partial.Partial` of the tree when the tree holds PARTIAL_FROM files or more and the task PARTIAL_WORDS
+    words looked up at most; else None (the index, built in the hook).
+    The partial index's tree is the task's snapshot, as the task's baseline checks left it (`state.load_effects`): the
     task was started in this process, and a second scan of a large tree costs a large share of the hook;
     the text files that scan read (`ctx.texts`, taken here, so they are not held when unused) are not read again,
     nor the snapshot it wrote (`ctx.files`)."""
     from rt.index import index
     texts, ctx.texts = ctx.texts or {}, None
     files, ctx.files = ctx.files, None
-    if index.built(ctx.store):
-        return None
+    if index.built(ctx.store):   # the snapshot just taken says whether it is current, unless a check changed the tree
+        fp = None if state.load_effects(ctx.store, task) else state.snapshot_fingerprint(ctx.store, task)
+        return index.load(ctx, tree=fp)
     asked: list[str] = []
     if len(parse_task(task["text"], asked.append).keys) + len(asked) > PARTIAL_WORDS:
         return None

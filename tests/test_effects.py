@@ -109,3 +109,14 @@ def test_a_check_that_never_started_costs_no_scan_of_the_tree(project, monkeypat
     assert "- gone: could not run: program not found: rt-test-no-such-program" in out
     assert len(scans) == 2   # after ruff and after maker, none after gone
     assert project.rt("delta").endswith("made by the checks themselves (not counted): A made.txt (maker)\n")
+
+
+def test_rt_starts_baseline_watches_from_the_snapshot_it_just_took_not_read_back(project, monkeypatch):
+    """`rt start`'s baseline compares what its checks write with the snapshot `rt start` holds in memory,
+    not read back from `.rt/`, and still finds the file the suite wrote."""
+    from rt import state
+    suite_writing_test(project)
+    monkeypatch.setattr(state, "load_snapshot", lambda *a: (_ for _ in ()).throw(AssertionError("read back")))
+    project.rt("start", "make add sum three")
+    monkeypatch.undo()
+    assert project.rt("delta").splitlines()[1] == "made by the checks themselves (not counted): A test (pytest)"

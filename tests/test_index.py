@@ -440,9 +440,12 @@ def test_a_file_whose_importers_no_word_tells_makes_a_full_update(project, name)
     idx = _index(project)
     assert idx.delta == {} and idx.meta["files"] == 42
     before = {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
+    shards = {p.name: p.read_bytes() for p in (project.root / ".rt" / "index").glob("[a-z][0-9][0-9][0-9].json")}
     project.rt("index", "--rebuild")
     idx = _index(project)
     assert {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths} == before
+    # the files the update did not parse again came from the shards whole, identifiers and words included
+    assert {p.name: p.read_bytes() for p in (project.root / ".rt" / "index").glob("[a-z][0-9][0-9][0-9].json")} == shards
 
 
 # ---------------------------------------------------------------- the build: a pool of processes, shards as a cache
@@ -518,3 +521,62 @@ def test_a_shard_an_older_build_left_is_found_by_its_checksum_and_rebuilt(projec
     assert "a.py:1-2" in project.rt("symbol", "new_name")
     assert "damaged" in project.last_err and "rebuilt" in project.last_err
     assert project.rt("symbol", "old_name", ret=1) is not None
+
+
+def test_runtask_takes_the_index_written_for_its_snapshot_without_the_quick_check(project, monkeypatch):
+    """The task's snapshot, just taken, is the tree: an index written for that tree is current without the
+    quick check (which has git stat every file again). An index of another tree (a file edited since the
+    build) is brought up to date as before."""
+    import shutil
+
+    from rt import state
+    from rt.context import task_files
+    from rt.index import freshness
+    project.write("a.py", "def zorbly_total():\n    return 1\n")
+    project.write("b.py", "def other():\n    return 2\n")
+    project.init_git()
+    project.rt("index")
+    asked = []
+    real = freshness.signature
+    monkeypatch.setattr(freshness, "signature", lambda *a, **k: asked.append(a) or real(*a, **k))
+
+    def runtask() -> Index:
+        shutil.rmtree(project.root / ".rt" / "tasks", ignore_errors=True)
+        (project.root / ".rt" / "state.json").unlink(missing_ok=True)
+        project.rt("start", "fix the zorbly total", "--no-baseline")
+        old = os.getcwd()
+        os.chdir(project.root)
+        try:
+            ctx = Ctx(False)
+            return task_files(ctx, state.active_task(ctx.store))[0].index
+        finally:
+            os.chdir(old)
+
+    assert runtask().entry("a.py").defs[0].name == "zorbly_total" and asked == []
+    project.write("a.py", "def zorbly_total():\n    return 1\n\n\ndef zorbly_more():\n    return 2\n")
+    assert [p for p, _ in runtask().definitions("zorbly_more")] == ["a.py"] and len(asked) == 1
+
+
+def test_the_manifests_folder_counts_are_kept_by_the_build_and_follow_the_delta(project):
+    """The manifest's (folder, language) counts come from the index, not from a pass over every path: the
+    build keeps them, and files added and removed since (a folder emptied, one made) move them as a count
+    of the paths now does, and as a rebuild has them."""
+    from rt.index.langs import folder_counts
+    for i in range(30):
+        project.write(f"pkg/sub/deep/m{i:02d}.py", f"def f{i}():\n    return {i}\n")
+    project.write("gone/only.ts", "export const x = 1;\n")
+    project.write("README.md", "# x\n")
+    project.init_git()
+    project.rt("index")
+    assert _index(project).folder_langs == folder_counts(_index(project).paths)
+    (project.root / "gone" / "only.ts").unlink()
+    (project.root / "pkg" / "sub" / "deep" / "m03.py").unlink()
+    project.write("new/place/deeper/xylo.ts", "export const xylo = 2;\n")
+    project.write("pkg/sub/yonder.md", "# yonder\n")
+    project.rt("index")
+    idx = _index(project)
+    assert idx.added and idx.removed
+    assert idx.folder_langs == folder_counts(idx.paths) and ("gone", "typescript") not in idx.folder_langs
+    assert idx.folder_langs[("pkg/sub", "python")] == 29 and idx.folder_langs[("new/place", "typescript")] == 1
+    project.rt("index", "--rebuild")
+    assert _index(project).folder_langs == idx.folder_langs

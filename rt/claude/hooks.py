@@ -546,9 +546,10 @@ def _runtask_prompt(payload: dict) -> Reply:
     if cold:   # a cold repository: its partial index takes over the bytes the snapshot reads
         ctx.texts = {}
     ctx.history = history.Reading(repo, ctx.store)   # git's log read on another core while the task starts
-    collecting = cold and gc.isenabled()
-    if collecting:   # the scan, the partial index and its ranking make millions of objects, none in a cycle: as
-        gc.disable()  # in a full build (`index._build`), the collector's passes over them would free nothing
+    collecting = gc.isenabled()
+    if collecting:   # the scan, the index's shards (a cold repository's partial index) and the ranking make
+        gc.disable()  # ever more objects, none in a cycle: as in a full build (`index._build`), the collector's
+        # passes over them free nothing (a warm hook on babel: 276 passes, 40 ms, 18 objects freed)
     try:
         return context("UserPromptSubmit", _start(ctx, text, pins))
     finally:

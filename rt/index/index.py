@@ -28,19 +28,21 @@ from rt.core import IndexDamaged, Result, StoreError, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 14
+VERSION = 16
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
-KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms", "counts")
+KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms", "counts",
+         "tokens")
 FAMILY = {"files": "f", "words": "w", "resolved": "r", "keys": "r", "idents": "s", "defs": "s", "importers": "s",
-          "terms": "t", "pterms": "t", "nterms": "t", "counts": "c"}
+          "terms": "t", "pterms": "t", "nterms": "t", "counts": "c", "tokens": "i"}
 """Which shard file holds a kind: file rows, the word map for `rt find`, the two small maps (each file's
 resolved imports, the translation keys code uses: `rt find` reads a shard for each key it found, which the
 identifiers would make ten times larger) and the symbol maps apart, so a symbol look-up never parses file rows
 or words. The ranking's postings (`terms.KINDS`) are apart too, and each file's word counts (read only to
-rebuild) apart from them."""
-ROWS = frozenset({"files", "resolved", "counts"})
+rebuild) apart from them. A file row holds no identifiers and words: those (`tokens`, for a rebuild only) are
+apart, so the pack, which reads a row of each file it shows, decodes a third of the bytes."""
+ROWS = frozenset({"files", "resolved", "counts", "tokens"})
 """Kinds keyed by path with one value per file; the others are posting lists."""
 PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
@@ -76,9 +78,10 @@ class FileEntry:
         self.note, self.blob = note, blob
         self.terms: dict[str, int] | None = None
 
-    def to_row(self) -> list:
-        return [self.lang, self.lines, [d.row() for d in self.defs], self.imports, self.resolved, self.idents,
-                self.words, self.keys, self.note, self.blob]
+    def to_row(self, tokens: bool = True) -> list:
+        """Its row; with `tokens` False, its identifiers and words left empty (a file shard's row)."""
+        return [self.lang, self.lines, [d.row() for d in self.defs], self.imports, self.resolved,
+                self.idents if tokens else [], self.words if tokens else [], self.keys, self.note, self.blob]
 
     def __eq__(self, other) -> bool:
         return isinstance(other, FileEntry) and (self.path, self.to_row()) == (other.path, other.to_row())
@@ -234,17 +237,37 @@ class Index:
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
         for i in range(self.shards):
+            tokens = self._read(f"{FAMILY['tokens']}{i:03d}.json")["tokens"]
             for path, row in self._read(f"{FAMILY['files']}{i:03d}.json")["files"].items():
                 if path not in self.removed:
-                    out[path] = FileEntry.from_row(path, row)
+                    e = out[path] = FileEntry.from_row(path, row)
+                    e.idents, e.words = tokens[path]
         out.update(self.delta)
         return dict(sorted(out.items()))
 
     def entry(self, path: str) -> FileEntry | None:
+        """The file's entry; a base file's without its identifiers and words (`base_entry` has them)."""
         if path in self.delta:
             return self.delta[path]
         row = self._shard("files", path).get(path) if path not in self.removed else None
         return FileEntry.from_row(path, row) if row is not None else None
+
+    @cached_property
+    def folder_langs(self) -> Counter:
+        """(folder, language) -> files, as `langs.folder_counts` counts `paths`, for the manifest: the last full
+        build's counts, kept in the meta file, with the files added and removed since."""
+        out = Counter({(folder, lang): n for folder, lang, n in self.meta["folders"]})
+        if self.added or self.removed:
+            from rt.index.langs import folder_counts
+            out.update(folder_counts(self.added))
+            out.subtract(folder_counts(self.removed))
+        return +out
+
+    def base_entry(self, path: str) -> FileEntry:
+        """A file of the last full build as it built it, identifiers and words included."""
+        e = FileEntry.from_row(path, self._shard("files", path)[path])
+        e.idents, e.words = self._shard("tokens", path)[path]
+        return e
 
     def imports_of(self, path: str) -> list[str]:
         """The repository files `path` imports, sorted: its entry's `resolved`, read from a small shard."""
@@ -324,18 +347,20 @@ class Index:
 
 # ---------------------------------------------------------------- building
 
-def load(ctx, *, rebuild: bool = False) -> Index:
+def load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     """The index of the tree as it is now: built on first use, then updated for changed files only.
 
     Three ways, cheapest first: the quick check says nothing changed; it finds what changed (files edited,
     added or removed, git's index rewritten) and only that is read again (`_refresh`); or the tree is
     scanned (`rt/snapshot.py`) when only a scan can tell. A long-lived process (`rt mcp`) sets `ctx.kept`
-    (a `Kept`), which answers from the index it holds while that is still current.
+    (a `Kept`), which answers from the index it holds while that is still current. `tree` is the
+    fingerprint of the tree as a scan has just found it (`/runtask`'s task snapshot): an index written
+    for that tree is current without the quick check, which would have git stat every file again.
     """
     kept = getattr(ctx, "kept", None)
     if kept is not None and not rebuild:
         return kept.load(ctx)
-    return _load(ctx, rebuild=rebuild)
+    return _load(ctx, rebuild=rebuild, tree=tree)
 
 
 class Kept:
@@ -391,11 +416,15 @@ def _stamp(store) -> tuple:
     return tuple(out)
 
 
-def _load(ctx, *, rebuild: bool = False) -> Index:
+def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
+        if tree is not None and meta["fingerprint"] == f"{VERSION}:{tree}":
+            if probe:
+                probe.discard()
+            return Index(store, meta)
         quick = freshness.read(store, QUICK_REL)
         now = freshness.signature(ctx.repo, quick.untracked + quick.dirs, probe=probe) if quick else None
         if now is not None:
@@ -521,7 +550,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
         cands = _import_candidates(idx, added, removed)
         if cands is None:
             return None
-        rows = {p: FileEntry.from_row(p, idx._shard("files", p)[p]) for p in sorted(cands - touched)}
+        rows = {p: idx.base_entry(p) for p in sorted(cands - touched)}
         moved = {p: e for p, e in rows.items() if e.imports}
         built_as = {p: e.resolved for p, e in moved.items()}
         resolve_all(repo, moved, current, tree)
@@ -575,7 +604,7 @@ def _file_number(value) -> int:
     return value if isinstance(value, int) else value[0]
 
 
-_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs",
+_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs", "folders",
          "digests", "paths_crc", "crcs")
 _SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
 """What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
@@ -816,9 +845,12 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     crcs[STATS] = zlib.crc32(stats)
     store.write_json(f"{DIR}/delta.json", {"files": {}, "removed": []})
     langs = Counter(e.lang for e in entries.values())
+    from rt.index.langs import folder_counts
+    folders = [[folder, lang, count] for (folder, lang), count in sorted(folder_counts(entries).items())]
     return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
                                "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
+                               "folders": folders,
                                "digests": digests, "paths_crc": zlib.crc32(paths), "crcs": crcs})
 
 
@@ -826,7 +858,8 @@ def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = No
     """(kind, keys, values) of everything one file (number `fid`) puts in the shards: `values` holds each
     key's value, or is None when every key's is the file number. `ids` (path -> file number) for a file
     of a full build, None for one of the delta."""
-    yield "files", (path,), (e.to_row(),)
+    yield "files", (path,), (e.to_row(tokens=False),)
+    yield "tokens", (path,), ([e.idents, e.words],)
     if ids is not None:
         yield "resolved", (path,), ([ids[t] for t in e.resolved if t in ids],)
     yield "idents", e.idents, None

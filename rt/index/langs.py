@@ -5,6 +5,7 @@ Each extractor returns a `Parsed` (`model.py`); `index.py` stores it. Import res
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 from rt.index.model import Parsed, identifiers
 
@@ -37,6 +38,26 @@ def language(path: str) -> str:
     name = path.rsplit("/", 1)[-1]
     dot = name.rfind(".")
     return LANGS.get(name[dot:].lower(), "other") if dot > 0 else "other"
+
+
+FOLDER_DEPTH = 2
+"""How deep the manifest's folder map goes: the index keeps its files' counts per folder that deep."""
+
+
+def folder_counts(paths) -> Counter:
+    """(folder down to FOLDER_DEPTH levels, "" at the root; language as `language` names it) -> files among
+    `paths`. Counted by extension, then named once per (folder, extension)."""
+    by_ext: Counter = Counter()
+    for path in paths:
+        folder, _, name = path.rpartition("/")
+        stem, dot, ext = name.rpartition(".")
+        by_ext[folder, dot + ext if stem else ""] += 1   # `language`'s extension: none for `.gitignore`
+    out: Counter = Counter()
+    for (folder, ext), n in by_ext.items():
+        if folder.count("/") >= FOLDER_DEPTH:
+            folder = "/".join(folder.split("/", FOLDER_DEPTH)[:FOLDER_DEPTH])
+        out[folder, LANGS.get(ext.lower(), "other")] += n
+    return out
 
 
 def words(text: str) -> list[str]:

@@ -21,13 +21,15 @@ import re
 import subprocess
 import sys
 from array import array
+from collections import Counter
+from functools import cached_property
 from bisect import bisect_right
 
 from rt.core import decode, read_text_bytes
 from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
-from rt.index.langs import MINIFIED_LINE, language
+from rt.index.langs import MINIFIED_LINE, folder_counts, language
 
 PARTIAL_FROM = 1000
 """Files from which a cold `/runtask` ranks on this index: below, the full build in the hook costs under a
@@ -356,6 +358,10 @@ class Partial:
         return sorted(f for f in out if f not in self.entries)
 
     # ------------------------------------------------------------ look-ups (Index's)
+
+    @cached_property
+    def folder_langs(self) -> Counter:
+        return folder_counts(self.paths)
 
     def entry(self, path: str) -> FileEntry | None:
         fid = self._ids.get(path)

@@ -78,8 +78,7 @@ def cmd_start(ctx, args) -> Result:
         task = state.new_task(store, text, sorted(set(pinned)))
         if not (same and state.link_snapshot(store, task, current, snap.fingerprint, snap.count)):
             state.save_snapshot(store, task, snap.files, snap.fingerprint)
-            if ctx.texts is not None:   # the cold /runtask hook's partial index, over the snapshot (`context._cold_index`)
-                ctx.files = snap.files
+            ctx.files = snap.files   # not read back: the baseline's tree, a cold /runtask's partial index (`context._task_index`)
         state.save_task(store, task)
     text_out = f"started {task['id']}: {snap.count} files snapshotted"
     data = {"task": public(task), "files": snap.count, "files_read": snap.read}

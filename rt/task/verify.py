@@ -66,9 +66,10 @@ def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs:
     """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
     makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
     recorded in the task's effects, not the task's change. The runs, and the tree after the last.
-    `fresh`: the task's snapshot was just taken, so it is the tree before the first check."""
+    `fresh`: the task's snapshot was just taken, so it is the tree before the first check (`ctx.files` when
+    `rt start` wrote it in this process)."""
     store = ctx.store
-    before = state.load_snapshot(store, task)
+    before = ctx.files if fresh and ctx.files is not None else state.load_snapshot(store, task)
     effects = state.load_effects(store, task)
     known = dict(effects)
     tree = dict(before) if fresh else scan(ctx.repo, store).files
