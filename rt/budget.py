@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+
 from rt.core import UsageError
 
 SYSTEM = 1000

@@ -27,6 +27,7 @@ PACK_CHARS = 18000
 TOP_DEPTH = 4
 """How deep the manifest looks for files by name (package manifests, entry points), at most."""
 
+
 class View:
     """What the manifest's sections read: the index, the file list, the task text and its ranking."""
 

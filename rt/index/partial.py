@@ -21,9 +21,9 @@ import re
 import subprocess
 import sys
 from array import array
+from bisect import bisect_right
 from collections import Counter
 from functools import cached_property
-from bisect import bisect_right
 
 from rt.core import decode, read_text_bytes
 from rt.index import terms
