@@ -13,6 +13,7 @@ from rt.bm25 import BM25, tokens
 from rt.budget import split
 from rt.cli import Ctx
 from rt.context import manifest_text, pack_text
+from rt.pack.fragments import weight_of
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from genrepo import generate  # noqa: E402
@@ -72,6 +73,14 @@ def test_caps_and_byte_stability_on_a_generated_repo(tmp_path, project):
     assert pack1.stdout == project.rt("pack", task)
     assert 2000 < len(pack1.stdout) <= 18000
     assert str(project.root) not in pack1.stdout + first.stdout
+
+
+def test_a_fragment_s_worth_is_the_same_whatever_order_its_words_come_in():
+    """The words a line holds are a set, iterated in the hash seed's order: a plain float sum differed in the
+    last bit between orders (0.1 + 0.2 + 0.3 against 0.3 + 0.2 + 0.1), which broke ties between two pieces
+    differently from run to run, so the same task gave two packs (outline, 7 hash seeds of 36)."""
+    keys = {"alpha": 0.1, "beta": 0.2, "gamma": 0.3}
+    assert weight_of(["alpha", "beta", "gamma"], keys) == weight_of(["gamma", "beta", "alpha"], keys) == 0.6
 
 
 def test_a_folder_map_too_long_is_cut_and_says_so(project):

@@ -4,6 +4,7 @@ most task words elsewhere, and its imports; the most telling parts first when ro
 """
 from __future__ import annotations
 
+import math
 import re
 
 from rt.index.terms import keys_of_word
@@ -147,7 +148,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
         name = line_keys(d.name) & keys.keys()
         body = set().union(*hits[d.start - 1:d.end]) if d.end >= d.start else set()
         if name or body:
-            scored.append((-(3 * _weight(name, keys) + _weight(body, keys)), d.end - d.start, d.start, d))
+            scored.append((-(3 * weight_of(name, keys) + weight_of(body, keys)), d.end - d.start, d.start, d))
     chosen: list = []
     for *_, d in sorted(scored, key=lambda x: x[:3]):
         if any(c.start <= d.start and d.end <= c.end and c.end - c.start < WHOLE_DEF or d.start <= c.start and c.end <= d.end
@@ -170,7 +171,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
                 head = i
                 break
         out.append(_Piece(d.start, head, label, value, [d.name]))
-        inside = [(-_weight(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
+        inside = [(-weight_of(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
         taken: list[tuple[int, int]] = []
         for _, i in sorted(inside):
             if any(a <= i <= b for a, b in taken):
@@ -187,7 +188,7 @@ def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float
     or the rarest."""
     need = min(2, len(keys))
     rarest = max(keys, key=lambda k: (keys[k], k)) if keys else ""
-    best = [(-_weight(h, keys), i) for i, h in enumerate(hits, 1) if i not in skip and h and (len(h) >= need or rarest in h)]
+    best = [(-weight_of(h, keys), i) for i, h in enumerate(hits, 1) if i not in skip and h and (len(h) >= need or rarest in h)]
     out: list[tuple[int, int, list[str]]] = []
     for _, i in sorted(best):
         if any(a <= i <= b for a, b, _ in out):
@@ -198,8 +199,11 @@ def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float
     return [_Piece(a, b, "lines with task words", 6.0 - k) for k, (a, b, _) in enumerate(out)]
 
 
-def _weight(found: set[str], keys: dict[str, float]) -> float:
-    return sum(keys[k] for k in found)
+def weight_of(found, keys: dict[str, float]) -> float:
+    """The summed weights of the keys `found`, exactly rounded (`math.fsum`): a plain sum follows the set's
+    order, which the hash seed sets, and a last-bit difference broke ties between pieces differently from
+    run to run (the pack was not byte-stable)."""
+    return math.fsum(keys[k] for k in found)
 
 
 def _import_lines(lines: list[str]) -> list[int]:

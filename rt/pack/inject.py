@@ -28,7 +28,7 @@ import re
 
 from rt import budget, journal
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import Fragment, as_keys, fragments, line_keys, words_giving
+from rt.pack.fragments import Fragment, as_keys, fragments, line_keys, weight_of, words_giving
 from rt.pack.rank import is_test, short, weighed_kind
 
 INJECT_CHARS = 9500
@@ -340,7 +340,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         for start, end, name, label in units:   # outermost: test functions, not what they hold
             body = "\n".join(lines[start - 1:end])
             uses = any(n in body for n in wanted)
-            named = sum(weight[t] for t in terms & line_keys(name))
+            named = weight_of(terms & line_keys(name), weight)
             if uses or named or path in paired:   # the file named for the code: where its tests go,
                 value = (3 * named + 2 * uses + len(terms & line_keys(body)) / 4    # a new one often last
                          + (PAIRED + (start == units[-1][0]) if path in paired else 0))
@@ -396,9 +396,9 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
         for n, line in enumerate(lines, 1):   # only lines with a telling word are split into keys
             if len(line) > LINE_WIDTH or not holds(line) or _IMPORT.match(line):
                 continue
-            found = [weights.get(k, 0.0) for k in line_keys(line)]
-            if max(found, default=0.0) >= bar:
-                hits.append((-sum(found), n))
+            found = line_keys(line) & weights.keys()
+            if max(map(weights.__getitem__, found), default=0.0) >= bar:
+                hits.append((-weight_of(found, weights), n))
         best = sorted(n for _, n in sorted(hits)[:LINE_HITS])
         if best:
             out.append(f"### {ranked.path} {best[0]}-{best[-1]} of {len(lines)}: lines with task words\n"
