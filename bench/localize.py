@@ -52,6 +52,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -267,6 +268,9 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
     out["chars"] = chars
     out["per_file"] = {p: [sum(n in shown.get(p, ()) for q, n in wanted if q == p), sum(q == p for q, n in wanted), p in shown]
                        for p in answer}   # edited lines held, edited lines, code shown
+    out["gaps"] = {p: [len(shown[p]), sizes[p], [min(abs(n - m) for m in shown[p]) for q, n in wanted
+                                                 if q == p and n not in shown[p]]]
+                   for p in answer if p in shown}   # lines shown, lines, each missed edited line's distance to a shown one
     out["over"] = chars > (budget or RT.PACK_CHARS)
     out["ranks"] = {p: (ranked.index(p) + 1 if p in ranked else None) for p in answer}
     return out
@@ -340,6 +344,9 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
                 "bm25_top": b_ranked[:10],
+                "kinds": [[f["what"], f["end"] - f["start"] + 1, f["path"] in c["answer"],
+                           sum(f["start"] <= n <= f["end"] for a, b in edits.get(f["path"], []) for n in range(a, b + 1))]
+                          for f in rt.pack.fragments],   # rt pack's fragments: what, lines, of an answer file, edited lines held
             })
     finally:
         os.chdir(old)
@@ -440,6 +447,44 @@ def missed_lines(results: list[dict]) -> str:
     return "\n".join(out)
 
 
+GAPS = ((4, "1-4"), (8, "5-8"), (16, "9-16"), (40, "17-40"), (float("inf"), ">40"))
+
+
+def near_misses(results: list[dict]) -> str:
+    """rt pack's missed edited lines in the answer files it gives code to, by distance to the nearest shown
+    line (would wider windows hold them?), and its fragments by kind: lines shown and edited lines held."""
+    out = []
+    for which, group, rows in grouped(results):
+        gaps = [g for r in rows for _, _, far in r["rt"].get("gaps", {}).values() for g in far]
+        shown = sum(n for r in rows for n, _, _ in r["rt"].get("gaps", {}).values())
+        size = sum(n for r in rows for _, n, _ in r["rt"].get("gaps", {}).values())
+        if size:
+            bins = Counter(next(label for most, label in GAPS if g <= most) for g in gaps)
+            out.append(f"{which} {group}, rt pack: answer files given code, {shown / size:.2f} of their lines shown; "
+                       f"missed edited lines by distance to a shown line: "
+                       + ", ".join(f"{label} {bins[label]}" for _, label in GAPS))
+        kinds: dict[str, list[int]] = {}
+        for r in rows:
+            for what, n, _, held in r.get("kinds", []):
+                k = kinds.setdefault(fragment_kind(what), [0, 0])
+                k[0] += n
+                k[1] += held
+        if kinds:
+            out.append(f"{which} {group}, rt pack fragments (lines shown / edited lines held): "
+                       + "; ".join(f"{k} {n} / {h}" for k, (n, h) in sorted(kinds.items())))
+    return "\n".join(out)
+
+
+def fragment_kind(what: str) -> str:
+    """A fragment's label as a kind: whole file, imports, start of file, lines with task words, a definition,
+    lines in a definition."""
+    first = what.split(", ")[0]
+    for kind in ("whole file", "imports", "start of file", "lines with task words"):
+        if first.startswith(kind):
+            return kind
+    return "in a definition" if first.startswith("in ") else "a definition"
+
+
 def targets(results: list[dict]) -> str:
     """Issue 10's targets per set and group, rt's figure against each: met or missed."""
     out = []
@@ -513,7 +558,8 @@ def main() -> None:
 
 def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
     print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), "", missed_lines(results), "", targets(results), sep="\n")
+    print(table(results), "", repo_table(results), "", locale_lines(results), "", missed_lines(results), "", near_misses(results), "",
+          targets(results), sep="\n")
     if n_misses:
         print("\n" + misses(results, n_misses))
 
