@@ -416,12 +416,17 @@ def _stamp(store) -> tuple:
     return tuple(out)
 
 
+def _fingerprint(tree: str) -> str:
+    """The fingerprint an index of the tree with this scan fingerprint is written with (its meta's)."""
+    return f"{VERSION}:{tree}"
+
+
 def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
     if meta and not rebuild and meta.get("version") == VERSION:
-        if tree is not None and meta["fingerprint"] == f"{VERSION}:{tree}":
+        if tree is not None and meta["fingerprint"] == _fingerprint(tree):
             if probe:
                 probe.discard()
             return Index(store, meta)
@@ -443,7 +448,7 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     from rt.snapshot import RACY_NS, scan
     racy_after = time.time_ns() - RACY_NS
     snap = scan(ctx.repo, store)
-    fp = f"{VERSION}:{snap.fingerprint}"
+    fp = _fingerprint(snap.fingerprint)
     with store.locked(LOCK):
         meta = _meta(store)
         quick = freshness.watch(ctx.repo, snap.files, racy_after)
