@@ -270,7 +270,7 @@ def judge(ranked: list[str], frags: list[dict], chars: int, answer: list[str], e
                        for p in answer}   # edited lines held, edited lines, code shown
     out["gaps"] = {p: [len(shown[p]), sizes[p], [min(abs(n - m) for m in shown[p]) for q, n in wanted
                                                  if q == p and n not in shown[p]]]
-                   for p in answer if p in shown}   # lines shown, lines, each missed edited line's distance to a shown one
+                   for p in answer if p in shown and p in sizes}   # lines shown, lines, each missed edited line's distance
     out["over"] = chars > (budget or RT.PACK_CHARS)
     out["ranks"] = {p: (ranked.index(p) + 1 if p in ranked else None) for p in answer}
     return out
