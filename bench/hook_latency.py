@@ -15,7 +15,10 @@ set, a checkout would otherwise be compiled from source on every call.
     python3 bench/hook_latency.py --against /path/to/other/checkout   # before/after, paired call by call
 
 With `--against`, only the gate cases in the `-S` form run, alternating call by call between the other
-checkout's rt and this one's, so both meet the same load.
+checkout's rt and this one's, so both meet the same load. With `--server`, the gate cases run in the `-S`
+form and through the hook client answered by the hook server (`rt install`'s form where bash is), call by
+call; the client's CPU counts the server thread's in that call (`bench/post_edit_hook.py`'s `Server`), and
+the two answers must be equal.
 """
 from __future__ import annotations
 
@@ -93,11 +96,36 @@ def paired(other: Path, repo: Path, cases: list, argv: list[str], runs: int) -> 
     print(f"\nload average after: {os.getloadavg()[0]:.2f}")
 
 
+def against_server(repo: Path, cases: list, argv: list[str], runs: int) -> None:
+    """Each gate case as a fresh `-S` hook and through the hook client and server, alternating call by call."""
+    from post_edit_hook import Server, timed as once
+    server = Server(repo, cases[0][1], event="pre-tool-use")
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    print(f"{runs} calls per form per case, alternating; load average before: {os.getloadavg()[0]:.2f}\n")
+    print("| case | form | wall p50 ms | wall p95 ms | CPU p50 ms | CPU p95 ms |")
+    print("|---|---|---|---|---|---|")
+    for name, stdin, _ in cases:
+        fresh, served = [], []
+        for i in range(runs):
+            for form in ((0, 1) if i % 2 else (1, 0)):
+                if form:
+                    served.append(server.timed(stdin))
+                else:
+                    fresh.append(once(argv, repo, stdin, env))
+            if fresh[-1][2] != served[-1][2]:
+                raise SystemExit(f"the answers differ: {fresh[-1][2]!r} {served[-1][2]!r}")
+        for form, got in (("-S, fresh process", fresh), ("hook client + server", served)):
+            print(f"| {name} | {form} | {row([g[1] for g in got], [g[0] for g in got])} |")
+    server.stop()
+    print(f"\nload average after: {os.getloadavg()[0]:.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=200)
     ap.add_argument("--files", type=int, default=2000, help="size of the synthetic repository")
     ap.add_argument("--against", type=Path, help="another rt checkout to compare with, call by call")
+    ap.add_argument("--server", action="store_true", help="the fresh hook against the hook client and server")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT / "bench"))
     from genrepo import generate
@@ -120,6 +148,9 @@ def main() -> None:
                  ("-S", [sys.executable, "-S", "-m", "rt", "hook", "pre-tool-use"])]
         if args.against:
             paired(args.against, repo, cases, forms[1][1], args.runs)
+            return
+        if args.server:
+            against_server(repo, cases, forms[1][1], args.runs)
             return
         print(f"{args.runs} runs each; repository of {args.files} files; Python {sys.version.split()[0]}; "
               f"load average before: {os.getloadavg()[0]:.2f}\n")

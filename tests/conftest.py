@@ -131,3 +131,6 @@ def project(tmp_path) -> Project:
 
 # the tools .ci/run installs from npm live here; put them on PATH for every test
 os.environ["PATH"] = os.pathsep.join([str(ROOT / ".ci" / "node_modules" / ".bin"), os.environ.get("PATH", "")])
+os.environ["RT_HOOK_SERVER"] = "0"
+"""No hook server is started by the hooks the tests run (each would live on in its test's folder); the tests of
+the server start theirs themselves."""

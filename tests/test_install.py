@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +50,7 @@ def test_fresh_install_writes_skill_agents_hooks_and_rules(project):
     mine = ours(data)
     for event, matcher, arg, _ in HOOKS:
         [command] = mine[event]
-        assert command.endswith(f"-m rt hook {arg}")
+        assert command.endswith(f"/rt/claude/hook.sh {arg}")
         [group] = data["hooks"][event]
         assert group.get("matcher") == matcher
     assert data["permissions"]["deny"] == GIT_DENY
@@ -164,18 +165,22 @@ def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
 
 
 def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path):
-    """The command names rt's folder and skips site-packages (-S); it runs from any folder."""
+    """The command is rt's hook client on bash, naming this interpreter and rt's folder; it runs from any
+    folder (there its fallback, this rt's `rt hook`, answers: an unknown event is its usage error)."""
     project.rt("install")
     command = ours(settings(project))["Stop"][0]
-    probe = command.replace(" hook stop", " --version")
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "CLAUDE_PROJECT_DIR")}
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    proc = subprocess.run(["/bin/sh", "-c", probe], cwd=elsewhere, env=env, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.startswith("rt ")
-    python = shlex.quote(sys.executable)
-    assert command == f"PYTHONPATH={shlex.quote(str(ROOT))} {python} -S -P -m rt hook stop"
+    proc = subprocess.run(["/bin/sh", "-c", command], cwd=elsewhere, env=env, input='{"hook_event_name": "Stop"}',
+                          capture_output=True, text=True)
+    assert (proc.returncode, proc.stdout, proc.stderr) == (0, "", "")
+    probe = subprocess.run(["/bin/sh", "-c", command.replace(" stop", " bogus")], cwd=elsewhere, env=env,
+                           input="{}", capture_output=True, text=True)
+    assert probe.returncode == 2 and "unknown event 'bogus'" in probe.stderr
+    q = shlex.quote
+    assert command == (f"PYTHONPATH={q(str(ROOT))} RT_PY={q(sys.executable)} {q(shutil.which('bash'))} "
+                       f"{q(str(ROOT / 'rt/claude/hook.sh'))} stop")
 
 
 
@@ -193,7 +198,7 @@ def test_install_replaces_the_hook_commands_of_an_earlier_install(project):
     project.rt("install")
     now = settings(project)
     assert {event: len(commands) for event, commands in ours(now).items()} == {e: 1 for e, *_ in HOOKS}
-    assert all(" -S -P -m rt hook " in c for commands in ours(now).values() for c in commands)
+    assert all("/rt/claude/hook.sh " in c for commands in ours(now).values() for c in commands)
     assert USER_SETTINGS["hooks"]["PreToolUse"][0] in now["hooks"]["PreToolUse"]
 
 
@@ -279,7 +284,8 @@ def test_pip_installed_layout_runs_from_site_packages(project, tmp_path):
                           text=True, check=False)
     assert proc.returncode == 0, proc.stderr
     commands = [c for cs in ours(settings(project)).values() for c in cs]
-    prefix = f"PYTHONPATH={shlex.quote(str(site.resolve()))} {shlex.quote(str(python))} -S -P -m rt hook "
+    prefix = (f"PYTHONPATH={shlex.quote(str(site.resolve()))} RT_PY={shlex.quote(str(python))} "
+              f"{shlex.quote(shutil.which('bash'))} {shlex.quote(str(site.resolve() / 'rt/claude/hook.sh'))} ")
     assert commands and all(c.startswith(prefix) for c in commands)
     assert project.read(".claude/skills/runtask/SKILL.md") == (ROOT / "skill/SKILL.md").read_text()
     stop = ours(settings(project))["Stop"][0]

@@ -182,7 +182,7 @@ STORE_NAMES = (".git", ".rt", "HEAD", "config", "index", "description", "packed-
                "COMMIT_EDITMSG", "pre-commit", "pre-push.sample", "exclude", "main", "master", "objects", "refs",
                "hooks", "info", "logs", "heads", "tags", "pack", "pack-0a1b.pack", "pack-0a1b.idx", "pack-0a1b.rev",
                "index.lock", "0123456789abcdef0123456789abcdef012345", "0a", "state.json", "task.json",
-               "snapshot.json", "snapshot-id.json", "statcache.json", "lastscan", "history.json", "lock", "tasks", "blobs",
+               "snapshot.json", "snapshot-id.json", "statcache.json", "lastscan", "history.json", "hookserver", "lock", "tasks", "blobs",
                ".gitignore", "manifest.md", "pack.md", "1-task")
 """Names found inside `.git/` and `.rt/`: a `find -name` pattern matching none of them stays out of both."""
 

@@ -9,7 +9,9 @@
     UserPromptSubmit  -                                        rt hook user-prompt-submit    open: additionalContext
     Stop              -                                        rt hook stop                  open: blocks once, saying so
 
-`HOOKS` below lists these; `rt install` registers them as `<python> -m rt hook <event>`; `rt/__main__.py` sends `hook` here
+`HOOKS` below lists these; `rt install` registers them as rt's hook client (`rt/claude/hook.sh <event>`, which asks
+the repository's hook server, `rt/claude/hookserver.py`, and else runs `<python> -m rt hook <event>`, whose
+process then starts the server: `rt hook serve`); `rt/__main__.py` sends `hook` here
 before anything else is imported. `python3 -S -m rt hook ...` with rt's folder on PYTHONPATH also skips
 the site-packages start-up, which rt does not need. `post-tool-use` answers PostToolUseFailure too:
 a Bash command that fails may still have written files outside the scope.
@@ -88,6 +90,9 @@ def _dump(data: dict) -> str:
 
 def main(argv: list[str]) -> int:
     """The lean entry point `rt/__main__.py` calls for `rt hook ...`: no argparse, no command table."""
+    if argv == ["serve"]:
+        from rt.claude.hookserver import serve
+        return serve(served)
     if not argv or argv[0] in ("-h", "--help") or argv[0] not in EVENTS:
         known = ", ".join(EVENTS)
         if argv and argv[0] in ("-h", "--help"):
@@ -103,6 +108,11 @@ def main(argv: list[str]) -> int:
         sys.stdout.write(reply.stdout + "\n")
     if reply.stderr:
         sys.stderr.write(reply.stderr + "\n")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.environ.get("RT_HOOK_ROOT"):   # the hooks' client found no server there: one for the next hook
+        from rt.claude.hookserver import ensure
+        ensure(os.environ["RT_HOOK_ROOT"])
     return reply.code
 
 
@@ -144,6 +154,20 @@ def cmd_hook(ctx, args):
     if reply.stderr:
         print(reply.stderr, file=sys.stderr)
     return Result(reply.stdout, json.loads(reply.stdout) if reply.stdout else {}, reply.code)
+
+
+def served(event: str, raw: str, root: Path) -> Reply | None:
+    """The hook server's answer for the repository at `root`: `respond`'s, or None (the client then runs the
+    hook itself) for an unknown event or a session whose task lives in another repository."""
+    if event not in HANDLERS:
+        return None
+    try:
+        where = _where(_payload(raw))
+    except (RtError, OSError):
+        return respond(event, raw)   # its answer says what is wrong with the payload
+    if where is None or where[0].root.resolve() != root:
+        return None
+    return respond(event, raw)
 
 
 def respond(event: str, raw: str) -> Reply:

@@ -38,7 +38,7 @@ ALLOW = ("Bash(rt:*)",)
 SKILL_NAME = "runtask"
 RECORD = sandbox.RECORD
 BACKUP = "settings.json.rt-backup"
-_OUR_HOOK = re.compile(r"(^|\s)-m rt hook [a-z-]+$")
+_OUR_HOOK = re.compile(r"(^|\s)(-m rt hook|\S*/rt/claude/hook\.sh'?) [a-z-]+$")
 
 
 def assets() -> Path:
@@ -63,7 +63,9 @@ def shipped_files(intent: bool = False) -> dict[str, bytes]:
 
 
 def hook_command(arg: str) -> str:
-    """The shell command Claude Code runs for one hook: this interpreter, with rt's folder on PYTHONPATH.
+    """The shell command Claude Code runs for one hook: rt's hook client (`rt/claude/hook.sh`, bash), which
+    asks the repository's hook server and else runs this interpreter, with rt's folder on PYTHONPATH; without
+    bash, the interpreter itself.
 
     `-S` skips site-packages start-up, which rt (standard library only) never needs and which costs
     tens of milliseconds on every tool call; `-P` keeps the session's folder off `sys.path`, so a
@@ -72,6 +74,11 @@ def hook_command(arg: str) -> str:
     it a checkout or site-packages after `pip install`.
     """
     parent = Path(rt.__file__).resolve().parent.parent
+    client = parent / "rt" / "claude" / "hook.sh"
+    bash = shutil.which("bash")
+    if bash and client.is_file():
+        return (f"PYTHONPATH={shlex.quote(str(parent))} RT_PY={shlex.quote(sys.executable)} "
+                f"{shlex.quote(bash)} {shlex.quote(str(client))} {arg}")
     return f"PYTHONPATH={shlex.quote(str(parent))} {shlex.quote(sys.executable)} -S -P -m rt hook {arg}"
 
 
