@@ -296,3 +296,31 @@ def test_a_port_now_another_programs_gets_no_token_and_the_hook_is_answered(proj
     conn.close()
     squatter.close()
     assert time.monotonic() - start < 10
+
+
+def test_runtask_through_the_server_gives_the_same_injection(project, tmp_path):
+    """`/runtask` (the task started, the index built, the manifest and pack injected) answered by the server
+    equals `rt hook user-prompt-submit` in a copy of the same repository."""
+    from tests.conftest import Project
+    for i in range(12):
+        project.write(f"pkg/mod{i}.py", f"def helper_{i}(total):\n    return total * {i}\n")
+    project.write("pkg/billing.py", "def grand_total(items):\n    return sum(i.price for i in items)\n")
+    project.init_git()
+    project.rt("index")   # .rt/ in use, as after an earlier look-up
+    twin = Project((tmp_path / "twin").resolve())
+    shutil.copytree(project.root, twin.root, symlinks=True)
+    (tmp_path / "twin-client").mkdir()
+    served, direct = Client(project, tmp_path), Client(twin, tmp_path / "twin-client")
+    served("session-start", {"session_id": "s1", "cwd": str(project.root), "hook_event_name": "SessionStart",
+                             "source": "startup"})
+    pid = wait_for_server(project)[2]
+    prompt = "/runtask make grand_total skip items without a price"
+    try:
+        ours = served("user-prompt-submit", {"session_id": "s1", "cwd": str(project.root),
+                                             "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+        theirs = direct.direct("user-prompt-submit", {"session_id": "s1", "cwd": str(twin.root),
+                                                      "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+    finally:
+        os.kill(int(pid), signal.SIGTERM)
+    assert ours == theirs and served.starts == 1
+    assert "pkg/billing.py" in ours[1] and "grand_total" in ours[1]
