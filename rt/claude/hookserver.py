@@ -3,9 +3,9 @@
 A hook started fresh pays the interpreter's start and rt's imports (about 35 ms of CPU) before its own work,
 which after an Edit is about 5 ms besides the project's check. Claude Code starts a hook on every tool call.
 The hooks' client (`rt/claude/hook.sh`, bash) sends the payload over a TCP connection on 127.0.0.1 to this
-server, which runs the same `hooks.respond` as `rt hook <event>` (through `hooks.served`) and sends the reply back. When no server
-answers, the client runs `rt hook <event>` as before, and that process starts the server for the next hook
-(`ensure`): a hook is never lost for the server, only slower.
+server, which runs the same `hooks.respond` as `rt hook <event>` (through `hooks.served`) and sends the reply
+back. When no server answers, the client runs `rt hook <event>` as before, and that process starts the server
+for the next hook (`ensure`): a hook is never lost for the server, only slower.
 
     .rt/hookserver        "<port> <token> <pid>", mode 0600: where the client connects; written last
     greeting              "RT-HOOK-SERVER <pid>\\n", sent first: the client sends nothing to a port not ours
@@ -15,8 +15,8 @@ answers, the client runs `rt hook <event>` as before, and that process starts th
 The server answers `retry` (and the client falls back) when the request is not for it: another token, another
 interpreter or rt folder than the one it runs, a session whose task lives in another repository; and when
 rt's own files changed since it started (it then exits, and the fallback starts a new one). It answers one
-hook at a time, in the repository's folder, and exits when `.rt/hookserver` no longer names it (`.rt/`
-removed, `rt install --uninstall`) or after IDLE seconds without a hook.
+hook at a time, in the repository's folder, and exits when `.rt/hookserver` no longer names it (the file or
+`.rt/` removed) or after IDLE seconds without a hook.
 """
 from __future__ import annotations
 
