@@ -15,9 +15,13 @@ the main branch's) each run times that checkout's hook too, in the same round; w
 clone of the tree at the same commit) in a tree of its own, so two checkouts of different index versions each
 keep their own warm index.
 rt is byte-compiled first, as `pip install` does (this environment sets PYTHONDONTWRITEBYTECODE).
+With `--server` (warm runs only) each round also times the hook as `rt install` registers it where bash is:
+the hook client answered by the repository's hook server (`rt/claude/hookserver.py`), started before the
+runs. Its CPU is the client's plus the server's in that run, its children (git) included (`/proc/PID/stat`,
+clock ticks); its injection must be as long as the fresh hook's (`tests/test_hookserver.py` compares them whole).
 
     python3 bench/runtask_hook.py [--files 20000] [--runs 3] [--tree DIR] [--against DIR [--against-tree DIR]]
-                                  [--task TEXT] [--only cold|warm]
+                                  [--task TEXT] [--only cold|warm] [--server]
 """
 from __future__ import annotations
 
@@ -96,6 +100,19 @@ def once(tree: Path, cold: bool, root: Path = ROOT, task: str = TASK) -> tuple[f
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, len(text)
 
 
+def served(server, tree: Path, task: str) -> tuple[float, float, int, str]:
+    """(CPU s, wall s, characters injected, the injection) of one warm hook through the client and server."""
+    from post_edit_hook import timed
+    clear(tree, False)
+    payload = json.dumps({"session_id": "bench", "cwd": str(tree), "hook_event_name": "UserPromptSubmit",
+                          "prompt": f"/runtask {task}"})
+    before = server.ticks()
+    cpu, wall, out = timed(server.argv, tree, payload, server.env)
+    cpu += server.ticks() - before
+    text = json.loads(out)["hookSpecificOutput"]["additionalContext"]
+    return cpu / 1000, wall / 1000, len(text), text
+
+
 def _built(tree: Path) -> int:
     """When the index's last full build was written (its meta file's mtime, ns)."""
     return (tree / ".rt" / "index" / "meta.json").stat().st_mtime_ns
@@ -116,7 +133,10 @@ def main() -> None:
     ap.add_argument("--only", choices=("cold", "warm"),
                     help="only cold runs (no `rt index` row), or only warm ones, one after another (a second /runtask "
                          "in a repository whose index is current; the checkouts must build the same index version)")
+    ap.add_argument("--server", action="store_true", help="warm runs through the hook client and server too")
     args = ap.parse_args()
+    if args.server and (args.only != "warm" or args.against):
+        sys.exit("--server goes with --only warm and without --against")
     roots = [ROOT] + ([args.against.resolve()] if args.against else [])
     for root in roots:
         compileall.compile_dir(root / "rt", quiet=1)
@@ -134,7 +154,27 @@ def main() -> None:
         if args.only == "warm":
             for root in roots:   # the index built, or brought up to date, before any figure
                 once(tree_of[root], False, root, args.task)
+        server = None
+        if args.server:
+            sys.path.insert(0, str(ROOT / "bench"))
+            from post_edit_hook import Server
+            clear(tree, False)
+            server = Server(tree, json.dumps({"session_id": "bench", "cwd": str(tree), "prompt": "hello",
+                                              "hook_event_name": "UserPromptSubmit"}), event="user-prompt-submit")
         for i in range(args.runs):
+            if server:
+                if i % 2:
+                    through = served(server, tree, args.task)
+                    fresh = once(tree, False, ROOT, args.task)
+                else:
+                    fresh = once(tree, False, ROOT, args.task)
+                    through = served(server, tree, args.task)
+                if through[2] != fresh[2]:
+                    sys.exit("the server's injection differs from the fresh hook's")
+                got.setdefault("warm", []).append(fresh)
+                got.setdefault("warm, hook client + server", []).append(through[:3])
+                loads.append(os.getloadavg()[0])
+                continue
             for root in roots if i % 2 == 0 else roots[::-1]:
                 name = "" if len(roots) == 1 else f" ({root})"
                 if args.only != "warm":
@@ -147,6 +187,8 @@ def main() -> None:
             if not args.only:
                 got.setdefault(f"`rt index`, cold{'' if len(roots) == 1 else f' ({ROOT})'}", []).append(build_cost(tree, ROOT))
             loads.append(os.getloadavg()[0])
+        if server:
+            server.stop()
     which = f" ({args.only} only)" if args.only else ""
     print(f"tree: {files:,} files; {args.runs} runs each, alternating{which}; load average {min(loads):.1f}-{max(loads):.1f}")
     print("| run | CPU s median (min-max) | wall s median | characters injected | index ready after the cold hook, s |")

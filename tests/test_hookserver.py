@@ -152,6 +152,10 @@ def test_the_server_exits_when_its_state_file_or_the_store_goes(project, served)
     assert gone(pid)
     served("pre-tool-use", edit(project, "a.py"))
     pid = int(wait_for_server(project)[2])
+    os.kill(pid, signal.SIGTERM)   # stopped: gone, its state file with it
+    assert gone(pid) and state(project) is None
+    served("pre-tool-use", edit(project, "a.py"))
+    pid = int(wait_for_server(project)[2])
     shutil.rmtree(project.root / ".rt")
     assert gone(pid)
     assert served("pre-tool-use", edit(project, "a.py")) == (0, "", "")   # rt not in use here: no answer

@@ -219,6 +219,8 @@ def serve(handle) -> int:
             pass
     server.code_changed()   # the files as loaded
     gc.freeze()
+    import signal
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))   # a stop unwinds, and takes the state file with it
     server.publish()
     try:
         server.run()
