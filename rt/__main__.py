@@ -1,8 +1,10 @@
 """`python -m rt` and the `rt` console script.
 
 `rt hook ...` goes straight to `rt.claude.hooks` so a hook, run on every tool call, imports no argparse and
-no command table.
+no command table. A look-up (`hookserver.SERVED`: `rt find`, `rt refs` ...) is sent to the repository's hook
+server when one is up (`hookserver.ask`), which answers it with the index it keeps; else it runs here.
 """
+import os
 import sys
 
 
@@ -24,6 +26,12 @@ def run() -> None:
         gc.freeze()
         gc.enable()
         sys.exit(hook_main(sys.argv[2:]))
+    if sys.argv[1:2] and os.environ.get("RT_HOOK_SERVER") != "0":
+        from rt.claude.hookserver import SERVED, ask
+        if sys.argv[1] in SERVED:   # a look-up the repository's hook server answers, when one is up
+            code = ask(sys.argv[1:])
+            if code is not None:
+                sys.exit(code)
     import _signal   # what `signal` wraps: its enums cost a warm look-up's start-up 1 ms, a fortieth of it
     from rt.cli import main
     gc.freeze()

@@ -154,13 +154,15 @@ def overview() -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, kept=None) -> int:
+    """Run one command line; `kept` is a long-lived process's `index.Kept` (`rt mcp`, the hook server)."""
     argv = list(sys.argv[1:] if argv is None else argv)
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):  # not when a test captures output
             stream.reconfigure(errors="backslashreplace")
     json_out = "--json" in argv
     ctx = Ctx(json_out)
+    ctx.kept = kept
     try:
         if not argv or argv[0] in ("-h", "--help"):
             _out(overview())
@@ -201,6 +203,28 @@ def main(argv: list[str] | None = None) -> int:
     elif result.text:
         _out(result.text)
     return int(result.code)
+
+
+def served(raw: str, root, kept) -> tuple[str, str, int] | None:
+    """A command line sent to the hook server (`hookserver.ask`): (stdout, stderr, exit code) as `main` gives
+    them in the caller's folder, or None (the caller runs it) for a command the server does not answer or a
+    folder whose repository is not the server's."""
+    import contextlib
+    import io
+    from rt.claude.hookserver import SERVED
+    request = json.loads(raw)
+    argv, cwd = request.get("argv"), request.get("cwd")
+    if not (isinstance(argv, list) and argv and argv[0] in SERVED and all(isinstance(a, str) for a in argv)
+            and isinstance(cwd, str) and os.path.isdir(cwd)) or find_repo(cwd).root != root:
+        return None
+    out, err = io.StringIO(), io.StringIO()
+    os.chdir(cwd)
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(argv, kept)
+    finally:
+        os.chdir(root)
+    return out.getvalue(), err.getvalue(), code
 
 
 def call(handler, ctx, args) -> Result:

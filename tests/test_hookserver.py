@@ -328,3 +328,56 @@ def test_runtask_through_the_server_gives_the_same_injection(project, tmp_path):
         os.kill(int(pid), signal.SIGTERM)
     assert ours == theirs and served.starts == 1
     assert "pkg/billing.py" in ours[1] and "grand_total" in ours[1]
+
+
+def rt_cli(project, *args: str, cwd: Path | None = None, env: dict | None = None, served: bool = True):
+    """`python -S -m rt ARGS` as its own process: (exit code, stdout, stderr, whether it imported rt.cli)."""
+    base = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"}
+    base.update({"PYTHONPATH": str(ROOT), **(env or {})})
+    if not served:
+        base["RT_HOOK_SERVER"] = "0"
+    proc = subprocess.run([sys.executable, "-S", "-X", "importtime", "-m", "rt", *args], cwd=cwd or project.root,
+                          capture_output=True, text=True, env=base, timeout=60)
+    lines = proc.stderr.splitlines()
+    err = "\n".join(line for line in lines if not line.startswith("import time:"))
+    return proc.returncode, proc.stdout, err, any(line.endswith(" rt.cli") for line in lines)
+
+
+def test_look_ups_from_the_command_line_are_answered_by_the_server(project, served):
+    project.write("pkg/helpers.py", "def shared_helper(x):\n    return x + 1\n\n\nclass Basket:\n    pass\n")
+    project.write("pkg/use.py", "from pkg.helpers import shared_helper\n\nprint(shared_helper(2))\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "more")
+    served("pre-tool-use", edit(project, "a.py"))
+    wait_for_server(project)
+    lines = [("refs", "shared_helper"), ("symbol", "Basket"), ("find", "shared_helper"), ("outline", "pkg/helpers.py"),
+             ("slice", "pkg/helpers.py", "--lines", "1-2"), ("pack", "shared helper"), ("delta",), ("status",),
+             ("refs", "shared_helper", "--json"), ("slice", "pkg/nope.py", "--lines", "1-2"), ("slice", "x")]
+    for args in lines:
+        here = rt_cli(project, *args, served=False)
+        there = rt_cli(project, *args)
+        assert there[:3] == here[:3], args
+        assert here[3] and not there[3], args   # the served run never imported the command line
+    assert rt_cli(project, "slice", "pkg/nope.py", "--lines", "1-2")[0] != 0   # errors keep their exit codes
+    sub = project.root / "pkg"   # relative paths from a subfolder
+    assert rt_cli(project, "slice", "helpers.py", "--lines", "1-2", cwd=sub)[:3] == \
+        rt_cli(project, "slice", "helpers.py", "--lines", "1-2", cwd=sub, served=False)[:3]
+    project.write("pkg/later.py", "def added_after_the_server_started():\n    return 3\n")   # the kept index follows
+    got = rt_cli(project, "symbol", "added_after_the_server_started")
+    assert got[0] == 0 and "pkg/later.py" in got[1] and not got[3]
+    assert rt_cli(project, "tasks")[3]   # not a look-up: run here
+
+
+def test_a_command_line_not_for_the_server_runs_where_it_was_typed(project, served, tmp_path):
+    served("pre-tool-use", edit(project, "a.py"))
+    wait_for_server(project)
+    nested = project.root / "vendor" / "lib"   # a repository of its own inside, without .rt/
+    nested.mkdir(parents=True)
+    (nested / "mod.py").write_text("def only_in_nested():\n    return 1\n")
+    subprocess.run(["git", "init", "-q"], cwd=nested, check=True)
+    got = rt_cli(project, "symbol", "only_in_nested", cwd=nested)
+    assert got[3] and got[:3] == rt_cli(project, "symbol", "only_in_nested", cwd=nested, served=False)[:3]
+    copy = tmp_path / "rtcopy"   # another rt than the server's
+    shutil.copytree(ROOT / "rt", copy / "rt", ignore=shutil.ignore_patterns("__pycache__"))
+    assert rt_cli(project, "status", env={"PYTHONPATH": str(copy)})[3]
+    assert rt_cli(project, "status", served=False)[3]

@@ -156,9 +156,15 @@ def cmd_hook(ctx, args):
     return Result(reply.stdout, json.loads(reply.stdout) if reply.stdout else {}, reply.code)
 
 
-def served(event: str, raw: str, root: Path) -> Reply | None:
+def served(event: str, raw: str, root: Path, kept=None) -> Reply | None:
     """The hook server's answer for the repository at `root`: `respond`'s, or None (the client then runs the
-    hook itself) for an unknown event or a session whose task lives in another repository."""
+    hook itself) for an unknown event or a session whose task lives in another repository. A command line
+    (`rt find ...` sent by `hookserver.ask`) goes to `rt.cli.served`, with the index the server keeps."""
+    from rt.claude.hookserver import COMMAND_LINE
+    if event == COMMAND_LINE:
+        from rt.cli import served as command_line
+        got = command_line(raw, root, kept)
+        return None if got is None else Reply(*got)
     if event not in HANDLERS:
         return None
     try:

@@ -12,20 +12,22 @@ for the next hook (`ensure`): a hook is never lost for the server, only slower.
     request               "RT-HOOK 1 <token> <event>\\n<interpreter>\\n<PYTHONPATH>\\n<CLAUDE_PROJECT_DIR>\\n<PATH>\\n<payload>\\0"
     reply                 "<exit code>\\n<stdout>\\0<stderr>\\0", or "retry\\n": run the hook yourself
 
+The same server answers look-ups typed on the command line or run by the model through Bash (`SERVED`: `rt find`,
+`rt refs`, `rt pack` ...): `rt/__main__.py` sends them with `ask` when a server is up (it never starts one for
+them), and the server runs `rt.cli.main` in the caller's folder with the index it keeps between them
+(`index.Kept`, checked for freshness as `rt mcp` checks it); else they run in their own process as before.
+
 The server answers `retry` (and the client falls back) when the request is not for it: another token, another
-interpreter or rt folder than the one it runs, a session whose task lives in another repository; and when
+interpreter or rt folder than the one it runs, a session (or a command line's folder) whose task lives in another
+repository, a command it does not answer; and when
 rt's own files changed since it started (it then exits, and the fallback starts a new one). It answers one
 hook at a time, in the repository's folder, and exits when `.rt/hookserver` no longer names it (the file or
 `.rt/` removed) or after IDLE seconds without a hook.
 """
 from __future__ import annotations
 
-import hmac
 import os
-import socket
 import sys
-import time
-from pathlib import Path
 
 STATE = "hookserver"
 """In `.rt/`: the server's port, token and process id."""
@@ -53,6 +55,7 @@ def ensure(root: str) -> None:
     store = os.path.join(root, ".rt")
     if os.environ.get("RT_HOOK_SERVER") == "0" or not os.path.isdir(store) or _answers(os.path.join(store, STATE)):
         return
+    import time
     marker = os.path.join(store, STARTING)
     try:
         if time.time() - os.stat(marker).st_mtime < 10:
@@ -76,6 +79,7 @@ def ensure(root: str) -> None:
 
 def _answers(state: str) -> bool:
     """Whether the server `state` names accepts a connection."""
+    import socket
     try:
         with open(state, encoding="ascii") as f:
             port = int(f.read().split()[0])
@@ -85,15 +89,94 @@ def _answers(state: str) -> bool:
         return False
 
 
+COMMAND_LINE = "cli"
+"""The request's event for a command line (`rt find ...`) rather than a hook."""
+
+SERVED = frozenset({"find", "symbol", "refs", "slice", "outline", "pack", "manifest", "delta", "status"})
+"""The commands a running server answers for the command line: look-ups and reports, which start nothing that
+outlives them and read no stdin. A server is never started for them."""
+
+
+def _rt_folder() -> str:
+    """The folder holding the `rt` package that runs."""
+    return os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def ask(argv: list[str]) -> int | None:
+    """Run `rt <argv>` on the server of the repository holding the current folder, when one is up and
+    answers for this interpreter and rt: its output printed here, its exit code returned. None (run it
+    here) when there is no such server or it steps aside. Imports only what a fresh process has already
+    (the server does the work)."""
+    import _socket
+    cwd = os.getcwd()
+    folder = cwd
+    while not os.path.isfile(os.path.join(folder, ".rt", STATE)):
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        folder = parent
+    try:
+        with open(os.path.join(folder, ".rt", STATE), encoding="ascii") as f:
+            port, token, pid = f.read().split()[:3]
+        sock = _socket.socket(_socket.AF_INET, _socket.SOCK_STREAM)
+    except (OSError, ValueError):
+        return None
+    try:
+        sock.settimeout(2)
+        sock.connect(("127.0.0.1", int(port)))
+        if _read_line(sock) != f"RT-HOOK-SERVER {pid}".encode():
+            return None
+        head = "\n".join([f"RT-HOOK 1 {token} {COMMAND_LINE}", sys.executable, _rt_folder(),
+                          os.environ.get("CLAUDE_PROJECT_DIR", ""), os.environ.get("PATH", "")])
+        body = '{"argv": [' + ", ".join(map(_quote, argv)) + '], "cwd": ' + _quote(cwd) + "}"
+        sock.sendall(f"{head}\n{body}\0".encode())
+        sock.settimeout(None)   # a command takes what it takes, as it would here
+        data = bytearray()
+        while chunk := sock.recv(1 << 16):
+            data += chunk
+    except (OSError, ValueError):   # UnicodeEncodeError: an argument of undecodable bytes
+        return None
+    finally:
+        sock.close()
+    code, _, rest = bytes(data).partition(b"\n")
+    out, _, rest = rest.partition(b"\0")
+    err = rest[:-1] if rest.endswith(b"\0") else None
+    if not code.isdigit() or err is None:
+        return None
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(err)
+    return int(code)
+
+
+def _quote(text: str) -> str:
+    """`text` as a JSON string, without `json` (whose import, with `re`, costs a look-up 8 ms)."""
+    return '"' + "".join(c if c >= " " and c not in '"\\' else "\\" + c if c in '"\\' else f"\\u{ord(c):04x}"
+                         for c in text) + '"'
+
+
+def _read_line(sock) -> bytes:
+    line = bytearray()
+    while not line.endswith(b"\n") and len(line) < 100:
+        chunk = sock.recv(1)
+        if not chunk:
+            break
+        line += chunk
+    return bytes(line).rstrip(b"\n")
+
+
 class Server:
     """The loop over one repository's hooks; `run` returns when the server should exit."""
 
-    def __init__(self, root: Path, handle):
+    def __init__(self, root, handle):
         import secrets
+        import socket
         self.root, self.handle = root, handle
         self.state = root / ".rt" / STATE
         self.token = secrets.token_hex(16)
         self.ident = (os.environ.get("RT_PY", ""), os.environ.get("PYTHONPATH", ""))
+        self.cli_ident = (sys.executable, _rt_folder())
+        self.kept = None
         self.sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(64)
@@ -136,11 +219,12 @@ class Server:
         return False
 
     def run(self) -> None:
+        import time
         last = time.monotonic()
         while True:
             try:
                 conn, _ = self.sock.accept()
-            except TimeoutError:
+            except TimeoutError:   # socket.timeout
                 if not self.ours() or time.monotonic() - last > IDLE:
                     return
                 continue
@@ -150,7 +234,7 @@ class Server:
             if not go_on:
                 return
 
-    def answer(self, conn: socket.socket) -> bool:
+    def answer(self, conn) -> bool:
         """Answer one connection; False when the server should exit after it."""
         conn.settimeout(2)   # the client sends its request at once; a connection that does not holds no hook up
         try:
@@ -163,27 +247,35 @@ class Server:
             return True
 
     def reply(self, head: list[str], raw: bytes) -> tuple[bytes, bool]:
+        import hmac
         magic = head[0].split(" ")
         if len(magic) != 4 or magic[:2] != ["RT-HOOK", "1"] or not hmac.compare_digest(magic[2], self.token):
             return b"retry\n", True
         if not self.ours() or self.code_changed():
             return b"retry\n", False
-        if (head[1], head[2]) != self.ident:
+        command_line = magic[3] == COMMAND_LINE
+        if (head[1], head[2]) != (self.cli_ident if command_line else self.ident):
             return b"retry\n", True
         if head[3]:
             os.environ["CLAUDE_PROJECT_DIR"] = head[3]
         else:
             os.environ.pop("CLAUDE_PROJECT_DIR", None)
-        os.environ["PATH"] = head[4]   # the checks' programs are found on the session's PATH, as by a fresh hook
-        answer = self.handle(magic[3], raw.decode("utf-8", "replace"), self.root)
+        os.environ["PATH"] = head[4]   # the checks' programs are found on the caller's PATH, as by a fresh process
+        if command_line and self.kept is None:   # the index between command lines, checked as `rt mcp` does
+            from rt.index.index import Kept
+            self.kept = Kept()
+        answer = self.handle(magic[3], raw.decode("utf-8", "replace"), self.root, self.kept)
         if answer is None:
             return b"retry\n", True
-        out = answer.stdout + "\n" if answer.stdout else ""
-        err = answer.stderr + "\n" if answer.stderr else ""
+        if command_line:   # a command's output as it printed it
+            out, err = answer.stdout, answer.stderr
+        else:
+            out = answer.stdout + "\n" if answer.stdout else ""
+            err = answer.stderr + "\n" if answer.stderr else ""
         return (f"{answer.code}\n{out}\0{err}\0").encode("utf-8", "replace"), True
 
 
-def _request(conn: socket.socket) -> tuple[list[str], bytes]:
+def _request(conn) -> tuple[list[str], bytes]:
     """The request's five header lines and its payload (everything up to the NUL that ends it)."""
     data = bytearray()
     while True:
@@ -204,9 +296,11 @@ def _request(conn: socket.socket) -> tuple[list[str], bytes]:
 
 def serve(handle) -> int:
     """`rt hook serve`: run the server for the repository in the current folder (as `ensure` starts it).
-    `handle(event, payload text, root)` is the hook's reply, or None for a hook this server does not answer."""
+    `handle(event, payload text, root, kept index)` is the reply, or None for a request this server does not
+    answer."""
     import gc
     import importlib
+    from pathlib import Path
     root = Path.cwd().resolve()
     if not (root / ".rt").is_dir():
         print("rt hook serve: no .rt/ here; the hook server runs in a repository where rt is in use", file=sys.stderr)

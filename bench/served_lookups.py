@@ -1,0 +1,101 @@
+"""Warm look-ups from the command line answered by the repository's hook server, against the same look-ups
+run in a fresh process and against rg, paired run by run in one tree (rg always given `.` and `.rt/` left out).
+
+The server is started first through the hook client (`rt/claude/hook.sh`, as a Claude Code session's first hook
+starts it). Each run times `python3 -S -m rt ARGS` with the server up and with RT_HOOK_SERVER=0 (which makes
+`rt/__main__.py` run the command itself), then the rg peer, the order turning each round; the two rt outputs
+must be equal. CPU is user + system of the process and its children, plus for the served run the server's CPU
+in that run with its children (git's freshness check among them) from `/proc/PID/stat` (clock ticks: the
+figures are means over the runs, not medians).
+
+    python3 bench/served_lookups.py TREE [--runs 15] [--name NAME ...] [--text TEXT ...] [--word WORD ...]
+"""
+from __future__ import annotations
+
+import argparse
+import compileall
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class ServerCPU:
+    def __init__(self, tree: Path):
+        state = tree / ".rt" / "hookserver"
+        if state.exists() and not Path(f"/proc/{state.read_text().split()[2]}").exists():
+            state.unlink()   # a server that is gone
+        if not state.exists():
+            env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"}
+            env.update(RT_PY=sys.executable, PYTHONPATH=str(ROOT), CLAUDE_PROJECT_DIR=str(tree))
+            stop = json.dumps({"session_id": "bench", "cwd": str(tree), "hook_event_name": "Stop", "stop_hook_active": True})
+            subprocess.run(["bash", str(ROOT / "rt/claude/hook.sh"), "stop"], input=stop, cwd=tree, env=env,
+                           capture_output=True, text=True, check=True)
+            for _ in range(400):
+                if state.exists():
+                    break
+                time.sleep(0.05)
+        self.pid = int(state.read_text().split()[2])
+
+    def ms(self) -> float:
+        fields = Path(f"/proc/{self.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return sum(int(f) for f in fields[11:15]) * 1000 / os.sysconf("SC_CLK_TCK")
+
+
+def run(argv: list[str], tree: Path, env: dict, server: ServerCPU | None = None) -> tuple[float, float, bytes]:
+    """(CPU ms, wall ms, stdout) of one run."""
+    before, start, held = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter(), server.ms() if server else 0
+    out = subprocess.run(argv, cwd=tree, env=env, capture_output=True, check=False).stdout
+    wall = (time.perf_counter() - start) * 1000
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime) * 1000
+    return cpu + (server.ms() - held if server else 0), wall, out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("tree", type=Path)
+    ap.add_argument("--runs", type=int, default=15)
+    ap.add_argument("--name", action="append", default=[], help="for rt refs and rt symbol, against rg -w NAME")
+    ap.add_argument("--text", action="append", default=[], help="for rt find, against rg -F -i TEXT")
+    ap.add_argument("--word", action="append", default=[], help="for rt pack, against rg -w -i -l WORD")
+    args = ap.parse_args()
+    tree = args.tree.resolve()
+    compileall.compile_dir(ROOT / "rt", quiet=1)
+    server = ServerCPU(tree)
+    env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"}
+    env["PYTHONPATH"] = str(ROOT)
+    fresh = {**env, "RT_HOOK_SERVER": "0"}
+    rt = [sys.executable, "-S", "-m", "rt"]
+    cases = [(["refs", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
+        + [(["symbol", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
+        + [(["find", t], ["rg", "-F", "-i", t, ".", "-g", "!.rt"]) for t in args.text] \
+        + [(["pack", w], ["rg", "-w", "-i", "-l", w, ".", "-g", "!.rt"]) for w in args.word]
+    print(f"tree: {tree.name}; {args.runs} runs per form, alternating; load average {os.getloadavg()[0]:.1f}")
+    print("| look-up | served CPU ms (wall) | fresh process CPU ms (wall) | rg CPU ms (wall) | served / rg CPU | fresh / rg CPU |")
+    print("|---|---|---|---|---|---|")
+    for look, peer in cases:
+        got: dict[str, list] = {"served": [], "fresh": [], "rg": []}
+        for i in range(args.runs):
+            for form in (("served", "fresh", "rg") if i % 2 else ("rg", "fresh", "served")):
+                if form == "rg":
+                    got[form].append(run(peer, tree, env))
+                else:
+                    got[form].append(run(rt + look, tree, env if form == "served" else fresh,
+                                         server if form == "served" else None))
+            if got["served"][-1][2] != got["fresh"][-1][2]:
+                sys.exit(f"rt {' '.join(look)}: the served output differs from the fresh process's")
+        cpu = {f: statistics.mean(r[0] for r in rows) for f, rows in got.items()}
+        wall = {f: statistics.mean(r[1] for r in rows) for f, rows in got.items()}
+        print(f"| `rt {' '.join(look)}` | {cpu['served']:.1f} ({wall['served']:.1f}) | {cpu['fresh']:.1f} ({wall['fresh']:.1f}) "
+              f"| {cpu['rg']:.1f} ({wall['rg']:.1f}) | {cpu['served'] / cpu['rg']:.2f} | {cpu['fresh'] / cpu['rg']:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
