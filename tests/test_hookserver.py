@@ -381,3 +381,32 @@ def test_a_command_line_not_for_the_server_runs_where_it_was_typed(project, serv
     shutil.copytree(ROOT / "rt", copy / "rt", ignore=shutil.ignore_patterns("__pycache__"))
     assert rt_cli(project, "status", env={"PYTHONPATH": str(copy)})[3]
     assert rt_cli(project, "status", served=False)[3]
+
+
+def test_ctrl_c_while_the_server_works_ends_the_look_up_as_rt_does(project, tmp_path):
+    """A server that greets and then takes its time: Ctrl-C in the waiting command line gives rt's own one-line
+    error and exit code (as `rt.cli.main` gives them), no traceback."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("index")
+    slow = socket.socket()
+    slow.bind(("127.0.0.1", 0))
+    slow.listen(1)
+    (project.root / ".rt" / "hookserver").write_text(f"{slow.getsockname()[1]} {'a' * 32} 4242\n")
+    env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"} | {"PYTHONPATH": str(ROOT)}
+    for json_out in (False, True):
+        proc = subprocess.Popen([sys.executable, "-S", "-m", "rt", "refs", "x"] + (["--json"] if json_out else []),
+                                cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        conn, _ = slow.accept()
+        conn.sendall(b"RT-HOOK-SERVER 4242\n")
+        conn.settimeout(10)
+        request = b""
+        while not request.endswith(b"\0"):
+            request += conn.recv(1 << 16)
+        assert b' cli\n' in request.split(b"\n", 1)[0] + b"\n" and b'"argv": ["refs", "x"' in request
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+        conn.close()
+        assert (proc.returncode, err) == (2, "rt: error: interrupted\n")
+        assert json.loads(out) == {"error": "interrupted", "exit": 2} if json_out else out == ""
+    slow.close()

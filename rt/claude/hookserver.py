@@ -136,6 +136,11 @@ def ask(argv: list[str]) -> int | None:
             data += chunk
     except (OSError, ValueError):   # UnicodeEncodeError: an argument of undecodable bytes
         return None
+    except KeyboardInterrupt:   # Ctrl-C while the server works: as `rt.cli.main` reports it
+        if "--json" in argv:
+            sys.stdout.write('{"error": "interrupted", "exit": 2}\n')
+        sys.stderr.write("rt: error: interrupted\n")
+        return 2
     finally:
         sock.close()
     code, _, rest = bytes(data).partition(b"\n")
