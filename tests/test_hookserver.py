@@ -318,16 +318,23 @@ def test_runtask_through_the_server_gives_the_same_injection(project, tmp_path):
     served("session-start", {"session_id": "s1", "cwd": str(project.root), "hook_event_name": "SessionStart",
                              "source": "startup"})
     pid = wait_for_server(project)[2]
-    prompt = "/runtask make grand_total skip items without a price"
+    answers = []
     try:
-        ours = served("user-prompt-submit", {"session_id": "s1", "cwd": str(project.root),
-                                             "hook_event_name": "UserPromptSubmit", "prompt": prompt})
-        theirs = direct.direct("user-prompt-submit", {"session_id": "s1", "cwd": str(twin.root),
-                                                      "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+        for prompt in ("/runtask make grand_total skip items without a price", "/runtask double helper_3"):
+            for repo in (project, twin):   # a second /runtask: the server's kept index, no task left active
+                shutil.rmtree(repo.root / ".rt" / "tasks", ignore_errors=True)
+                (repo.root / ".rt" / "state.json").unlink(missing_ok=True)
+            ours = served("user-prompt-submit", {"session_id": "s1", "cwd": str(project.root),
+                                                 "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+            theirs = direct.direct("user-prompt-submit", {"session_id": "s1", "cwd": str(twin.root),
+                                                          "hook_event_name": "UserPromptSubmit", "prompt": prompt})
+            assert ours == theirs, prompt
+            answers.append(ours[1])
     finally:
         os.kill(int(pid), signal.SIGTERM)
-    assert ours == theirs and served.starts == 1
-    assert "pkg/billing.py" in ours[1] and "grand_total" in ours[1]
+    assert served.starts == 1
+    assert "pkg/billing.py" in answers[0] and "grand_total" in answers[0]
+    assert "pkg/mod3.py" in answers[1] and "helper_3" in answers[1]
 
 
 def rt_cli(project, *args: str, cwd: Path | None = None, env: dict | None = None, served: bool = True):

@@ -173,7 +173,16 @@ def served(event: str, raw: str, root: Path, kept=None) -> Reply | None:
         return respond(event, raw)   # its answer says what is wrong with the payload
     if where is None or where[0].root.resolve() != root:
         return None
-    return respond(event, raw)
+    global _kept
+    _kept = kept
+    try:
+        return respond(event, raw)
+    finally:
+        _kept = None
+
+
+_kept = None
+"""While the hook server answers a hook: the index it keeps (`index.Kept`), for the commands a hook runs."""
 
 
 def respond(event: str, raw: str) -> Reply:
@@ -275,6 +284,7 @@ def _ctx(repo: Repo):
     from rt.cli import Ctx
     ctx = Ctx(False)
     ctx.repo = repo
+    ctx.kept = _kept
     return ctx
 
 

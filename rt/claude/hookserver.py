@@ -266,7 +266,7 @@ class Server:
         else:
             os.environ.pop("CLAUDE_PROJECT_DIR", None)
         os.environ["PATH"] = head[4]   # the checks' programs are found on the caller's PATH, as by a fresh process
-        if command_line and self.kept is None:   # the index between command lines, checked as `rt mcp` does
+        if self.kept is None:   # the index between requests, checked as `rt mcp` checks it
             from rt.index.index import Kept
             self.kept = Kept()
         answer = self.handle(magic[3], raw.decode("utf-8", "replace"), self.root, self.kept)

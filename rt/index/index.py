@@ -359,7 +359,7 @@ def load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     """
     kept = getattr(ctx, "kept", None)
     if kept is not None and not rebuild:
-        return kept.load(ctx)
+        return kept.load(ctx, tree)
     return _load(ctx, rebuild=rebuild, tree=tree)
 
 
@@ -379,19 +379,29 @@ class Kept:
         self.quick: freshness.Quick | None = None
         self.stamp: tuple | None = None
 
-    def load(self, ctx) -> Index:
+    def load(self, ctx, tree: str | None = None) -> Index:
+        """The kept index when it is current (for `tree`, a scan's fingerprint, as `load` takes it: written for
+        that tree), else the index loaded as `load` would, then kept."""
         store = ctx.store
         if self.idx is not None and self.quick is not None and _stamp(store) == self.stamp:
+            if tree is not None and self.idx.meta["fingerprint"] == _fingerprint(tree):
+                if ctx.probe:
+                    ctx.probe.discard()
+                    ctx.probe = None
+                return self._current()
             probe, ctx.probe = ctx.probe, None
             now = freshness.signature(ctx.repo, self.quick.untracked + self.quick.dirs, probe=probe)
             if now is not None and now == self.quick.sig:
-                self.idx.parsed = 0
-                for name in list(self.idx._cache)[:-self.MAX_SHARDS]:
-                    del self.idx._cache[name]
-                return self.idx
-        idx = _load(ctx)
+                return self._current()
+        idx = _load(ctx, tree=tree)
         self._keep(store, idx)
         return idx
+
+    def _current(self) -> Index:
+        self.idx.parsed = 0
+        for name in list(self.idx._cache)[:-self.MAX_SHARDS]:
+            del self.idx._cache[name]
+        return self.idx
 
     def _keep(self, store, idx: Index) -> None:
         """Keep `idx` when the files on disk are still the ones it was loaded from (read, then stat again:
