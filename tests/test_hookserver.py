@@ -417,3 +417,17 @@ def test_ctrl_c_while_the_server_works_ends_the_look_up_as_rt_does(project, tmp_
         assert (proc.returncode, err) == (2, "rt: error: interrupted\n")
         assert json.loads(out) == {"error": "interrupted", "exit": 2} if json_out else out == ""
     slow.close()
+
+
+def test_doctor_tells_whether_the_server_is_up_and_uninstall_stops_it(project, served, monkeypatch):
+    from rt.claude.hookserver import status
+    project.rt("install")
+    monkeypatch.delenv("RT_HOOK_SERVER")
+    assert status(str(project.root)) == "not running: the next hook starts it"
+    served("pre-tool-use", edit(project, "a.py"))
+    pid = wait_for_server(project)[2]
+    assert f"hook server: up (process {pid})" in project.rt("doctor")
+    monkeypatch.setenv("RT_HOOK_SERVER", "0")
+    assert "hook server: off (RT_HOOK_SERVER=0)" in project.rt("doctor")
+    out = project.rt("install", "--uninstall")
+    assert "stopped the hook server" in out and gone(int(pid)) and state(project) is None

@@ -77,6 +77,26 @@ def ensure(root: str) -> None:
         pass
 
 
+def stop(root: str) -> bool:
+    """Stop the server of `root` (it exits within POLL seconds of its state file going); whether one was named."""
+    try:
+        os.unlink(os.path.join(root, ".rt", STATE))
+        return True
+    except OSError:
+        return False
+
+
+def status(root: str) -> str:
+    """One line for `rt doctor`: whether the repository's hook server is up."""
+    state = os.path.join(root, ".rt", STATE)
+    if os.environ.get("RT_HOOK_SERVER") == "0":
+        return "off (RT_HOOK_SERVER=0): every hook starts its own process"
+    if _answers(state):
+        with open(state, encoding="ascii") as f:
+            return f"up (process {f.read().split()[2]}): hooks and look-ups are answered by it"
+    return "not running: the next hook starts it"
+
+
 def _answers(state: str) -> bool:
     """Whether the server `state` names accepts a connection."""
     import socket

@@ -267,6 +267,10 @@ def cmd_install(ctx, args) -> Result:
     done: list[str] = []
     intent = args.intent or bool(record.get("intent"))  # once installed, kept until --uninstall
     if args.uninstall:
+        if not args.user:   # its hooks are gone: so is the server that answered them
+            from rt.claude.hookserver import stop
+            if stop(str(ctx.repo.root)):
+                done.append("stopped the hook server (.rt/hookserver)")
         remove_sandbox(settings, record)
         remove_mcp(ctx, settings, record, mcp, done)
         remove_from_settings(settings, record)
@@ -511,6 +515,9 @@ def cmd_doctor(ctx, args) -> Result:
         data["hooks"][event] = {"answers": ok, "detail": why}
         lines.append(f"hook {event}: " + ("answers" if ok else f"does not answer: {why}"))
         broken |= not ok
+    from rt.claude.hookserver import status
+    data["hook_server"] = status(str(ctx.repo.root))
+    lines.append(f"hook server: {data['hook_server']}")
     mcp = _mcp_ping(ctx)
     if mcp is not None:   # only when .mcp.json names an rt server
         data["mcp"] = {"answers": mcp[0], "detail": mcp[1]}
