@@ -19,10 +19,9 @@ them), and the server runs `rt.cli.main` in the caller's folder with the index i
 
 The server answers `retry` (and the client falls back) when the request is not for it: another token, another
 interpreter or rt folder than the one it runs, a session (or a command line's folder) whose task lives in another
-repository, a command it does not answer; and when
-rt's own files changed since it started (it then exits, and the fallback starts a new one). It answers one
-hook at a time, in the repository's folder, and exits when `.rt/hookserver` no longer names it (the file or
-`.rt/` removed) or after IDLE seconds without a hook.
+repository, a command it does not answer; and when rt's own files changed since it started (it then exits, and
+the fallback starts a new one). It answers one request at a time, in the repository's folder, and exits when
+`.rt/hookserver` no longer names it (the file or `.rt/` removed) or after IDLE seconds without a request.
 """
 from __future__ import annotations
 
