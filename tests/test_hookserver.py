@@ -431,3 +431,34 @@ def test_doctor_tells_whether_the_server_is_up_and_uninstall_stops_it(project, s
     assert "hook server: off (RT_HOOK_SERVER=0)" in project.rt("doctor")
     out = project.rt("install", "--uninstall")
     assert "stopped the hook server" in out and gone(int(pid)) and state(project) is None
+
+
+def test_a_hook_arriving_while_the_server_is_busy_runs_in_its_own_process(project, tmp_path):
+    """The server answers one request at a time: while a slow post-edit check runs in it, the next hook does not
+    wait for it (no greeting in time: it runs as `rt hook` itself), and both answers are right."""
+    project.write("a.py", "x = 1\n")
+    project.write("b.py", "y = 2\n")
+    project.write("rt.toml", '[checks.slow]\nkind = "lint"\nparser = "ruff"\ncommand = ["sh", "-c", "true"]\n'
+                             'per_file = ["sh", "-c", "sleep 4", "{file}"]\nfiles = ["*.py"]\n')
+    project.init_git()
+    project.rt("start", "change x")
+    project.rt("plan", "--edit", "a.py")
+    client = Client(project, tmp_path)
+    gate = edit(project, "b.py")
+    client("pre-tool-use", gate)
+    pid = wait_for_server(project)[2]
+    try:
+        post = json.dumps(edit(project, "a.py", event="PostToolUse"))
+        slow = subprocess.Popen(["bash", str(client.script), "post-tool-use"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=project.root,
+                                env=client.env)
+        slow.stdin.write(post)
+        slow.stdin.close()
+        time.sleep(1)   # the server is in the check now
+        starts = client.starts
+        assert client("pre-tool-use", gate) == client.direct("pre-tool-use", gate)
+        assert client.starts == starts + 1   # answered by its own process, not after the check
+        assert slow.wait(timeout=60) == 0 and "could not" not in slow.stdout.read()
+        assert slow.returncode == 0
+    finally:
+        os.kill(int(pid), signal.SIGTERM)

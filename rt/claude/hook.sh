@@ -7,8 +7,11 @@ py=${RT_PY:-python3}
 root=${CLAUDE_PROJECT_DIR:-$PWD}
 if [ -r "$root/.rt/hookserver" ] && read -r port token pid < "$root/.rt/hookserver" \
     && { exec 3<>"/dev/tcp/127.0.0.1/$port"; } 2>/dev/null; then
-    # the server greets first, naming its process: a stale file's port, now another program's, gets no token
-    if ! IFS= read -r -t 2 hello <&3 || [ "$hello" != "RT-HOOK-SERVER $pid" ]; then
+    # the server greets first, naming its process: a stale file's port, now another program's, gets no token;
+    # a server busy with another hook greets late, and this hook runs in its own process instead
+    wait=1
+    [ "${BASH_VERSINFO[0]}" -ge 4 ] && wait=0.3
+    if ! IFS= read -r -t "$wait" hello <&3 || [ "$hello" != "RT-HOOK-SERVER $pid" ]; then
         exec 3>&-
         RT_HOOK_ROOT=$root exec "$py" -S -P -m rt hook "$event"
     fi

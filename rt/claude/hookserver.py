@@ -8,7 +8,8 @@ back. When no server answers, the client runs `rt hook <event>` as before, and t
 for the next hook (`ensure`): a hook is never lost for the server, only slower.
 
     .rt/hookserver        "<port> <token> <pid>", mode 0600: where the client connects; written last
-    greeting              "RT-HOOK-SERVER <pid>\\n", sent first: the client sends nothing to a port not ours
+    greeting              "RT-HOOK-SERVER <pid>\\n", sent first: the client sends nothing to a port not ours, and
+                          runs the request itself when the greeting takes longer than BUSY (the server is busy)
     request               "RT-HOOK 1 <token> <event>\\n<interpreter>\\n<PYTHONPATH>\\n<CLAUDE_PROJECT_DIR>\\n<PATH>\\n<payload>\\0"
     reply                 "<exit code>\\n<stdout>\\0<stderr>\\0", or "retry\\n": run the hook yourself
 
@@ -39,6 +40,12 @@ IDLE = 30 * 60
 
 POLL = 2.0
 """Seconds between the server's looks at its state file while no hook comes."""
+
+BUSY = 0.3
+"""Seconds a client waits for the server's greeting. The server greets when it takes the connection, which is
+when it has answered the requests before it: a server busy with a long hook (a slow check, a cold `/runtask`)
+leaves the next hook or look-up to run in its own process after this wait, not after that hook. (`hook.sh` waits
+as long, or 1 s on a bash older than 4, whose `read -t` takes whole seconds.)"""
 
 LIMIT = 256 << 20
 """The largest request read (a Write's payload holds the whole file written)."""
@@ -141,7 +148,7 @@ def ask(argv: list[str]) -> int | None:
     except (OSError, ValueError):
         return None
     try:
-        sock.settimeout(2)
+        sock.settimeout(BUSY)
         sock.connect(("127.0.0.1", int(port)))
         if _read_line(sock) != f"RT-HOOK-SERVER {pid}".encode():
             return None
