@@ -81,7 +81,8 @@ REPOS = {
 GROUPS = ("python", "go", "rust", "ts-web", "locale")
 KS = (1, 5, 10)
 WINDOW = 30
-RANKERS = {"rt": "rt pack", "inject": "rt /runtask injection", "bm25": "BM25 (content + paths)"}
+RANKERS = {"rt": "rt pack", "inject": "rt /runtask injection", "bm25": "BM25 (content + paths)",
+           "oracle": "rt pack, answer files ranked first (a bound)"}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -298,6 +299,23 @@ def rt_task(text: str) -> SimpleNamespace:
                            inject_s=t3 - t2, inject_cpu=c3 - c2)
 
 
+def oracle_pack(text: str, answer: list[str]) -> SimpleNamespace:
+    """rt's pack with the answer files ranked first (in rt's own order among them), the rest after them as
+    rt ranks them: what rt's fragments would show with a perfect ranking (an upper bound for the ranking's
+    part of "all answer code" and "edited lines"; the fragments' part stays)."""
+    view = RT.view(RT.Ctx(False), text, [])
+    r = view.ranking
+    ranked = {f.path: f for f in r.files}
+    top = max((f.score for f in r.files), default=1.0)
+    first = [RT.Ranked(p, top, ranked[p].why if p in ranked else ["answer"]) for p in
+             sorted((p for p in answer if p in view.indexed), key=lambda p: r.files.index(ranked[p]) if p in ranked else 1 << 30)]
+    view._ranking = RT.Ranking(first + [f for f in r.files if f.path not in answer], r.terms,
+                               r.informative or ["answer"], r.weights)
+    t0, c0 = time.perf_counter(), cpu_time()
+    pack = RT.build_pack(view)
+    return SimpleNamespace(view=view, pack=pack, s=time.perf_counter() - t0, cpu=cpu_time() - c0)
+
+
 def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool) -> dict:
     name = repo_name(git_dir)
     group, which, tip = REPOS.get(name, ("other", "other", None))
@@ -316,6 +334,7 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
             text = task_text(c["message"])
             os.chdir(clone)
             rt = rt_task(text)
+            oracle = oracle_pack(text, c["answer"])
             os.chdir(old)
             ranked = [f.path for f in rt.view.ranking.files]
             edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
@@ -343,6 +362,10 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
+                "oracle": {**judge([f.path for f in oracle.view.ranking.files], oracle.pack.fragments, len(oracle.pack.text),
+                                   c["answer"], edits, sizes),
+                           "s": round(oracle.s, 3), "cpu": round(oracle.cpu, 3), "index_s": 0.0,
+                           "files": len(oracle.pack.files)},
                 "bm25_top": b_ranked[:10],
                 "kinds": [[f["what"], f["end"] - f["start"] + 1, f["path"] in c["answer"],
                            sum(f["start"] <= n <= f["end"] for a, b in edits.get(f["path"], []) for n in range(a, b + 1))]
@@ -355,6 +378,11 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
 
 
 # ---------------------------------------------------------------- summaries
+
+def rankers(rows: list[dict]) -> list[tuple[str, str]]:
+    """(key, label) of the rankers the rows were judged for (a run before the oracle has none)."""
+    return [(who, label) for who, label in RANKERS.items() if rows and who in rows[0]]
+
 
 def summary(rows: list[dict], who: str) -> dict:
     n = max(1, len(rows))
@@ -394,7 +422,7 @@ HEADER = ("| set | group | tasks | ranker | recall@1 | recall@5 | recall@10 | al
 def table(results: list[dict]) -> str:
     lines = [HEADER]
     for which, group, rows in grouped(results):
-        for who, label in RANKERS.items():
+        for who, label in rankers(rows):
             s = summary(rows, who)
             lines.append(f"| {which} | {group} | {len(rows)} | {label} | {s['r@1']:.3f} | {s['r@5']:.3f} | "
                          f"{s['r@10']:.3f} | {s['all_code']:.3f} | {s['lines']:.3f} | {s['over']} | "
@@ -424,7 +452,7 @@ def locale_lines(results: list[dict]) -> str:
     for which, group, rows in grouped(results):
         if group != "locale":
             continue
-        for who, label in RANKERS.items():
+        for who, label in rankers(rows):
             top = sum(all((r[who]["ranks"][p] or 99) <= 10 for p in r["locale"]) for r in rows)
             out.append(f"{which}, {label}: English locale file in the top 10 in {top} of {len(rows)} locale tasks")
     return "\n".join(out)
@@ -435,7 +463,7 @@ def missed_lines(results: list[dict]) -> str:
     them would hold them) or in the others (the ranking's miss); lines of all tasks pooled."""
     out = []
     for which, group, rows in grouped(results):
-        for who, label in RANKERS.items():
+        for who, label in rankers(rows):
             files = [v for r in rows for v in r[who].get("per_file", {}).values()]
             edited = sum(want for _, want, _ in files)
             if not edited:
