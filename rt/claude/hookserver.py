@@ -294,7 +294,7 @@ class Server:
         os.environ["PATH"] = head[4]   # the checks' programs are found on the caller's PATH, as by a fresh process
         if self.kept is None:   # the index between requests, checked as `rt mcp` checks it
             from rt.index.index import Kept
-            self.kept = Kept()
+            self.kept = Kept(watch=True)
         answer = self.handle(magic[3], raw.decode("utf-8", "replace"), self.root, self.kept)
         if answer is None:
             return b"retry\n", True

@@ -140,17 +140,22 @@ def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None) -> 
     if not repo.is_git:
         return None
     probe = probe or Probe(repo)
-    gitdir = os.path.join(repo.top, ".git")
-    if os.path.isfile(gitdir):   # a linked worktree: `.git` names the real folder
-        with open(gitdir, encoding="utf-8", errors="replace") as f:
-            line = f.read().strip()
-        gitdir = os.path.realpath(os.path.join(repo.top, line.removeprefix("gitdir:").strip()))
     root = repo.top + os.sep
-    known = _stat_data([os.path.join(gitdir, "index")] + [root + t for t in targets])
+    known = _stat_data([os.path.join(git_dir(repo), "index")] + [root + t for t in targets])
     out = probe.output()   # git statted the tracked files while this process did the rest
     if out is None:
         return None
     return Signature(out, known, _stat_data([root + p for p in git_paths(out)]))
+
+
+def git_dir(repo: Repo) -> str:
+    """The folder holding the repository's git index (in a linked worktree `.git` is a file naming it)."""
+    gitdir = os.path.join(repo.top, ".git")
+    if os.path.isfile(gitdir):
+        with open(gitdir, encoding="utf-8", errors="replace") as f:
+            line = f.read().strip()
+        gitdir = os.path.realpath(os.path.join(repo.top, line.removeprefix("gitdir:").strip()))
+    return gitdir
 
 
 def _stat_data(paths: list[str]) -> array:

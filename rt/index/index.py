@@ -369,15 +369,21 @@ class Kept:
     (every rewrite of the index, by this process or another, replaces the meta file; atomic renames
     change its inode). A look-up whose tree signature equals the kept state's, with those files
     untouched, gets the kept index: no file of the index is read again. Anything else loads as a
-    fresh process would, and keeps the result."""
+    fresh process would, and keeps the result.
+
+    With `watch`, a `watch.Watcher` follows the quick check's folders: while it saw no change since the
+    kept index was last found current, the signature is not taken at all."""
 
     MAX_SHARDS = 256
     """Shards held at most (the oldest read are dropped first), so a server's memory stays bounded."""
 
-    def __init__(self):
+    def __init__(self, watch: bool = False):
         self.idx: Index | None = None
         self.quick: freshness.Quick | None = None
         self.stamp: tuple | None = None
+        self.watch = watch
+        self.watcher = None
+        self.vouched = False   # the kept index was current when the watcher last settled, with its folders watched
 
     def load(self, ctx, tree: str | None = None) -> Index:
         """The kept index when it is current (for `tree`, a scan's fingerprint, as `load` takes it: written for
@@ -385,32 +391,54 @@ class Kept:
         store = ctx.store
         if self.idx is not None and self.quick is not None and _stamp(store) == self.stamp:
             if tree is not None and self.idx.meta["fingerprint"] == _fingerprint(tree):
-                if ctx.probe:
-                    ctx.probe.discard()
-                    ctx.probe = None
-                return self._current()
+                return self._current(ctx)
+            if self.vouched and not self.watcher.changed():
+                return self._current(ctx)
+            if self.watcher is not None:
+                self.watcher.settle()   # what changes from here on is seen next time
             probe, ctx.probe = ctx.probe, None
             now = freshness.signature(ctx.repo, self.quick.untracked + self.quick.dirs, probe=probe)
             if now is not None and now == self.quick.sig:
-                return self._current()
+                self.vouched = self.watcher is not None
+                return self._current(ctx)
+        elif self.watcher is not None:
+            self.watcher.settle()
+        self.vouched = False
         idx = _load(ctx, tree=tree)
-        self._keep(store, idx)
+        self._keep(ctx, idx)
         return idx
 
-    def _current(self) -> Index:
+    def _current(self, ctx) -> Index:
+        if ctx.probe:
+            ctx.probe.discard()
+            ctx.probe = None
         self.idx.parsed = 0
         for name in list(self.idx._cache)[:-self.MAX_SHARDS]:
             del self.idx._cache[name]
         return self.idx
 
-    def _keep(self, store, idx: Index) -> None:
+    def _keep(self, ctx, idx: Index) -> None:
         """Keep `idx` when the files on disk are still the ones it was loaded from (read, then stat again:
-        another process may have rewritten them meanwhile); else keep nothing."""
+        another process may have rewritten them meanwhile); else keep nothing. The watcher follows the
+        kept state's folders; it vouches for them from the next signature that matches."""
+        store = ctx.store
         self.idx = self.quick = self.stamp = None
         stamp = _stamp(store)
         quick = freshness.read(store, QUICK_REL)
         if quick is not None and _meta(store) == idx.meta and _stamp(store) == stamp:
             self.idx, self.quick, self.stamp = idx, quick, stamp
+            if self.watch:
+                self._follow(ctx.repo, quick.dirs)
+
+    def _follow(self, repo, dirs: list[str]) -> None:
+        from rt.index import watch
+        if self.watcher is not None:
+            try:
+                self.watcher.follow(dirs)
+                return
+            except OSError:
+                self.watcher.close()
+        self.watcher = watch.watcher(repo, dirs)
 
 
 def _stamp(store) -> tuple:

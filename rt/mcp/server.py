@@ -63,7 +63,7 @@ class Server:
     def __init__(self, repo: Repo, structured: bool = False):
         self.repo = repo
         self.structured = structured
-        self.kept = Kept()
+        self.kept = Kept(watch=True)
         self.tool_list = [tools.definition(t) for t in tools.TOOLS]
 
     # ------------------------------------------------------------ the stream

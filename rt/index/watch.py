@@ -1,0 +1,132 @@
+"""Whether anything in the indexed tree changed since a moment: Linux's inotify, for the processes that stay up.
+
+A long-lived process (the hook server, `rt mcp`) checks the index's freshness before every look-up: git stats
+every tracked file and rt every folder (`freshness.signature`), 10 ms on a 1,000-file tree and 130 ms on
+babel's 27,000. Between two look-ups the tree has usually not changed at all, and the kernel can say so: a
+watch on each folder the quick check stats reports every file made, written, moved or removed in it, and a
+watch on git's folder every rewrite of git's index. No event since the index was last found current means
+the signature would be the same, so it need not be taken.
+
+The watches cover the quick check's folders (`Quick.dirs`: each folder up from an indexed file, and each in
+the untracked, not ignored folders), so what the signature would see, this sees; never a folder it does not
+(ignored and heavy folders stay unwatched, and a watch never follows a symlink). Where inotify is missing
+(not Linux), fails, or would take more than a quarter of the user's watches, there is no watcher and every
+look-up takes the signature as before. Standard library only: `ctypes` reaches libc's three calls.
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import os
+import struct
+import sys
+
+_MODIFY, _ATTRIB, _CLOSE_WRITE = 0x2, 0x4, 0x8
+_MOVED_FROM, _MOVED_TO, _CREATE, _DELETE = 0x40, 0x80, 0x100, 0x200
+_DELETE_SELF, _MOVE_SELF = 0x400, 0x800
+_Q_OVERFLOW, _IGNORED = 0x4000, 0x8000
+_ONLYDIR, _DONT_FOLLOW = 0x01000000, 0x02000000
+_NONBLOCK, _CLOEXEC = os.O_NONBLOCK, os.O_CLOEXEC
+FOLDER_EVENTS = (_MODIFY | _ATTRIB | _CLOSE_WRITE | _MOVED_FROM | _MOVED_TO | _CREATE | _DELETE | _DELETE_SELF
+                 | _MOVE_SELF)
+"""What changes a folder's files: their bytes, their stat data, their coming and going, the folder's own end."""
+GIT_EVENTS = _CLOSE_WRITE | _MOVED_TO | _CREATE | _DELETE | _MOVED_FROM
+"""In git's folder, only `index` counts (git writes it as `index.lock`, then renames it)."""
+SHARE = 4
+"""A repository takes at most 1/SHARE of the user's inotify watches (editors and other tools need theirs)."""
+_HEAD = struct.Struct("iIII")
+
+
+def _limit() -> int:
+    try:
+        with open("/proc/sys/fs/inotify/max_user_watches", encoding="ascii") as f:
+            return int(f.read()) // SHARE
+    except (OSError, ValueError):
+        return 0
+
+
+class Watcher:
+    """Watches on a repository's folders and git's folder; `changed()` says whether any reported a change
+    since `settle()`."""
+
+    def __init__(self, top: str, gitdir: str | None):
+        self.top, self.gitdir = top, gitdir
+        self._libc = ctypes.CDLL(None, use_errno=True)
+        fd = self._libc.inotify_init1(_NONBLOCK | _CLOEXEC)
+        if fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        self.fd = fd
+        self.wds: dict[str, int] = {}     # folder (repository path, "." the root) -> watch
+        self.git_wd = -1
+        self.dirty = True                 # nothing vouched for until the first settle()
+        if gitdir is not None:
+            self.git_wd = self._add(gitdir, GIT_EVENTS)
+
+    def _add(self, path: str, mask: int) -> int:
+        wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), mask | _ONLYDIR | _DONT_FOLLOW)
+        if wd < 0:
+            err = ctypes.get_errno()
+            if err in (errno.ENOENT, errno.ENOTDIR, errno.EACCES):
+                return -1                 # gone, or not a folder any more: the signature will tell
+            raise OSError(err, f"inotify_add_watch {path}")
+        return wd
+
+    def follow(self, dirs: list[str]) -> None:
+        """Watch exactly these folders (repository paths). A folder watched only now may have changed unseen
+        before its watch: the caller vouches for nothing until a signature taken after `settle()` matches."""
+        wanted = set(dirs) | {"."}
+        for d in [d for d in self.wds if d not in wanted]:
+            self._libc.inotify_rm_watch(self.fd, self.wds.pop(d))
+        for d in sorted(wanted - self.wds.keys()):
+            self.wds[d] = self._add(self.top if d == "." else os.path.join(self.top, d), FOLDER_EVENTS)
+
+    def changed(self) -> bool:
+        """Read every event waiting: True if any (a queue overflow included) came since `settle()`."""
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except BlockingIOError:
+                return self.dirty
+            except InterruptedError:
+                continue
+            if not data:
+                return self.dirty
+            self.dirty = self.dirty or self._matters(data)
+
+    def _matters(self, data: bytes) -> bool:
+        at = 0
+        while at + _HEAD.size <= len(data):
+            wd, mask, _, size = _HEAD.unpack_from(data, at)
+            name = data[at + _HEAD.size:at + _HEAD.size + size].rstrip(b"\0")
+            at += _HEAD.size + size
+            if wd != self.git_wd or mask & _Q_OVERFLOW or name == b"index":
+                return True   # an ignored watch (its folder went) is an event of a folder watched too
+        return False
+
+    def settle(self) -> None:
+        """Forget the events so far: from here on, `changed()` reports only later ones."""
+        self.changed()
+        self.dirty = False
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
+
+
+def watcher(repo, dirs: list[str]) -> Watcher | None:
+    """A watcher of `repo` (a `core.Repo`) over `dirs`, or None where inotify cannot serve (not Linux, not
+    git, too many folders, a failure)."""
+    if sys.platform != "linux" or not repo.is_git or len(dirs) + 2 > _limit():
+        return None
+    from rt.index.freshness import git_dir
+    try:
+        w = Watcher(repo.top, git_dir(repo))
+    except (OSError, AttributeError):
+        return None
+    try:
+        w.follow(dirs)
+    except OSError:
+        w.close()
+        return None
+    return w

@@ -1,0 +1,157 @@
+"""The watcher a long-lived process keeps on the tree (`rt/index/watch.py`): while it saw no change, a look-up
+takes the kept index without the freshness signature; every change the signature would see, it sees."""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from rt.cli import Ctx
+from rt.index import freshness, watch
+from rt.index.index import Kept, load
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from genrepo import generate  # noqa: E402
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="inotify is Linux's")
+
+
+class Counted:
+    """`freshness.signature`, counting its calls."""
+
+    def __init__(self, monkeypatch):
+        self.calls = 0
+        real = freshness.signature
+
+        def counted(*args, **kwargs):
+            self.calls += 1
+            return real(*args, **kwargs)
+        monkeypatch.setattr(freshness, "signature", counted)
+
+    def taken(self) -> int:
+        n, self.calls = self.calls, 0
+        return n
+
+
+def _age(root, inside: bool = True) -> None:
+    """Everything under `root` ten seconds old: a kept state can match (no racy entry). With `inside`,
+    `.git/` and `.rt/` too (where a test must not move the index's own files, not)."""
+    when = time.time() - 10
+    for folder, dirs, files in os.walk(root):
+        if not inside:
+            dirs[:] = [d for d in dirs if d not in (".git", ".rt")]
+        for name in dirs + files:
+            os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
+    os.utime(root, (when, when))
+
+
+@pytest.fixture
+def tree(project):
+    generate(project.root, 2000)
+    project.write("app/cart.js", "export function cartTotal(items) {\n  return items.length;\n}\n")
+    project.write(".gitignore", ".rt/\n.claude/\nbuild/\n")
+    project.init_git()
+    os.chdir(project.root)
+    load(Ctx(False))
+    _age(project.root)
+    return project
+
+
+def _kept_load(kept: Kept):
+    ctx = Ctx(False)
+    ctx.kept = kept
+    return load(ctx)
+
+
+def _defined(idx, name: str) -> list[str]:
+    return [p for p, _ in idx.definitions(name)]
+
+
+def test_no_signature_while_nothing_changed_and_every_change_seen(tree, monkeypatch):
+    sig = Counted(monkeypatch)
+    kept = Kept(watch=True)
+    first = _kept_load(kept)
+    assert kept.watcher is not None and set(kept.watcher.wds) == set(kept.quick.dirs) | {"."} and len(kept.quick.dirs) > 40
+    sig.taken()
+    assert _kept_load(kept) is first and sig.taken() >= 1   # the first check vouches for the watched tree
+    for _ in range(3):
+        assert _kept_load(kept) is first
+    assert sig.taken() == 0   # nothing changed: no git, no stat of the tree
+
+    tree.write("app/cart.js", "export function cartTotal(items) {\n  return items.length;\n}\n"
+                              "export function cartCount(items) {\n  return items.length;\n}\n")
+    _age(tree.root, inside=False)   # even with the old times back: the write was seen
+    second = _kept_load(kept)
+    assert sig.taken() >= 1 and _defined(second, "cartCount") == ["app/cart.js"]
+
+    tree.write("app/promo/codes.js", "export function promoCode() {}\n")   # a new folder
+    third = _kept_load(kept)
+    assert _defined(third, "promoCode") == ["app/promo/codes.js"]
+    tree.write("app/promo/more.js", "export function promoMore() {}\n")   # in the folder watched only since
+    assert _defined(_kept_load(kept), "promoMore") == ["app/promo/more.js"]
+    assert _defined(_kept_load(kept), "promoMore") == ["app/promo/more.js"]
+    sig.taken()
+
+    os.remove(tree.root / "app/promo/codes.js")
+    assert _defined(_kept_load(kept), "promoCode") == [] and sig.taken() >= 1
+    os.rename(tree.root / "app/promo", tree.root / "app/offers")
+    assert _defined(_kept_load(kept), "promoMore") == ["app/offers/more.js"]
+    tree.write("node_modules_like.txt", "")   # any file in a watched folder counts
+    sig.taken()
+    _kept_load(kept)
+    assert sig.taken() >= 1
+
+
+def test_ignored_folders_stay_unwatched_and_git_index_rewrites_count(tree, monkeypatch):
+    sig = Counted(monkeypatch)
+    kept = Kept(watch=True)
+    _kept_load(kept)
+    _kept_load(kept)
+    tree.write("build/out.js", "export function built() {}\n")   # ignored: made once, then written in
+    _age(tree.root, inside=False)
+    _kept_load(kept)
+    _kept_load(kept)
+    sig.taken()
+    _kept_load(kept)
+    assert sig.taken() == 0
+    tree.write("build/out.js", "export function rebuilt() {}\n")
+    idx = _kept_load(kept)
+    assert sig.taken() == 0 and _defined(idx, "rebuilt") == []   # not watched, and not indexed either
+    tree.git("add", "-A")   # git rewrites its index: the signature holds its stat data, so it is taken again
+    _kept_load(kept)
+    assert sig.taken() >= 1
+
+
+def test_without_a_watcher_every_look_up_takes_the_signature(tree, monkeypatch):
+    sig = Counted(monkeypatch)
+    monkeypatch.setattr(watch, "_limit", lambda: 20)   # fewer watches than this repository has folders
+    kept = Kept(watch=True)
+    first = _kept_load(kept)
+    assert kept.watcher is None
+    sig.taken()
+    for _ in range(3):
+        assert _kept_load(kept) is first
+    assert sig.taken() == 3
+    plain = Kept()
+    _kept_load(plain)
+    sig.taken()
+    _kept_load(plain)
+    assert plain.watcher is None and sig.taken() >= 1
+    tree.write("app/cart.js", "export function cartSum() {}\n")
+    assert _defined(_kept_load(kept), "cartSum") == ["app/cart.js"]
+
+
+def test_a_queue_overflow_counts_as_a_change(tree, monkeypatch):
+    sig = Counted(monkeypatch)
+    kept = Kept(watch=True)
+    _kept_load(kept)
+    _kept_load(kept)
+    sig.taken()
+    w = kept.watcher
+    assert not w.changed()
+    assert w._matters(watch._HEAD.pack(-1, watch._Q_OVERFLOW, 0, 0))
+    assert not w._matters(watch._HEAD.pack(w.git_wd, watch._CLOSE_WRITE, 0, 16) + b"index.lock\0\0\0\0\0\0")
+    assert w._matters(watch._HEAD.pack(w.git_wd, watch._MOVED_TO, 0, 8) + b"index\0\0\0")
