@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from rt.core import line_ends
 
@@ -130,6 +131,7 @@ class Locale:
         self.cursor = 0   # JSON: the 0-based line the last key found is on
         self.ends: list[int] | None = None   # JSON: `line_ends(text)`, once a line is looked for
         self.split: list[str] | None = None   # JSON holding a line break json.dumps keeps (U+0085, U+2028, U+2029): its lines
+        self.lows: tuple[str, list[int], list[int]] | None = None   # JSON: for `_holding`, once asked
         self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb")
@@ -146,15 +148,36 @@ class Locale:
             self.out = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
                         for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
 
-    def entries(self, keep=None) -> list[tuple[str, str, int]]:
+    def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
+        """The entries whose text `keep` accepts (all without it). `word`: what the lower case of every text
+        `keep` accepts holds (a query's first word); then only the texts holding it are tried, found in one
+        search over them all (JSON)."""
         keys = self.keys
         if keys is None:
             return self.out if keep is None else [e for e in self.out if keep(e[1])]
-        wanted = [i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))]
+        if word and "\0" not in word and keep is not None:
+            wanted = [i for i in self._holding(word) if keep(keys[i][2])]
+        else:
+            wanted = [i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))]
         if not wanted:
             return []
         self._find_lines(wanted[-1] + 1)
         return [(keys[i][1], keys[i][2], self.lines[i]) for i in wanted]
+
+    def _holding(self, word: str) -> list[int]:
+        """The index in `keys` of each text whose lower case holds `word` (which holds no NUL), in order."""
+        if self.lows is None:
+            texts = [i for i, (_, key, _) in enumerate(self.keys) if key is not None]
+            lows = [self.keys[i][2].lower() for i in texts]
+            self.lows = ("\0".join(lows), [0, *accumulate(len(low) + 1 for low in lows)], texts)
+        joined, starts, texts = self.lows
+        out = []
+        at = joined.find(word)
+        while at != -1:
+            j = bisect_right(starts, at) - 1
+            out.append(texts[j])
+            at = joined.find(word, starts[j + 1])
+        return out
 
     def _find_lines(self, upto: int) -> None:
         """The line of each key before `upto`; the texts are filtered first, so the lines are looked for only

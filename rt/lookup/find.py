@@ -242,7 +242,7 @@ def cmd_find(ctx, args) -> Result:
             if _lines_with(text, q, lines):
                 key_only.append(path)
             continue
-        for key, value, line in src.locale.entries(holds):
+        for key, value, line in src.locale.entries(holds, first):
             hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
             keys.setdefault(key, (path, line, value))
     used: set[tuple[str, int]] = set()
