@@ -431,7 +431,7 @@ class Derived:
     rule of the snapshot (`snapshot.RACY_NS`) applies: a file whose mtime or ctime is within that of the look-up's
     start is not kept, since a rewrite within the same timestamp tick could leave every stat field alone (ctime,
     which no program sets, moves on any later write). Held to `cap` bytes, as each object weighs itself
-    (`weight`); the oldest used dropped first."""
+    (`weight`); the oldest used dropped first. Each object counts the look-ups that found it kept (`hits`)."""
 
     MAX_BYTES = 96 << 20
 
@@ -453,6 +453,7 @@ class Derived:
         if hit is not None:
             if hit[0] == ident:
                 self.held[key] = hit   # the newest used now
+                hit[1].hits += 1
                 return hit[1]
             self.size -= hit[2]
         made = make(rel, read_text_bytes(repo, rel))

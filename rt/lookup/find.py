@@ -55,6 +55,7 @@ class _Source:
     def __init__(self, path: str, raw: bytes | None):
         self.path, self.raw = path, raw
         self.text = "" if raw is None else decode(raw)
+        self.hits = 0   # the look-ups that found it kept (`index.Derived`)
 
     @property
     def weight(self) -> int:
@@ -73,6 +74,17 @@ class _Source:
         text = self.text
         return (not any(c in text for c in _OTHER_BREAKS), "".join(l for c, l in _ODD_LOWER.items() if c in text),
                 "latin-1" if len(text) == len(self.raw) else "utf-8")   # ASCII alike in both; else longer bytes are UTF-8
+
+    @cached_property
+    def plain_json(self) -> bool:
+        """Whether `_no_value_holds` may read the file at all: no İ (whose lower case is longer), no `\\u` escape."""
+        return "\u0130" not in self.text and not _escapes_unicode(self.text)
+
+    @cached_property
+    def keys_blanked(self) -> bytes:
+        """The lower-cased bytes with the text of each key `_no_value_holds` passes over unread (`_KEY_TEXT`) made
+        NULs (in no word): the lines and offsets stay the file's."""
+        return _KEY_TEXT.sub(lambda m: m.group(1) + b"\0" * (m.end() - m.end(1)), self.low)
 
     @cached_property
     def locale(self) -> i18n.Locale:
@@ -191,6 +203,25 @@ def _no_value_holds(text: str, first: str, holds, lines: list[tuple[int, str]] |
     return True
 
 
+_KEY_TEXT = re.compile(rb'(?m)^([^"\n]*")[^"\\\n]*(?=":)')
+"""On a line, the text of a key that `_no_value_holds` passes over unread when the query's word is only there:
+from the line's first quote to the next, with a colon right after that and no backslash between."""
+
+
+def _value_lines(src: _Source, first: str) -> list[tuple[int, str]] | None:
+    """The lines of a JSON locale file that `_no_value_holds` reads: those holding `first` (the query's first word)
+    outside the text of keys it passes over unread (`_KEY_TEXT`), found in the file's bytes with those keys blanked
+    (it passes over the other lines holding `first`, so it answers from these alone as from all). None where this
+    cannot tell: then `_read` gives it every line holding `first`. Only for a file looked up before in a long-lived
+    process (`hits`): blanking the keys costs more than one look-up's reading."""
+    if not src.hits or src.raw is None or not (first.isascii() and first.isalnum()):
+        return None
+    plain, odd, codec = src.by_bytes
+    if not plain or any(letter in first for letter in odd) or not src.plain_json:
+        return None
+    return _first_lines(src.raw, src.keys_blanked, first.encode(), codec)
+
+
 def _escapes_unicode(text: str) -> bool:
     """Whether `text` holds a `\\u`, looked for from each backslash: over a large non-ASCII text a search for
     the two characters costs four times as much."""
@@ -235,11 +266,20 @@ def cmd_find(ctx, args) -> Result:
 
     key_only: list[str] = []   # locale files holding the text in keys alone: listed by --json, counted in one row
     read: dict[str, tuple[str, list | None]] = {}   # each file read once, for both passes
+
+    def lines_of(path: str, src: _Source) -> tuple[str, list | None]:
+        if path not in read:
+            read[path] = _read(src, first)
+        return read[path]
+
     for path in locales:
         src = derived(ctx, path, _Source)
-        text, lines = read[path] = _read(src, first)
-        if path.endswith((".json", ".arb")) and _no_value_holds(text, first, holds, lines):
-            if _lines_with(text, q, lines):
+        json_file = path.endswith((".json", ".arb"))
+        some = _value_lines(src, first) if json_file else None
+        if json_file and _no_value_holds(src.text, first, holds, lines_of(path, src)[1] if some is None else some):
+            if some is not None and q.isascii() and q.encode() in src.low:   # in a line's normalised text too
+                key_only.append(path)
+            elif _lines_with(src.text, q, lines_of(path, src)[1]):
                 key_only.append(path)
             continue
         for key, value, line in src.locale.entries(holds, first):
