@@ -256,14 +256,14 @@ def test_locale_entries_lines_after_a_key_quoted_in_a_value_or_a_key_holding_a_l
 
 
 @pytest.mark.parametrize("raw", [
-    '{\n  "Cart title": "Titel",\n  "b": "my CART title"\n}\n'.encode(),
-    '{\n  "Cart title": "Warenkorb",\n  "Cart title again": "Wieder",\n  "x": {"cart title": "y"}\n}\n'.encode(),
+    b'{\n  "Cart title": "Titel",\n  "b": "my CART title"\n}\n',
+    b'{\n  "Cart title": "Warenkorb",\n  "Cart title again": "Wieder",\n  "x": {"cart title": "y"}\n}\n',
     b'{\n  "cart title" : "x",\n  "a\\"cart title": "y",\n  "cart\\\\ title": "z"\n}\n',   # a space, escapes in keys
     b'{"cart title": "x", "cart": "my cart title"}\n{"n": ["cart title"], "cart": true, "t": "cart"}\n',
     b'{\n  "k": "{{cartTitle}} cart title",\n  "Cart title": "Warenkorb {{cart}}"\n}\n',
     b'{\n  "Cart title": "Warenkorb",\n  cart: "unquoted key"\n}\n',
     '{\n  "Größe cart title": "Größe",\n  "ü": "cart"\n}\n'.encode(),
-    '{\n  "Cart title": "x"\n}\n'.encode("latin-1") + b'{"\xe9": "cart title"}\n',
+    b'{\n  "Cart title": "x"\n}\n{"\xe9": "cart title"}\n',
     '{"İ cart title": "x"}\n'.encode(), '{"cart title": "\u212a"}\n'.encode(),
     b'{\r\n  "cart title": "x"\r\n}\r\n', b'{"a": "\\u0063art title", "cart title": "x"}\n',
     b'{\n  "n": [\n    "my cart title"\n  ],\n  "k":\n    "cart title",\n  "cart title": "x"\n}\n',   # values first on a line
@@ -272,7 +272,14 @@ def test_a_kept_locale_file_gives_no_value_holds_only_the_lines_it_reads(raw):
     """A JSON locale file looked up before in a long-lived process: `_value_lines` gives `_no_value_holds` only the
     lines holding the first word outside the keys it passes over unread, and it answers as from every line; the
     query in the file's bytes means `_lines_with` finds a line."""
-    from rt.lookup.find import _lines_with, _no_value_holds, _norm, _read, _Source, _value_lines
+    from rt.lookup.find import (
+        _lines_with,
+        _no_value_holds,
+        _norm,
+        _read,
+        _Source,
+        _value_lines,
+    )
     src = _Source("locales/de.json", raw)
     assert _value_lines(src, "cart") is None   # not looked up before: every line is read
     src.hits = 1
@@ -283,7 +290,7 @@ def test_a_kept_locale_file_gives_no_value_holds_only_the_lines_it_reads(raw):
         if some is None:
             continue
         assert set(some) <= set(lines or []), q
-        for holds in (lambda v: q in _norm(v), lambda v: False, lambda v: True):
+        for holds in (lambda v, q=q: q in _norm(v), lambda v: False, lambda v: True):
             assert _no_value_holds(text, first, holds, some) == _no_value_holds(text, first, holds, lines), q
         if q.isascii() and q.encode() in src.low:
             assert _lines_with(text, q, lines), q

@@ -277,9 +277,9 @@ def cmd_find(ctx, args) -> Result:
         json_file = path.endswith((".json", ".arb"))
         some = _value_lines(src, first) if json_file else None
         if json_file and _no_value_holds(src.text, first, holds, lines_of(path, src)[1] if some is None else some):
-            if some is not None and q.isascii() and q.encode() in src.low:   # in a line's normalised text too
-                key_only.append(path)
-            elif _lines_with(src.text, q, lines_of(path, src)[1]):
+            # the query in a line's bytes is in its normalised text: `_lines_with` would find that line
+            if (some is not None and q.isascii() and q.encode() in src.low) or _lines_with(src.text, q,
+                                                                                            lines_of(path, src)[1]):
                 key_only.append(path)
             continue
         for key, value, line in src.locale.entries(holds, first):
