@@ -230,13 +230,13 @@ def test_byte_route_finds_what_the_text_route_finds(tmp_path, raw):
     """`_read` finds the lines holding the first word in the file's bytes where it can: `_lines_with` and
     `_no_value_holds` then answer exactly as from the decoded text, for UTF-8, Latin-1, a BOM, odd lower
     cases, other line breaks and escapes."""
-    from rt.core import Repo, decode
-    from rt.lookup.find import _lines_with, _no_value_holds, _read
-    (tmp_path / "f.json").write_bytes(raw)
+    from rt.core import decode
+    from rt.lookup.find import _lines_with, _no_value_holds, _read, _Source
     text = decode(raw)
+    src = _Source("f.json", raw)   # one for every query, as a long-lived process keeps it
     for q in ("cart title", "cart", "title", "größe", "çart title", "kart", "ti"):
         first = q.split(" ", 1)[0]
-        got, lines = _read(Repo(tmp_path, False), "f.json", first)
+        got, lines = _read(src, first)
         assert got == text
         assert _lines_with(text, q, lines) == _lines_with(text, q), q
         for holds in (lambda v: q in " ".join(v.split()).lower(), lambda v: False):
@@ -253,3 +253,44 @@ def test_locale_entries_lines_after_a_key_quoted_in_a_value_or_a_key_holding_a_l
                                                 ("n.title", "Deep", 4)]
     text = sep.join(['{', '  "title": "Title",', '  "x\u2028y": "Two",', '  "n": {"title": "Deep"}', '}', ''])
     assert entries("locales/en.json", text, lambda v: v != "Title") == [("x\u2028y", "Two", 2), ("n.title", "Deep", 5)]
+
+
+@pytest.mark.parametrize("raw", [
+    b'{\n  "Cart title": "Titel",\n  "b": "my CART title"\n}\n',
+    b'{\n  "Cart title": "Warenkorb",\n  "Cart title again": "Wieder",\n  "x": {"cart title": "y"}\n}\n',
+    b'{\n  "cart title" : "x",\n  "a\\"cart title": "y",\n  "cart\\\\ title": "z"\n}\n',   # a space, escapes in keys
+    b'{"cart title": "x", "cart": "my cart title"}\n{"n": ["cart title"], "cart": true, "t": "cart"}\n',
+    b'{\n  "k": "{{cartTitle}} cart title",\n  "Cart title": "Warenkorb {{cart}}"\n}\n',
+    b'{\n  "Cart title": "Warenkorb",\n  cart: "unquoted key"\n}\n',
+    '{\n  "Größe cart title": "Größe",\n  "ü": "cart"\n}\n'.encode(),
+    b'{\n  "Cart title": "x"\n}\n{"\xe9": "cart title"}\n',
+    '{"İ cart title": "x"}\n'.encode(), '{"cart title": "\u212a"}\n'.encode(),
+    b'{\r\n  "cart title": "x"\r\n}\r\n', b'{"a": "\\u0063art title", "cart title": "x"}\n',
+    b'{\n  "n": [\n    "my cart title"\n  ],\n  "k":\n    "cart title",\n  "cart title": "x"\n}\n',   # values first on a line
+])
+def test_a_kept_locale_file_gives_no_value_holds_only_the_lines_it_reads(raw):
+    """A JSON locale file looked up before in a long-lived process: `_value_lines` gives `_no_value_holds` only the
+    lines holding the first word outside the keys it passes over unread, and it answers as from every line; the
+    query in the file's bytes means `_lines_with` finds a line."""
+    from rt.lookup.find import (
+        _lines_with,
+        _no_value_holds,
+        _norm,
+        _read,
+        _Source,
+        _value_lines,
+    )
+    src = _Source("locales/de.json", raw)
+    assert _value_lines(src, "cart") is None   # not looked up before: every line is read
+    src.hits = 1
+    for q in ("cart title", "cart", "title", "cart title again", "größe cart", "{{cart}}"):
+        first = q.split(" ", 1)[0]
+        text, lines = _read(src, first)
+        some = _value_lines(src, first)
+        if some is None:
+            continue
+        assert set(some) <= set(lines or []), q
+        for holds in (lambda v, q=q: q in _norm(v), lambda v: False, lambda v: True):
+            assert _no_value_holds(text, first, holds, some) == _no_value_holds(text, first, holds, lines), q
+        if q.isascii() and q.encode() in src.low:
+            assert _lines_with(text, q, lines), q

@@ -375,6 +375,33 @@ def test_look_ups_from_the_command_line_are_answered_by_the_server(project, serv
     assert rt_cli(project, "tasks")[3]   # not a look-up: run here
 
 
+def test_find_through_the_server_answers_as_a_fresh_process_after_locale_files_change(project, served):
+    """The server keeps what `rt find` derived from each file between look-ups: a locale file rewritten in place
+    with the same size and its mtime put back, or rewritten again within the same second, is read again."""
+    from tests.test_find_kept import DE, EN, QUERIES, same_size_rewrite
+    project.write("locales/en.json", json.dumps(EN, indent=2) + "\n")
+    project.write("locales/de.json", json.dumps(DE, indent=2) + "\n")
+    project.write("src/share.tsx", 'export const Share = () => <p>{t("share.copied")}</p>;\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "locales")
+    served("pre-tool-use", edit(project, "a.py"))
+    wait_for_server(project)
+    time.sleep(1.1)   # the files settled: the server keeps them from the next look-up on
+    for args in QUERIES + QUERIES:
+        there = rt_cli(project, *args)
+        assert there[:3] == rt_cli(project, *args, served=False)[:3] and not there[3], args
+    time.sleep(0.05)
+    same_size_rewrite(project.root / "locales/de.json", "Link kopiert", "Lenk kopiert")
+    for text in ("Lenk kopiert", "Link kopiert"):
+        there = rt_cli(project, "find", text)
+        assert there[:3] == rt_cli(project, "find", text, served=False)[:3] and not there[3], text
+    assert "locales/de.json:3" in rt_cli(project, "find", "Lenk kopiert")[1]
+    same_size_rewrite(project.root / "locales/de.json", "Lenk kopiert", "Lonk kopiert")   # the same second
+    there = rt_cli(project, "find", "Lonk kopiert", "--json")
+    assert there[:3] == rt_cli(project, "find", "Lonk kopiert", "--json", served=False)[:3] and not there[3]
+    assert json.loads(there[1])["hits"][0]["path"] == "locales/de.json"
+
+
 def test_a_command_line_not_for_the_server_runs_where_it_was_typed(project, served, tmp_path):
     served("pre-tool-use", edit(project, "a.py"))
     wait_for_server(project)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
+from itertools import accumulate
 
 from rt.core import line_ends
 
@@ -113,37 +114,113 @@ def entries(path: str, text: str, keep=None) -> list[tuple[str, str, int]]:
     """(key, translated text, line) of a locale file, in file order; [] when it cannot be read as one.
     With `keep`, only the entries whose text it accepts: a file of 2,000 keys where one matches looks
     for the line of that one only, not of every key."""
-    ext = path.rsplit(".", 1)[-1].lower()
-    if ext in ("json", "arb"):
-        return _json_entries(text, ext == "arb", keep)
-    if ext in ("po", "pot"):
-        out = _po_entries(text)
-    elif ext in ("yml", "yaml"):
-        out = _yaml_entries(text)
-    elif ext == "properties":
-        out = _properties_entries(text)
-    elif ext == "xml":
-        out = [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
-               for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
-    elif ext == "strings":
-        out = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
-               for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
-    else:
-        return []
-    return out if keep is None else [e for e in out if keep(e[1])]
+    return Locale(path, text).entries(keep)
 
 
-def _json_entries(text: str, skip_meta: bool, keep=None) -> list[tuple[str, str, int]]:
-    """Every string leaf, keyed by its dotted path, at the line of its key: each key of the document,
-    in order, is looked for from the line of the one before. The texts are filtered by `keep` first;
-    the lines are looked for only up to the last entry kept."""
+class Locale:
+    """A locale file read from its text once, for `entries`: a long-lived process keeps one per file (in
+    `rt find`'s memo, `index.Derived`), so its next look-up parses nothing. For JSON, the line of each key is
+    looked for only as far as a look-up has asked, and remembered: each key of the document, in order, from
+    the line of the one before."""
+
+    def __init__(self, path: str, text: str):
+        ext = path.rsplit(".", 1)[-1].lower()
+        self.text = text
+        self.keys: list[tuple[str, str | None, str]] | None = None   # JSON: (key as written, dotted path for a text, text)
+        self.lines: list[int] = []   # JSON: the line of each of the first keys, as far as found
+        self.cursor = 0   # JSON: the 0-based line the last key found is on
+        self.ends: list[int] | None = None   # JSON: `line_ends(text)`, once a line is looked for
+        self.split: list[str] | None = None   # JSON holding a line break json.dumps keeps (U+0085, U+2028, U+2029): its lines
+        self.lows: tuple[str, list[int], list[int]] | None = None   # JSON: for `_holding`, once asked
+        self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
+        if ext in ("json", "arb"):
+            self.keys = _json_keys(text, ext == "arb")
+        elif ext in ("po", "pot"):
+            self.out = _po_entries(text)
+        elif ext in ("yml", "yaml"):
+            self.out = _yaml_entries(text)
+        elif ext == "properties":
+            self.out = _properties_entries(text)
+        elif ext == "xml":
+            self.out = [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
+                        for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
+        elif ext == "strings":
+            self.out = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
+                        for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
+
+    def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
+        """The entries whose text `keep` accepts (all without it). `word`: what the lower case of every text
+        `keep` accepts holds (a query's first word); then only the texts holding it are tried, found in one
+        search over them all (JSON)."""
+        keys = self.keys
+        if keys is None:
+            return self.out if keep is None else [e for e in self.out if keep(e[1])]
+        if word and "\0" not in word and keep is not None:
+            wanted = [i for i in self._holding(word) if keep(keys[i][2])]
+        else:
+            wanted = [i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))]
+        if not wanted:
+            return []
+        self._find_lines(wanted[-1] + 1)
+        return [(keys[i][1], keys[i][2], self.lines[i]) for i in wanted]
+
+    def _holding(self, word: str) -> list[int]:
+        """The index in `keys` of each text whose lower case holds `word` (which holds no NUL), in order."""
+        if self.lows is None:
+            texts = [i for i, (_, key, _) in enumerate(self.keys) if key is not None]
+            lows = [self.keys[i][2].lower() for i in texts]
+            self.lows = ("\0".join(lows), [0, *accumulate(len(low) + 1 for low in lows)], texts)
+        joined, starts, texts = self.lows
+        out = []
+        at = joined.find(word)
+        while at != -1:
+            j = bisect_right(starts, at) - 1
+            out.append(texts[j])
+            at = joined.find(word, starts[j + 1])
+        return out
+
+    def _find_lines(self, upto: int) -> None:
+        """The line of each key before `upto`; the texts are filtered first, so the lines are looked for only
+        up to the last entry kept."""
+        text, keys, found, cursor = self.text, self.keys, self.lines, self.cursor
+        if len(found) >= upto:
+            return
+        if self.ends is None:
+            self.split = text.splitlines() if any(c in text for c in "\x85\u2028\u2029") else None
+            self.ends = line_ends(text)
+        lines, ends = self.split, self.ends
+        for i in range(len(found), upto):
+            k = keys[i][0]
+            if k.isascii() and k.isprintable() and '"' not in k and "\\" not in k:
+                needles: tuple[str, ...] = (f'"{k}"',)   # what json.dumps writes for it, either way
+            else:
+                needles = (json.dumps(k, ensure_ascii=False), json.dumps(k))
+            line = cursor + 1
+            if lines is not None:   # a key may hold a line break json.dumps leaves as it is: line by line
+                for j in range(cursor, len(ends)):
+                    if any(n in lines[j] for n in needles):
+                        cursor, line = j, j + 1
+                        break
+            else:   # the first needle from the cursor's line on, in one search: no needle holds a line break
+                start = ends[cursor - 1] if cursor else 0
+                at = min((at for at in (text.find(n, start) for n in needles) if at != -1), default=-1)
+                if at != -1:
+                    cursor = bisect_right(ends, at)
+                    line = cursor + 1
+            found.append(line)
+        self.cursor = cursor
+
+
+def _json_keys(text: str, skip_meta: bool) -> list[tuple[str, str | None, str]]:
+    """Every key of the document in order: (the key as written, its dotted path for a string leaf, the text);
+    [] for invalid JSON (the file is still searched as text) or a document that is no object."""
     try:
         data = json.loads(text)
     except ValueError:
-        return []   # invalid JSON: the file is still searched as text
+        return []
     if not isinstance(data, dict):
         return []
-    keys: list[tuple[str, str | None, str]] = []   # (the key as written, its dotted path for a text, the text)
+    keys: list[tuple[str, str | None, str]] = []
 
     def walk(node: dict, prefix: str) -> None:
         for k, v in node.items():
@@ -156,34 +233,7 @@ def _json_entries(text: str, skip_meta: bool, keep=None) -> list[tuple[str, str,
             else:
                 keys.append((k, key, v) if isinstance(v, str) else (k, None, ""))
     walk(data, "")
-    wanted = {i for i, (_, key, v) in enumerate(keys) if key is not None and (keep is None or keep(v))}
-    if not wanted:
-        return []
-    lines = text.splitlines() if any(c in text for c in "\x85\u2028\u2029") else None
-    ends = line_ends(text)
-    starts = [0] + ends[:-1]
-    out: list[tuple[str, str, int]] = []
-    cursor = 0
-    for i in range(max(wanted) + 1):
-        k, key, v = keys[i]
-        if k.isascii() and k.isprintable() and '"' not in k and "\\" not in k:
-            needles: tuple[str, ...] = (f'"{k}"',)   # what json.dumps writes for it, either way
-        else:
-            needles = (json.dumps(k, ensure_ascii=False), json.dumps(k))
-        line = cursor + 1
-        if lines is not None:   # a key may hold a line break json.dumps leaves as it is: line by line
-            for j in range(cursor, len(ends)):
-                if any(n in lines[j] for n in needles):
-                    cursor, line = j, j + 1
-                    break
-        else:   # the first needle from the cursor's line on, in one search: no needle holds a line break
-            at = min((at for at in (text.find(n, starts[cursor]) for n in needles) if at != -1), default=-1)
-            if at != -1:
-                cursor = bisect_right(ends, at)
-                line = cursor + 1
-        if i in wanted:
-            out.append((key, v, line))
-    return out
+    return keys
 
 
 def _po_entries(text: str) -> list[tuple[str, str, int]]:

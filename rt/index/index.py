@@ -24,7 +24,7 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, Result, StoreError, read_text
+from rt.core import IndexDamaged, Result, StoreError, read_text, read_text_bytes
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -384,6 +384,7 @@ class Kept:
         self.watch = watch
         self.watcher = None
         self.vouched = False   # the kept index was current when the watcher last settled, with its folders watched
+        self.derived = Derived()
 
     def load(self, ctx, tree: str | None = None) -> Index:
         """The kept index when it is current (for `tree`, a scan's fingerprint, as `load` takes it: written for
@@ -439,6 +440,58 @@ class Kept:
             except OSError:
                 self.watcher.close()
         self.watcher = watch.watcher(repo, dirs)
+
+
+def derived(ctx, rel: str, make):
+    """`make(rel, bytes)`: what a look-up derives from a repository file's bytes (as `read_text_bytes` gives
+    them, None included). A long-lived process (`ctx.kept`) keeps it between look-ups (`Derived`); a fresh
+    process reads the file."""
+    kept = getattr(ctx, "kept", None)
+    if kept is None:
+        return make(rel, read_text_bytes(ctx.repo, rel))
+    return kept.derived.get(ctx.repo, rel, make)
+
+
+class Derived:
+    """What a long-lived process derived from files' bytes (`rt find`'s decoded text, its lower case, a locale
+    file's entries ...), kept between look-ups: one object per file and maker, keyed by the file's path and its
+    stat identity (size, mtime, ctime, inode, device). A file changed since is read again. The racy-timestamp
+    rule of the snapshot (`snapshot.RACY_NS`) applies: a file whose mtime or ctime is within that of the look-up's
+    start is not kept, since a rewrite within the same timestamp tick could leave every stat field alone (ctime,
+    which no program sets, moves on any later write). Held to `cap` bytes, as each object weighs itself
+    (`weight`); the oldest used dropped first. Each object counts the look-ups that found it kept (`hits`)."""
+
+    MAX_BYTES = 96 << 20
+
+    def __init__(self, cap: int = MAX_BYTES):
+        self.cap = cap
+        self.held: dict[tuple, tuple[tuple, object, int]] = {}   # (top, rel, make) -> (stat, object, weight), oldest used first
+        self.size = 0
+
+    def get(self, repo, rel: str, make):
+        from rt.snapshot import RACY_NS
+        settled = time.time_ns() - RACY_NS   # before the stat: a file changed since is not kept
+        key = (repo.top, rel, make)
+        try:
+            st = os.lstat(os.path.join(repo.top, rel))
+            ident = (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev)
+        except OSError:
+            st = ident = None
+        hit = self.held.pop(key, None)
+        if hit is not None:
+            if hit[0] == ident:
+                self.held[key] = hit   # the newest used now
+                hit[1].hits += 1
+                return hit[1]
+            self.size -= hit[2]
+        made = make(rel, read_text_bytes(repo, rel))
+        weight = made.weight
+        if st is not None and st.st_mtime_ns < settled and st.st_ctime_ns < settled and weight <= self.cap:
+            self.held[key] = (ident, made, weight)
+            self.size += weight
+            while self.size > self.cap:
+                self.size -= self.held.pop(next(iter(self.held)))[2]
+        return made
 
 
 def _stamp(store) -> tuple:

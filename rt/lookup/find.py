@@ -11,10 +11,11 @@ import posixpath
 import re
 from bisect import bisect_right
 from collections import namedtuple
+from functools import cached_property
 
 from rt.index import i18n
-from rt.core import ExitCode, Result, UsageError, decode, line_ends, read_text, read_text_bytes, shown
-from rt.index.index import load
+from rt.core import ExitCode, Result, UsageError, decode, line_ends, shown
+from rt.index.index import derived, load
 from rt.index.langs import words
 
 MAX_HITS = 40
@@ -46,20 +47,72 @@ none of them, or the word has not that letter, an ASCII word is in the text's lo
 bytes' lower case."""
 
 
-def _read(repo, path: str, first: str) -> tuple[str, list[tuple[int, str]] | None]:
+class _Source:
+    """A candidate file's bytes and what `rt find` derives from them whatever the query: its text, the lower
+    case of its bytes, its parsed entries when it is a locale file. A long-lived process keeps it between
+    look-ups (`index.derived`); its parts are made when first asked."""
+
+    def __init__(self, path: str, raw: bytes | None):
+        self.path, self.raw = path, raw
+        self.text = "" if raw is None else decode(raw)
+        self.hits = 0   # the look-ups that found it kept (`index.Derived`)
+
+    @property
+    def weight(self) -> int:
+        """The bytes it may come to hold, over: with every part made, outline's 30 locale files (4.3 MB) held
+        under ten times their size (the bytes twice, the text, lines, a locale file's entries and their lines)."""
+        return 12 * len(self.raw or b"") + 1000
+
+    @cached_property
+    def low(self) -> bytes:
+        return self.raw.lower()
+
+    @cached_property
+    def by_bytes(self) -> tuple[bool, str, str]:
+        """Whether lines may be found in the bytes at all (no line break besides "\n"), the letters a query's
+        first word must not hold (those of the `_ODD_LOWER` characters the text has), and the codec."""
+        text = self.text
+        return (not any(c in text for c in _OTHER_BREAKS), "".join(l for c, l in _ODD_LOWER.items() if c in text),
+                "latin-1" if len(text) == len(self.raw) else "utf-8")   # ASCII alike in both; else longer bytes are UTF-8
+
+    @cached_property
+    def plain_json(self) -> bool:
+        """Whether `_no_value_holds` may read the file at all: no İ (whose lower case is longer), no `\\u` escape."""
+        return "\u0130" not in self.text and not _escapes_unicode(self.text)
+
+    @cached_property
+    def keys_blanked(self) -> bytes:
+        """The lower-cased bytes with the text of each key `_no_value_holds` passes over unread (`_KEY_TEXT`) made
+        NULs (in no word): the lines and offsets stay the file's."""
+        return _KEY_TEXT.sub(lambda m: m.group(1) + b"\0" * (m.end() - m.end(1)), self.low)
+
+    @cached_property
+    def locale(self) -> i18n.Locale:
+        return i18n.Locale(self.path, self.text)
+
+    @cached_property
+    def lines(self) -> tuple[list[str], list[int]]:
+        """Its lines as `str.splitlines` splits them, and `line_ends`."""
+        return self.text.splitlines(), line_ends(self.text)
+
+    @cached_property
+    def key_uses(self) -> list[tuple[str, int]]:
+        return i18n.key_uses(self.text)
+
+
+def _read(src: _Source, first: str) -> tuple[str, list[tuple[int, str]] | None]:
     """A candidate file's text, and (number, line) of each of its lines holding `first` (the query's first
     word) in its lower case, found in the file's bytes: lower-casing 150 KB of non-ASCII text as `str`
     costs 1 ms, its bytes a tenth of that. None instead of the lines where bytes cannot tell: `first` not
     ASCII, a line break besides "\n", or a character of `_ODD_LOWER` whose letter `first` holds."""
-    raw = read_text_bytes(repo, path)
-    if raw is None:
+    if src.raw is None:
         return "", []
-    text = decode(raw)
-    if not first.isascii() or any(c in text for c in _OTHER_BREAKS) \
-            or any(letter in first and c in text for c, letter in _ODD_LOWER.items()):
-        return text, None
-    codec = "latin-1" if len(text) == len(raw) else "utf-8"   # ASCII alike in both; else longer bytes are UTF-8
-    return text, _first_lines(raw, raw.lower(), first.encode(), codec)
+    if not first.isascii():
+        return src.text, None
+    plain, odd, codec = src.by_bytes
+    if not plain or any(letter in first for letter in odd):
+        return src.text, None
+    return src.text, _first_lines(src.raw, src.low, first.encode(), codec)
 
 
 def _first_lines(data, low, first, codec: str = "") -> list[tuple[int, str]]:
@@ -150,6 +203,25 @@ def _no_value_holds(text: str, first: str, holds, lines: list[tuple[int, str]] |
     return True
 
 
+_KEY_TEXT = re.compile(rb'(?m)^([^"\n]*")[^"\\\n]*(?=":)')
+"""On a line, the text of a key that `_no_value_holds` passes over unread when the query's word is only there:
+from the line's first quote to the next, with a colon right after that and no backslash between."""
+
+
+def _value_lines(src: _Source, first: str) -> list[tuple[int, str]] | None:
+    """The lines of a JSON locale file that `_no_value_holds` reads: those holding `first` (the query's first word)
+    outside the text of keys it passes over unread (`_KEY_TEXT`), found in the file's bytes with those keys blanked
+    (it passes over the other lines holding `first`, so it answers from these alone as from all). None where this
+    cannot tell: then `_read` gives it every line holding `first`. Only for a file looked up before in a long-lived
+    process (`hits`): blanking the keys costs more than one look-up's reading."""
+    if not src.hits or src.raw is None or not (first.isascii() and first.isalnum()):
+        return None
+    plain, odd, codec = src.by_bytes
+    if not plain or any(letter in first for letter in odd) or not src.plain_json:
+        return None
+    return _first_lines(src.raw, src.keys_blanked, first.encode(), codec)
+
+
 def _escapes_unicode(text: str) -> bool:
     """Whether `text` holds a `\\u`, looked for from each backslash: over a large non-ASCII text a search for
     the two characters costs four times as much."""
@@ -194,13 +266,23 @@ def cmd_find(ctx, args) -> Result:
 
     key_only: list[str] = []   # locale files holding the text in keys alone: listed by --json, counted in one row
     read: dict[str, tuple[str, list | None]] = {}   # each file read once, for both passes
+
+    def lines_of(path: str, src: _Source) -> tuple[str, list | None]:
+        if path not in read:
+            read[path] = _read(src, first)
+        return read[path]
+
     for path in locales:
-        text, lines = read[path] = _read(ctx.repo, path, first)
-        if path.endswith((".json", ".arb")) and _no_value_holds(text, first, holds, lines):
-            if _lines_with(text, q, lines):
+        src = derived(ctx, path, _Source)
+        json_file = path.endswith((".json", ".arb"))
+        some = _value_lines(src, first) if json_file else None
+        if json_file and _no_value_holds(src.text, first, holds, lines_of(path, src)[1] if some is None else some):
+            # the query in a line's bytes is in its normalised text: `_lines_with` would find that line
+            if (some is not None and q.isascii() and q.encode() in src.low) or _lines_with(src.text, q,
+                                                                                            lines_of(path, src)[1]):
                 key_only.append(path)
             continue
-        for key, value, line in i18n.entries(path, text, holds):
+        for key, value, line in src.locale.entries(holds, first):
             hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
             keys.setdefault(key, (path, line, value))
     used: set[tuple[str, int]] = set()
@@ -208,7 +290,7 @@ def cmd_find(ctx, args) -> Result:
         hits += _key_uses(ctx, idx, key, keys[key], used)
     translated = {h.path for h in hits if h.group == 0} | set(key_only)
     for path in sorted(candidates - translated):   # an invalid locale file is still searched as text
-        text, lines = read.get(path) or _read(ctx.repo, path, first)
+        text, lines = read.get(path) or _read(derived(ctx, path, _Source), first)
         for i, line in _lines_with(text, q, lines):
             if (path, i) not in used:
                 hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
@@ -235,9 +317,10 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
     files = sorted(set(idx.key_users(key)) | set(idx.key_users(base)))
     out = []
     for path in files:   # where the code passes the key to a translate call: a string merely equal to it is no use
-        text = read_text(ctx.repo, path) or ""
-        lines, ends = text.splitlines(), line_ends(text)
-        for i in sorted({bisect_right(ends, at) for k, at in i18n.key_uses(text) if k in (key, base)}):
+        src = derived(ctx, path, _Source)
+        uses = [at for k, at in src.key_uses if k in (key, base)]
+        lines, ends = src.lines if uses else ((), ())
+        for i in sorted({bisect_right(ends, at) for at in uses}):
             used.add((path, i + 1))
             out.append(Hit(1, path, i + 1, f"uses key {key} (translation at {where[0]}:{where[1]})", _snippet(lines[i])))
     if "." in base:   # a dotted key passed around as a string (`label: "labels.copyAsPng"`) before reaching t()
@@ -247,7 +330,7 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
         for w in parts[1:]:
             holders &= set(idx.with_word(w))
         for path in sorted(p for p in holders - set(files) if not i18n.is_locale(p)):
-            text = read_text(ctx.repo, path) or ""
+            text = derived(ctx, path, _Source).text
             for i, line in _lines_holding(text, text, base):   # a line naming the key holds it: only those are tried
                 if quoted.search(line):
                     used.add((path, i + 1))
