@@ -208,3 +208,22 @@ def test_a_long_files_lines_with_task_words_found_by_one_search_per_line_that_ho
     per_line = [frag.line_keys(line) & keys.keys() if real_re.search("|".join(keys), line.lower()) else set()
                 for line in lines]
     assert [set(h) for h in frag._hits(odd, lines, keys)] == per_line and sum(map(bool, per_line)) == 6
+
+
+def test_only_lines_starting_as_an_import_can_are_asked_whether_they_are_one(monkeypatch):
+    """`fragments`' import lines: a line whose first character starts none of the import forms (an indented
+    line: most of a long file) is no import without asking the pattern; the lines found are the pattern's."""
+    from rt.pack import fragments as frag
+    pattern, asked = frag._IMPORT, []
+
+    class Counted:
+        def match(self, line):
+            asked.append(line)
+            return pattern.match(line)
+    lines = ["import os\n", "from a import (\n", "    b,\n", ")\n", "#include <x.h>\n", "@import 'y';\n",
+             "use std::io;\n", "pub(crate) use z;\n", "const q = require('q');\n", "export { r } from './r';\n"]
+    lines += ["    value = compute(x)\n", "\treturn y\n", "}\n", "\n"] * 250 + ["let s = require('s');\n"]
+    monkeypatch.setattr(frag, "_IMPORT", Counted())
+    found = frag._import_lines(lines)
+    assert found == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1011]
+    assert len(asked) == 9 and all(line[:1] in "ifelcvpu#r@" for line in asked)

@@ -35,6 +35,9 @@ IMPORT_LINES = 20
 _IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|(pub(\(\w+\))?\s+)?use\s|"
                      r"#\s*include\b|require\s*\(|@import\b)")
 """An import statement's first line; Rust's `use` only at the top level (inside a function it is not an import)."""
+_IMPORT_FIRST = frozenset("ifelcvpu#r@")
+"""The first characters `_IMPORT` can match: a line starting otherwise (indented, most of a long file) is no
+import without asking the pattern."""
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
@@ -241,7 +244,7 @@ def _import_lines(lines: list[str]) -> list[int]:
     out: list[int] = []
     i = 0
     while i < len(lines) and len(out) < IMPORT_LINES:
-        if _IMPORT.match(lines[i]):
+        if lines[i][:1] in _IMPORT_FIRST and _IMPORT.match(lines[i]):
             first, depth = i, _depth(lines[i])
             while depth > 0 and i + 1 < len(lines):
                 i += 1
