@@ -49,9 +49,19 @@ class View:
     def read(self, path: str) -> str:
         return read_text(self.ctx.repo, path) or ""
 
+    def _of_index(self, name: str, make):
+        """A value worked out from the index's paths alone, kept on the index object (`Index.derived`): the hook
+        server's kept index (`index.Kept`) gives the next hook's view the same object, and the value with it."""
+        kept = getattr(self.index, "derived", None)
+        if kept is None:   # a partial index: one view in its life
+            return make()
+        if name not in kept:
+            kept[name] = make()
+        return kept[name]
+
     @cached_property
     def indexed(self) -> frozenset[str]:
-        return frozenset(self.paths)
+        return self._of_index("indexed", lambda: frozenset(self.paths))
 
     def read_indexed(self, path: str) -> str:
         """A file's text when the index holds it, else "" without a look at the disk: the manifest asks
@@ -62,11 +72,13 @@ class View:
     def _by_name(self) -> dict[str, list[tuple[int, str]]]:
         """File name -> (position in `paths`, path) of the files so named less than TOP_DEPTH folders down:
         the sections ask for a few names each, and going through 20,000 paths once beats once per question."""
-        out: dict[str, list[tuple[int, str]]] = {}
-        for i, p in enumerate(self.paths):
-            if p.count("/") < TOP_DEPTH:
-                out.setdefault(p.rpartition("/")[2], []).append((i, p))
-        return out
+        def make() -> dict[str, list[tuple[int, str]]]:
+            out: dict[str, list[tuple[int, str]]] = {}
+            for i, p in enumerate(self.paths):
+                if p.count("/") < TOP_DEPTH:
+                    out.setdefault(p.rpartition("/")[2], []).append((i, p))
+            return out
+        return self._of_index("by_name", make)
 
     def top_level(self, names: tuple[str, ...], depth: int = 2) -> list[str]:
         """Files with one of these names less than `depth` (at most TOP_DEPTH) folders down, in `paths`

@@ -89,10 +89,22 @@ unchanged tree is recognised without decoding the snapshot."""
 
 
 def save_snapshot(store: Store, task: dict, files: dict[str, tuple[str, str]], fp: str) -> None:
-    """Write the task's snapshot, path -> (blob id, kind), and its id (`fp`: its fingerprint)."""
-    raw = json_bytes({"files": files})
+    """Write the task's snapshot, path -> (blob id, kind), and its id (`fp`: its fingerprint). The bytes of
+    the last snapshot this process wrote are kept with its fingerprint and count, and written again for the
+    same tree (the hook server's next `/runtask` on an unchanged tree: babel's 27,674 entries are 2.6 MB of
+    JSON, about 20 ms to encode)."""
+    global _written
+    if _written is not None and _written[:2] == (fp, len(files)):
+        raw = _written[2]
+    else:
+        raw = json_bytes({"files": files})
+        _written = (fp, len(files), raw)
     store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
     _save_snapshot_id(store, task, fp, len(files), len(raw))
+
+
+_written: tuple[str, int, bytes] | None = None
+"""The last snapshot `save_snapshot` wrote in this process: its fingerprint, count and bytes."""
 
 
 def link_snapshot(store: Store, task: dict, same: dict, fp: str, count: int) -> bool:

@@ -347,3 +347,22 @@ def test_uses_too_long_for_the_room_left_are_dropped_first(project):
     data = project.rt_json("pack", "invoice total rounding", "--path", "billing")
     assert len(data["pack"]) <= PACK_CAP and sections(data["pack"]) == ["Code", "Tests"]
     assert len(data["files"]) == 6
+
+
+def test_views_of_one_index_object_share_what_its_paths_give(shop, monkeypatch):
+    """The manifest's table of files by name and the set of indexed paths are kept on the index object
+    (`Index.derived`), so a hook server's kept index gives each hook's view them as they are; a view of another
+    index object (the tree changed) works them out from its own paths; the manifest is a fresh view's."""
+    from rt.context import View, manifest_for
+    from rt.index.index import load
+    shop.rt("index")
+    monkeypatch.chdir(shop.root)
+    idx = load(Ctx(False))
+    first, second = View(Ctx(False), idx, "invoice totals", []), View(Ctx(False), idx, "cart checkout", [])
+    assert first._by_name is second._by_name and first.indexed is second.indexed
+    assert manifest_for(second) == manifest_text(Ctx(False), "cart checkout")
+    shop.write("web/package.json", '{"name": "web", "dependencies": {"react": "18"}}\n')
+    shop.rt("index")
+    changed = View(Ctx(False), load(Ctx(False)), "cart checkout", [])
+    assert changed._by_name is not first._by_name and "web/package.json" in changed.indexed
+    assert changed.top_level(("package.json",)) == ["web/package.json"] and first.top_level(("package.json",)) == []

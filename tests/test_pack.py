@@ -172,3 +172,58 @@ def test_never_over_budget_when_the_room_was_shared_out_short(project, monkeypat
     data = project.rt_json("pack", "the zorbly quux total is wrong")
     assert len(data["pack"]) <= PACK_CHARS, len(data["pack"])
     assert len(headings(data["pack"])) >= 3 and set(data["files"]) <= set(headings(data["pack"]))   # dropped whole
+
+
+def test_a_long_files_lines_with_task_words_found_by_one_search_per_line_that_holds_one(monkeypatch):
+    """`fragments` finds the lines holding the task's words (lower-cased) with a search from the end of each line
+    found, not one per line: 2,000 lines with the words on three are searched four times; the lines found are a
+    search per line's, with every line break `splitlines` knows and a character whose lower case is longer."""
+    import re as real_re
+
+    from rt.pack import fragments as frag
+
+    searched = []
+
+    class Counted:
+        def __init__(self, pattern):
+            self.pattern = real_re.compile(pattern)
+
+        def search(self, *args):
+            searched.append(args[1:])
+            return self.pattern.search(*args)
+
+    shim = type("Re", (), {"compile": staticmethod(lambda p, *a: Counted(p) if not a else real_re.compile(p, *a)),
+                           "escape": staticmethod(real_re.escape)})
+    monkeypatch.setattr(frag, "re", shim)
+    keys = frag.as_keys(["computed key"])
+    lines = [f"const value{i} = {i};\n" for i in range(2000)]
+    for n in (10, 700, 1999):
+        lines[n] = f"  node.computed && isKey(node.KEY_{n});\n"
+    shown = frag.fragments("a.js", "".join(lines), None, keys)
+    assert len(searched) == 4
+    assert [(f.start, f.end, f.what) for f in shown] == [(7, 15, "lines with task words"),
+                                                          (697, 705, "lines with task words")]
+    odd = "Key\rcomputed\x0bKEY\x0cx\u2028Computed\u2029\u0130key\r\nk\x85useless\n\nlast KEY"
+    lines = odd.splitlines(keepends=True)
+    per_line = [frag.line_keys(line) & keys.keys() if real_re.search("|".join(keys), line.lower()) else set()
+                for line in lines]
+    assert [set(h) for h in frag._hits(odd, lines, keys)] == per_line and sum(map(bool, per_line)) == 6
+
+
+def test_only_lines_starting_as_an_import_can_are_asked_whether_they_are_one(monkeypatch):
+    """`fragments`' import lines: a line whose first character starts none of the import forms (an indented
+    line: most of a long file) is no import without asking the pattern; the lines found are the pattern's."""
+    from rt.pack import fragments as frag
+    pattern, asked = frag._IMPORT, []
+
+    class Counted:
+        def match(self, line):
+            asked.append(line)
+            return pattern.match(line)
+    lines = ["import os\n", "from a import (\n", "    b,\n", ")\n", "#include <x.h>\n", "@import 'y';\n",
+             "use std::io;\n", "pub(crate) use z;\n", "const q = require('q');\n", "export { r } from './r';\n"]
+    lines += ["    value = compute(x)\n", "\treturn y\n", "}\n", "\n"] * 250 + ["let s = require('s');\n"]
+    monkeypatch.setattr(frag, "_IMPORT", Counted())
+    found = frag._import_lines(lines)
+    assert found == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1011]
+    assert len(asked) == 9 and all(line[:1] in "ifelcvpu#r@" for line in asked)

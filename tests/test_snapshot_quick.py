@@ -243,3 +243,61 @@ def test_in_a_linked_worktree_whose_index_is_elsewhere(project):
     other.write("a.py", "one two\n")
     other.git("add", "a.py")
     assert rows(other) == {"a.py": "modified"}
+
+
+def test_a_process_scanning_an_unchanged_tree_again_takes_the_map_it_built(tree, monkeypatch):
+    """A long-lived process (the hook server) that built the tree's map gets a copy of it from a scan that finds
+    the tree unchanged, without asking git for every tracked file's entry again (`snapshot._kept`); any change
+    seen by git's listing or the record's stat data still builds the map anew, in the same process."""
+    from rt import snapshot
+    monkeypatch.setattr(snapshot, "_kept", None, raising=False)
+    monkeypatch.chdir(tree.root)
+    ctx = Ctx(False)
+    first = scan(ctx.repo, ctx.store).files
+    asked = []
+    real = snapshot._git_output
+    monkeypatch.setattr(snapshot, "_git_output", lambda repo, args: asked.append(args) or real(repo, args))
+    again = scan(ctx.repo, ctx.store)
+    assert again.unchanged and again.files == first and asked == [snapshot._NAMED]
+    again.files["a.py"] = ("0" * 40, "text")   # the caller's own copy
+    assert scan(ctx.repo, ctx.store).files == first
+
+    def now() -> dict:
+        asked.clear()
+        files = scan(ctx.repo, ctx.store).files
+        assert snapshot._STAGED in asked
+        return files
+    tree.write("a.py", "one\ntwo\n")
+    os.utime(tree.root / "a.py", (OLD, OLD))
+    edited = now()
+    assert edited["a.py"] != first["a.py"] and edited.keys() == first.keys()
+    tree.write("c.py", "c\n")
+    os.utime(tree.root / "c.py", (OLD, OLD))
+    assert now().keys() == first.keys() | {"c.py"}
+    (tree.root / "c.py").unlink()
+    (tree.root / "notes.txt").unlink()
+    assert now().keys() == first.keys() - {"notes.txt"}
+
+
+def test_a_snapshot_of_the_tree_written_last_is_not_encoded_again(tree, monkeypatch):
+    """`state.save_snapshot` writes the bytes it wrote for the same tree (fingerprint and count) again, without
+    encoding them; another tree's are encoded."""
+    from rt import snapshot
+    monkeypatch.setattr(state, "_written", None, raising=False)
+    monkeypatch.chdir(tree.root)
+    ctx = Ctx(False)
+    task = state.active_task(ctx.store)
+    files = scan(ctx.repo, ctx.store).files
+    encoded = []
+    real = state.json_bytes
+    monkeypatch.setattr(state, "json_bytes", lambda data: encoded.append(1) or real(data))
+    path = tree.root / ".rt" / "tasks" / task["id"] / state.SNAPSHOT
+    state.save_snapshot(ctx.store, task, files, fingerprint(files))
+    raw = path.read_bytes()
+    path.unlink()
+    state.save_snapshot(ctx.store, task, dict(files), fingerprint(files))
+    assert path.read_bytes() == raw == real({"files": files}) and len(encoded) == 1
+    assert state.load_snapshot(ctx.store, task) == files and state.snapshot_fingerprint(ctx.store, task) == fingerprint(files)
+    other = {**files, "z.py": ("1" * 40, "text")}
+    state.save_snapshot(ctx.store, task, other, snapshot.fingerprint(other))
+    assert state.load_snapshot(ctx.store, task) == other and len(encoded) == 2

@@ -126,6 +126,8 @@ class Index:
         self.shards = meta["shards"]
         self.parsed = parsed
         self._cache: dict[str, dict] = {}
+        self.derived: dict[str, object] = {}
+        """What its users work out from `paths` alone, kept as long as this object (`context.View._of_index`)."""
 
     def _read(self, name: str) -> dict:
         if name not in self._cache:

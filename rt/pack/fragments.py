@@ -4,6 +4,8 @@ most task words elsewhere, and its imports; the most telling parts first when ro
 """
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
 import re
 
@@ -33,6 +35,9 @@ IMPORT_LINES = 20
 _IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|(pub(\(\w+\))?\s+)?use\s|"
                      r"#\s*include\b|require\s*\(|@import\b)")
 """An import statement's first line; Rust's `use` only at the top level (inside a function it is not an import)."""
+_IMPORT_FIRST = frozenset("ifelcvpu#r@")
+"""The first characters `_IMPORT` can match: a line starting otherwise (indented, most of a long file) is no
+import without asking the pattern."""
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 
 
@@ -100,8 +105,7 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
         defs = entry.defs if entry else []
         named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
         return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
-    holds = re.compile("|".join(map(re.escape, keys))).search if keys else None   # one pass in C per line
-    hits = [line_keys(line) & keys.keys() if holds and holds(line.lower()) else set() for line in lines]
+    hits = _hits(text, lines, keys)
     pieces = _definition_pieces(entry, lines, hits, keys)
     shown = {i for p in pieces for i in range(p.start, p.end + 1)}
     pieces += _window_pieces(lines, hits, keys, shown)
@@ -124,6 +128,34 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
         chosen.append(p)
         used += cost
     return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _hits(text: str, lines: list[str], keys: dict[str, float]) -> list:
+    """Per line of `text` (`lines`: its lines), the keys of `keys` it gives. A line holding none of them as
+    text (lower-cased) gives none: one search in C over the whole text finds the next line that holds one,
+    from the end of the last one found (a search per line cost more than the rest of `fragments` on a
+    long file). Lower-casing neither makes nor takes a line break, so the lines of the lower-cased text are
+    `lines`, one for one."""
+    hits: list = [_NONE] * len(lines)
+    if not keys:
+        return hits
+    low = text.lower()
+    ends = list(itertools.accumulate(map(len, low.splitlines(keepends=True))))
+    if len(ends) != len(lines):   # never, by the rule above; a line at a time, should it not hold
+        holds = re.compile("|".join(map(re.escape, keys))).search
+        return [line_keys(line) & keys.keys() if holds(line.lower()) else _NONE for line in lines]
+    search = re.compile("|".join(map(re.escape, keys))).search
+    pos = 0
+    while (m := search(low, pos)) is not None:
+        i = bisect.bisect_right(ends, m.start())
+        if i >= len(lines):
+            break
+        hits[i] = line_keys(lines[i]) & keys.keys()
+        pos = ends[i]
+    return hits
 
 
 def _size(lines: list[str], a: int, b: int) -> int:
@@ -212,7 +244,7 @@ def _import_lines(lines: list[str]) -> list[int]:
     out: list[int] = []
     i = 0
     while i < len(lines) and len(out) < IMPORT_LINES:
-        if _IMPORT.match(lines[i]):
+        if lines[i][:1] in _IMPORT_FIRST and _IMPORT.match(lines[i]):
             first, depth = i, _depth(lines[i])
             while depth > 0 and i + 1 < len(lines):
                 i += 1

@@ -106,8 +106,21 @@ _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-instal
 
 
 def is_test(path: str) -> bool:
-    """(Every path `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression.)"""
-    return ("test" in path or "spec" in path) and bool(_TEST.search(path))
+    """(Every path `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression; the
+    expression's answer for the others is kept, `_TESTS`.)"""
+    if "test" not in path and "spec" not in path:
+        return False
+    got = _TESTS.get(path)
+    if got is None:
+        got = bool(_TEST.search(path))
+        if len(_TESTS) < 200_000:
+            _TESTS[path] = got
+    return got
+
+
+_TESTS: dict[str, bool] = {}
+"""`is_test` of each path holding "test" or "spec" asked so far: one `/runtask` asks it of the same test files
+several thousand times (babel: 7,600), a hook server or `rt mcp` of the same repository's paths in every call."""
 
 
 def is_rt_own(path: str) -> bool:
