@@ -8,7 +8,9 @@ must be equal. CPU is user + system of the process and its children, plus for th
 in that run with its children (git's freshness check among them) from `/proc/PID/stat` (clock ticks: the
 figures are means over the runs, not medians).
 
-    python3 bench/served_lookups.py TREE [--runs 15] [--name NAME ...] [--text TEXT ...] [--word WORD ...]
+    python3 bench/served_lookups.py TREE [--runs 15] [--name NAME ...] [--text TEXT ...] [--word WORD ...] [--delta]
+
+(--delta needs a task started in TREE: `rt start "TASK" --no-baseline`.)
 """
 from __future__ import annotations
 
@@ -65,6 +67,7 @@ def main() -> None:
     ap.add_argument("--name", action="append", default=[], help="for rt refs and rt symbol, against rg -w NAME")
     ap.add_argument("--text", action="append", default=[], help="for rt find, against rg -F -i TEXT")
     ap.add_argument("--word", action="append", default=[], help="for rt pack, against rg -w -i -l WORD")
+    ap.add_argument("--delta", action="store_true", help="rt delta (of the task started in TREE) against git status --porcelain")
     args = ap.parse_args()
     tree = args.tree.resolve()
     compileall.compile_dir(ROOT / "rt", quiet=1)
@@ -76,7 +79,8 @@ def main() -> None:
     cases = [(["refs", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
         + [(["symbol", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
         + [(["find", t], ["rg", "-F", "-i", t, ".", "-g", "!.rt"]) for t in args.text] \
-        + [(["pack", w], ["rg", "-w", "-i", "-l", w, ".", "-g", "!.rt"]) for w in args.word]
+        + [(["pack", w], ["rg", "-w", "-i", "-l", w, ".", "-g", "!.rt"]) for w in args.word] \
+        + [(["delta"], ["git", "status", "--porcelain"])] * args.delta
     print(f"tree: {tree.name}; {args.runs} runs per form, alternating; load average {os.getloadavg()[0]:.1f}")
     print("| look-up | served CPU ms (wall) | fresh process CPU ms (wall) | rg CPU ms (wall) | served / rg CPU | fresh / rg CPU |")
     print("|---|---|---|---|---|---|")
