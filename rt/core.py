@@ -472,3 +472,40 @@ def read_text_bytes(repo: Repo, rel: str) -> bytes | None:
     except OSError:
         return None
     return data if classify(data, len(data)) == "text" else None
+
+
+def git_dir(repo: Repo) -> str:
+    """The folder holding the repository's git index (in a linked worktree `.git` is a file naming it)."""
+    gitdir = os.path.join(repo.top, ".git")
+    if os.path.isfile(gitdir):
+        with open(gitdir, encoding="utf-8", errors="replace") as f:
+            line = f.read().strip()
+        gitdir = os.path.realpath(os.path.join(repo.top, line.removeprefix("gitdir:").strip()))
+    return gitdir
+
+
+def folders_up(files) -> set[str]:
+    """Every folder from these files' up to the root ("."): a new folder changes its parent's time only."""
+    dirs = {"."}
+    for p in files:
+        d = os.path.dirname(p) or "."
+        while d not in dirs:
+            dirs.add(d)
+            d = os.path.dirname(d) or "."
+    return dirs
+
+
+def untracked_folders(repo, tops: list[str]) -> set[str]:
+    """Every folder in and under the untracked, not ignored folders git names (`ls-files --directory`),
+    empty ones too: a file made in an empty folder later changes that folder's time only. Heavy folders
+    (node_modules, .venv ...) and symlinks are not entered."""
+    out: set[str] = set()
+    for top in tops:
+        if top == ".rt" or top.startswith(".rt/"):   # rt's own store: git sees its ignored files as an empty folder
+            continue
+        out.add(top)
+        for folder, subdirs, _ in os.walk(os.path.join(repo.root, top)):
+            subdirs[:] = [d for d in subdirs if d not in HEAVY_DIRS]
+            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
+            out.update(f"{rel}/{d}" for d in subdirs)
+    return out

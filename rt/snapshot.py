@@ -11,7 +11,8 @@ import stat
 import time
 from collections import namedtuple
 
-from rt.core import MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, git, git_index, list_files
+from rt.core import (MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, folders_up, git, git_index, git_paths,
+                     list_files, untracked_folders)
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -65,7 +66,7 @@ class Scan:
     def __init__(self, repo: Repo, store: Store, save_originals: bool, texts: dict[str, bytes] | None = None):
         self.repo, self.store, self.save_originals, self.texts = repo, store, save_originals, texts
         self.index = _index_stat(repo) if repo.is_git else None   # before git reads the index
-        self.named = _git_output(repo, _NAMED) if repo.is_git else None
+        self.named = _named(repo) if repo.is_git else None
         self.last = None if self.named is None else _last_scan(repo, store, self.index, self.named)
         if self.last is not None and save_originals and not self.last["saved"]:
             self.last = None
@@ -144,6 +145,71 @@ def scan(repo: Repo, store: Store, *, save_originals: bool = False, texts: dict[
     reads every file again otherwise).
     """
     return Scan(repo, store, save_originals, texts)
+
+
+WATCH = False
+"""Set by a process that stays up (the hook server, `rt mcp`): its scans in git keep a `watch.Watcher` on every
+folder git lists files in and on git's `index` and `info/exclude`, and while it saw no change since git last
+named the modified and untracked files (`_NAMED`), take that listing again instead of asking git, which stats
+every tracked file and reads every folder for it (babel's 27,674 files: about 0.2 s of CPU). The listing is
+then checked as git's own would be (`_last_scan`)."""
+
+
+class _Listing:
+    """What git last named in a watched repository, and whether the watcher vouches for it: its folders were
+    watched from before git ran (a folder watched only after, after folders came or went, is not yet)."""
+
+    __slots__ = ("watcher", "out", "vouched")
+
+    def __init__(self, watcher, out: bytes):
+        self.watcher, self.out, self.vouched = watcher, out, False
+
+
+_listings: dict[str, _Listing | None] = {}
+"""Per repository top: its listing, or None where no watcher can serve (inotify missing, too many folders)."""
+
+
+def _named(repo: Repo) -> bytes | None:
+    """`_NAMED`'s output: git's, or with WATCH the last one while the watcher saw no change since."""
+    held = _listings.get(repo.top) if WATCH else None
+    if held is not None:
+        if held.vouched and not held.watcher.changed():
+            return held.out
+        held.watcher.settle()   # what changes from here on is seen next time
+        held.vouched = False
+    out = _git_output(repo, _NAMED)
+    if out is None or not WATCH or (held is None and repo.top in _listings):
+        return out
+    if held is not None and not held.watcher.reshaped:
+        held.out, held.vouched = out, True
+        return out
+    dirs = _listed_folders(repo, out)
+    if dirs is None:
+        return out
+    if held is None:
+        from rt import watch
+        w = watch.watcher(repo, dirs, (b"index", b"info/exclude"))
+        _listings[repo.top] = None if w is None else _Listing(w, out)
+        return out
+    try:
+        held.watcher.follow(dirs)
+        held.out = out
+    except OSError:
+        held.watcher.close()
+        _listings[repo.top] = None
+    return out
+
+
+def _listed_folders(repo: Repo, named: bytes) -> list[str] | None:
+    """Every folder a file git lists can be in: each one up from a tracked or untracked file, and each one in
+    and under the untracked, not ignored folders (where a file may come)."""
+    tracked = _git_output(repo, ("ls-files", "-z"))
+    loose = _git_output(repo, ("ls-files", "-o", "--exclude-standard", "--directory", "-z"))
+    if tracked is None or loose is None:
+        return None
+    files = git_paths(tracked) + [p[2:] for p in git_paths(named) if p.startswith("? ")]
+    tops = [p[:-1] for p in git_paths(loose) if p.endswith("/")]
+    return sorted(folders_up(files) | untracked_folders(repo, tops))
 
 
 def _git_output(repo: Repo, args: tuple[str, ...]) -> bytes | None:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from rt.cli import Ctx
-from rt.index import freshness, watch
+from rt import snapshot, watch
+from rt.index import freshness
 from rt.index.index import Kept, load
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -153,5 +154,77 @@ def test_a_queue_overflow_counts_as_a_change(tree, monkeypatch):
     w = kept.watcher
     assert not w.changed()
     assert w._matters(watch._HEAD.pack(-1, watch._Q_OVERFLOW, 0, 0))
-    assert not w._matters(watch._HEAD.pack(w.git_wd, watch._CLOSE_WRITE, 0, 16) + b"index.lock\0\0\0\0\0\0")
-    assert w._matters(watch._HEAD.pack(w.git_wd, watch._MOVED_TO, 0, 8) + b"index\0\0\0")
+    git_wd = next(iter(w.git_wds))
+    assert not w._matters(watch._HEAD.pack(git_wd, watch._CLOSE_WRITE, 0, 16) + b"index.lock\0\0\0\0\0\0")
+    assert w._matters(watch._HEAD.pack(git_wd, watch._MOVED_TO, 0, 8) + b"index\0\0\0")
+
+
+class GitNamed:
+    """`snapshot._git_output`, counting the calls that ask git for the modified and untracked files."""
+
+    def __init__(self, monkeypatch):
+        self.calls = 0
+        real = snapshot._git_output
+
+        def counted(repo, args):
+            self.calls += args == snapshot._NAMED
+            return real(repo, args)
+        monkeypatch.setattr(snapshot, "_git_output", counted)
+        monkeypatch.setattr(snapshot, "WATCH", True)
+        monkeypatch.setattr(snapshot, "_listings", {})
+
+    def taken(self) -> int:
+        n, self.calls = self.calls, 0
+        return n
+
+
+def _scan_as_git_says(monkeypatch) -> dict:
+    """The tree's map from a watched scan, checked against a scan that asks git (WATCH off)."""
+    ctx = Ctx(False)
+    watched = snapshot.scan(ctx.repo, ctx.store).files
+    monkeypatch.setattr(snapshot, "WATCH", False)
+    try:
+        assert snapshot.scan(ctx.repo, ctx.store).files == watched
+    finally:
+        monkeypatch.setattr(snapshot, "WATCH", True)
+    return watched
+
+
+def test_a_watched_scan_asks_git_only_after_a_change_and_sees_every_change(tree, monkeypatch):
+    os.makedirs(tree.root / "drafts")   # an empty untracked folder: a file may come in it
+    tree.write("notes/todo.txt", "buy milk\n")   # an untracked one
+    _age(tree.root)
+    named = GitNamed(monkeypatch)
+    ctx = Ctx(False)
+    first = snapshot.scan(ctx.repo, ctx.store).files
+    snapshot.scan(ctx.repo, ctx.store).files   # the first with every folder watched from before git ran
+    assert named.taken() == 2
+    for _ in range(3):
+        again = snapshot.scan(ctx.repo, ctx.store)
+        assert again.unchanged
+    assert named.taken() == 0   # nothing changed: git not asked
+
+    steps = [lambda: tree.write("app/cart.js", "export function cartSum() {}\n"),
+             lambda: tree.write("drafts/plan.md", "# plan\n"),
+             lambda: tree.write("app/promo/codes.js", "export const code = 1;\n"),
+             lambda: tree.write("app/promo/more.js", "export const more = 2;\n"),   # in the folder watched only since
+             lambda: os.remove(tree.root / "notes/todo.txt"),
+             lambda: (tree.root / ".git/info").mkdir(exist_ok=True) or
+             (tree.root / ".git/info/exclude").write_text("app/promo/\n")]   # git's own ignore rules count too
+    for step in steps:
+        _scan_as_git_says(monkeypatch)
+        _scan_as_git_says(monkeypatch)   # vouched for again
+        named.taken()
+        step()
+        files = _scan_as_git_says(monkeypatch)
+        assert named.taken() >= 2   # the change made the watched scan ask git (the check's scan asks always)
+    assert "drafts/plan.md" in files and "notes/todo.txt" not in files and "app/promo/more.js" not in files
+    assert files["app/cart.js"] != first["app/cart.js"]
+
+    _scan_as_git_says(monkeypatch)
+    named.taken()
+    snapshot.scan(ctx.repo, ctx.store).files
+    assert named.taken() == 0
+    tree.write("build/out.js", "export function built() {}\n")   # ignored: not watched, not listed
+    assert "build/out.js" not in snapshot.scan(ctx.repo, ctx.store).files
+    assert named.taken() <= 1   # the folder made in the root counts once

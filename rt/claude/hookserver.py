@@ -343,6 +343,8 @@ def serve(handle) -> int:
         except ImportError:
             pass
     server.code_changed()   # the files as loaded
+    from rt import snapshot
+    snapshot.WATCH = True   # an unchanged tree's listing from the watcher, not git (`snapshot._named`)
     gc.freeze()
     import signal
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))   # a stop unwinds, and takes the state file with it

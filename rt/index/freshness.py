@@ -15,7 +15,7 @@ import time
 from array import array
 from collections import namedtuple
 
-from rt.core import HEAVY_DIRS, GitProcess, Repo, git, git_index, git_paths
+from rt.core import GitProcess, Repo, folders_up, git, git_dir, git_index, git_paths, untracked_folders
 
 
 class Probe:
@@ -148,16 +148,6 @@ def signature(repo: Repo, targets: list[str], *, probe: Probe | None = None) -> 
     return Signature(out, known, _stat_data([root + p for p in git_paths(out)]))
 
 
-def git_dir(repo: Repo) -> str:
-    """The folder holding the repository's git index (in a linked worktree `.git` is a file naming it)."""
-    gitdir = os.path.join(repo.top, ".git")
-    if os.path.isfile(gitdir):
-        with open(gitdir, encoding="utf-8", errors="replace") as f:
-            line = f.read().strip()
-        gitdir = os.path.realpath(os.path.join(repo.top, line.removeprefix("gitdir:").strip()))
-    return gitdir
-
-
 def _stat_data(paths: list[str]) -> array:
     """Size, mtime and inode of each path, GONE when it is not there, packed."""
     data = array("q")
@@ -188,36 +178,9 @@ def watch(repo, files: dict, racy_after: int) -> Quick | None:
     known = set(git_paths(tracked))
     untracked = sorted(p for p in files if p not in known)
     tops = [p[:-1] for p in git_paths(loose) if p.endswith("/")]
-    dirs = sorted(_folders_up(files) | _untracked_folders(repo, tops))
+    dirs = sorted(folders_up(files) | untracked_folders(repo, tops))
     sig = signature(repo, untracked + dirs)
     return None if sig is None else Quick(untracked, dirs, sig.settled(racy_after))
-
-
-def _folders_up(files) -> set[str]:
-    """Every folder from these files' up to the root ("."): a new folder changes its parent's time only."""
-    dirs = {"."}
-    for p in files:
-        d = os.path.dirname(p) or "."
-        while d not in dirs:
-            dirs.add(d)
-            d = os.path.dirname(d) or "."
-    return dirs
-
-
-def _untracked_folders(repo, tops: list[str]) -> set[str]:
-    """Every folder in and under the untracked, not ignored folders git names (`ls-files --directory`),
-    empty ones too: a file made in an empty folder later changes that folder's time only. Heavy folders
-    (node_modules, .venv ...) and symlinks are not entered."""
-    out: set[str] = set()
-    for top in tops:
-        if top == ".rt" or top.startswith(".rt/"):   # rt's own store: git sees its ignored files as an empty folder
-            continue
-        out.add(top)
-        for folder, subdirs, _ in os.walk(os.path.join(repo.root, top)):
-            subdirs[:] = [d for d in subdirs if d not in HEAVY_DIRS]
-            rel = os.path.relpath(folder, repo.root).replace(os.sep, "/")
-            out.update(f"{rel}/{d}" for d in subdirs)
-    return out
 
 
 def read(store, rel: str) -> Quick | None:
@@ -369,5 +332,5 @@ def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[se
     if files is None or tops is None:
         return None
     came = set(git_paths(files)) - set(idx.paths)
-    new_dirs = _untracked_folders(repo, [p[:-1] for p in git_paths(tops) if p.endswith("/")])
-    return came, went, new_dirs | _folders_up(came)
+    new_dirs = untracked_folders(repo, [p[:-1] for p in git_paths(tops) if p.endswith("/")])
+    return came, went, new_dirs | folders_up(came)

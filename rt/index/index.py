@@ -434,7 +434,7 @@ class Kept:
                 self._follow(ctx.repo, quick.dirs)
 
     def _follow(self, repo, dirs: list[str]) -> None:
-        from rt.index import watch
+        from rt import watch
         if self.watcher is not None:
             try:
                 self.watcher.follow(dirs)

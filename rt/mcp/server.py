@@ -24,7 +24,7 @@ import re
 import sys
 import traceback
 
-from rt import __version__
+from rt import __version__, snapshot
 from rt.cli import Ctx
 from rt.core import Repo, Result, RtError, UsageError, find_repo
 from rt.index.index import Kept
@@ -64,6 +64,7 @@ class Server:
         self.repo = repo
         self.structured = structured
         self.kept = Kept(watch=True)
+        snapshot.WATCH = True   # this process stays up: its scans may take an unchanged tree's listing from a watcher
         self.tool_list = [tools.definition(t) for t in tools.TOOLS]
 
     # ------------------------------------------------------------ the stream

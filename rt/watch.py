@@ -1,11 +1,13 @@
-"""Whether anything in the indexed tree changed since a moment: Linux's inotify, for the processes that stay up.
+"""Whether anything in a repository's tree changed since a moment: Linux's inotify, for the processes that stay up.
 
 A long-lived process (the hook server, `rt mcp`) checks the index's freshness before every look-up: git stats
 every tracked file and rt every folder (`freshness.signature`), 10 ms on a 1,000-file tree and 130 ms on
 babel's 27,000. Between two look-ups the tree has usually not changed at all, and the kernel can say so: a
 watch on each folder the quick check stats reports every file made, written, moved or removed in it, and a
 watch on git's folder every rewrite of git's index. No event since the index was last found current means
-the signature would be the same, so it need not be taken.
+the signature would be the same, so it need not be taken. The snapshot's scan (`snapshot.WATCH`) asks the
+same of every folder git lists files in: no event since git last named the modified and untracked files
+means git would name the same ones.
 
 The watches cover the quick check's folders (`Quick.dirs`: each folder up from an indexed file, and each in
 the untracked, not ignored folders), so what the signature would see, this sees; never a folder it does not
@@ -21,6 +23,8 @@ import os
 import struct
 import sys
 
+from rt.core import git_dir
+
 _MODIFY, _ATTRIB, _CLOSE_WRITE = 0x2, 0x4, 0x8
 _MOVED_FROM, _MOVED_TO, _CREATE, _DELETE = 0x40, 0x80, 0x100, 0x200
 _DELETE_SELF, _MOVE_SELF = 0x400, 0x800
@@ -31,7 +35,10 @@ FOLDER_EVENTS = (_MODIFY | _ATTRIB | _CLOSE_WRITE | _MOVED_FROM | _MOVED_TO | _C
                  | _MOVE_SELF)
 """What changes a folder's files: their bytes, their stat data, their coming and going, the folder's own end."""
 GIT_EVENTS = _CLOSE_WRITE | _MOVED_TO | _CREATE | _DELETE | _MOVED_FROM
-"""In git's folder, only `index` counts (git writes it as `index.lock`, then renames it)."""
+"""In git's folders only the files named count (git writes `index` as `index.lock`, then renames it)."""
+_ISDIR = 0x40000000
+_RESHAPE = _DELETE_SELF | _MOVE_SELF | _IGNORED | _Q_OVERFLOW
+"""Events after which the set of folders to watch may differ (with _ISDIR: a folder made, removed, moved)."""
 SHARE = 4
 """A repository takes at most 1/SHARE of the user's inotify watches (editors and other tools need theirs)."""
 _HEAD = struct.Struct("iIII")
@@ -46,21 +53,25 @@ def _limit() -> int:
 
 
 class Watcher:
-    """Watches on a repository's folders and git's folder; `changed()` says whether any reported a change
-    since `settle()`."""
+    """Watches on a repository's folders and on git's files (`git`: folder -> the names in it that count);
+    `changed()` says whether any reported a change since `settle()`, `reshaped` whether folders came or went
+    since `follow()`."""
 
-    def __init__(self, top: str, gitdir: str | None):
-        self.top, self.gitdir = top, gitdir
+    def __init__(self, top: str, git: dict[str, frozenset[bytes]]):
+        self.top = top
         self._libc = ctypes.CDLL(None, use_errno=True)
         fd = self._libc.inotify_init1(_NONBLOCK | _CLOEXEC)
         if fd < 0:
             raise OSError(ctypes.get_errno(), "inotify_init1")
         self.fd = fd
         self.wds: dict[str, int] = {}     # folder (repository path, "." the root) -> watch
-        self.git_wd = -1
         self.dirty = True                 # nothing vouched for until the first settle()
-        if gitdir is not None:
-            self.git_wd = self._add(gitdir, GIT_EVENTS)
+        self.reshaped = False
+        self.git_wds: dict[int, frozenset[bytes]] = {}
+        for folder, names in git.items():
+            wd = self._add(folder, GIT_EVENTS)
+            if wd >= 0:
+                self.git_wds[wd] = names
 
     def _add(self, path: str, mask: int) -> int:
         wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), mask | _ONLYDIR | _DONT_FOLLOW)
@@ -75,6 +86,7 @@ class Watcher:
         """Watch exactly these folders (repository paths). A folder watched only now may have changed unseen
         before its watch: the caller vouches for nothing until a signature taken after `settle()` matches."""
         wanted = set(dirs) | {"."}
+        self.reshaped = False
         for d in [d for d in self.wds if d not in wanted]:
             self._libc.inotify_rm_watch(self.fd, self.wds.pop(d))
         for d in sorted(wanted - self.wds.keys()):
@@ -94,14 +106,18 @@ class Watcher:
             self.dirty = self.dirty or self._matters(data)
 
     def _matters(self, data: bytes) -> bool:
+        found = False
         at = 0
         while at + _HEAD.size <= len(data):
             wd, mask, _, size = _HEAD.unpack_from(data, at)
             name = data[at + _HEAD.size:at + _HEAD.size + size].rstrip(b"\0")
             at += _HEAD.size + size
-            if wd != self.git_wd or mask & _Q_OVERFLOW or name == b"index":
-                return True   # an ignored watch (its folder went) is an event of a folder watched too
-        return False
+            names = self.git_wds.get(wd)
+            if names is None or mask & _Q_OVERFLOW or name in names:
+                found = True   # an ignored watch (its folder went) is an event of a folder watched too
+                if mask & _RESHAPE or mask & _ISDIR and mask & (_CREATE | _DELETE | _MOVED_FROM | _MOVED_TO):
+                    self.reshaped = True
+        return found
 
     def settle(self) -> None:
         """Forget the events so far: from here on, `changed()` reports only later ones."""
@@ -114,14 +130,19 @@ class Watcher:
             self.fd = -1
 
 
-def watcher(repo, dirs: list[str]) -> Watcher | None:
-    """A watcher of `repo` (a `core.Repo`) over `dirs`, or None where inotify cannot serve (not Linux, not
-    git, too many folders, a failure)."""
-    if sys.platform != "linux" or not repo.is_git or len(dirs) + 2 > _limit():
+def watcher(repo, dirs, git_names=(b"index",)) -> Watcher | None:
+    """A watcher of `repo` (a `core.Repo`) over `dirs` and the files of git's folder named `git_names` (a name
+    with a slash: in that subfolder), or None where inotify cannot serve (not Linux, not git, too many
+    folders, a failure)."""
+    if sys.platform != "linux" or not repo.is_git or len(dirs) + 3 > _limit():
         return None
-    from rt.index.freshness import git_dir
+    gitdir = git_dir(repo)
+    git: dict[str, set[bytes]] = {}
+    for name in git_names:
+        sub, _, base = name.rpartition(b"/")
+        git.setdefault(os.path.join(gitdir, os.fsdecode(sub)) if sub else gitdir, set()).add(base)
     try:
-        w = Watcher(repo.top, git_dir(repo))
+        w = Watcher(repo.top, {k: frozenset(v) for k, v in git.items()})
     except (OSError, AttributeError):
         return None
     try:
