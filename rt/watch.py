@@ -12,8 +12,9 @@ means git would name the same ones.
 The watches cover the quick check's folders (`Quick.dirs`: each folder up from an indexed file, and each in
 the untracked, not ignored folders), so what the signature would see, this sees; never a folder it does not
 (ignored and heavy folders stay unwatched, and a watch never follows a symlink). Where inotify is missing
-(not Linux), fails, or would take more than a quarter of the user's watches, there is no watcher and every
-look-up takes the signature as before. Standard library only: `ctypes` reaches libc's three calls.
+(not Linux), fails, or would take more than a quarter of the user's watches, and on a file system another
+machine can change (NFS, SMB, WSL's Windows drives, FUSE: `LOCAL`), there is no watcher and every look-up
+takes the signature as before. Standard library only: `ctypes` reaches libc's three calls.
 """
 from __future__ import annotations
 
@@ -42,6 +43,31 @@ _RESHAPE = _DELETE_SELF | _MOVE_SELF | _IGNORED | _Q_OVERFLOW
 SHARE = 4
 """A repository takes at most 1/SHARE of the user's inotify watches (editors and other tools need theirs)."""
 _HEAD = struct.Struct("iIII")
+
+
+LOCAL = frozenset({"ext2", "ext3", "ext4", "xfs", "btrfs", "tmpfs", "ramfs", "overlay", "zfs", "f2fs", "bcachefs",
+                   "jfs", "reiserfs"})
+"""File systems whose every change this kernel makes, so inotify reports it. Not NFS, SMB, 9p (WSL's Windows
+drives), FUSE or virtiofs: there a change made by another machine or the host reaches no watch, and a
+watcher would vouch for a tree that changed."""
+
+
+def _fs_type(path: str, table: str = "/proc/self/mountinfo") -> str:
+    """The type of the file system `path` is on, from the kernel's mount table ("" when unknown)."""
+    best, kind = "", ""
+    try:
+        with open(table, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                fields, _, rest = line.partition(" - ")
+                parts = fields.split()
+                if len(parts) < 5 or not rest:
+                    continue
+                point = parts[4].replace("\\040", " ").replace("\\011", "\t").replace("\\012", "\n").replace("\\134", "\\")
+                if (path == point or path.startswith(point.rstrip("/") + "/")) and len(point) >= len(best):
+                    best, kind = point, rest.split()[0]
+    except OSError:
+        return ""
+    return kind
 
 
 def _limit() -> int:
@@ -134,7 +160,8 @@ def watcher(repo, dirs, git_names=(b"index",)) -> Watcher | None:
     """A watcher of `repo` (a `core.Repo`) over `dirs` and the files of git's folder named `git_names` (a name
     with a slash: in that subfolder), or None where inotify cannot serve (not Linux, not git, too many
     folders, a failure)."""
-    if sys.platform != "linux" or not repo.is_git or len(dirs) + 3 > _limit():
+    if sys.platform != "linux" or not repo.is_git or len(dirs) + 3 > _limit() \
+            or _fs_type(os.path.realpath(repo.top)) not in LOCAL:
         return None
     gitdir = git_dir(repo)
     git: dict[str, set[bytes]] = {}

@@ -228,3 +228,29 @@ def test_a_watched_scan_asks_git_only_after_a_change_and_sees_every_change(tree,
     tree.write("build/out.js", "export function built() {}\n")   # ignored: not watched, not listed
     assert "build/out.js" not in snapshot.scan(ctx.repo, ctx.store).files
     assert named.taken() <= 1   # the folder made in the root counts once
+
+
+def test_no_watcher_on_a_file_system_another_machine_can_change(tree, tmp_path, monkeypatch):
+    table = tmp_path / "mountinfo"
+    table.write_text("27 1 254:0 / / rw,relatime - ext4 /dev/vda rw\n"
+                     "40 27 0:50 / /mnt/c rw,noatime - 9p drvfs rw,aname=drvfs\n"
+                     "41 40 0:51 / /mnt/c/my\\040repo rw - nfs4 server:/export rw\n"
+                     "42 27 0:52 / /mnt/cache rw - tmpfs tmpfs rw\n")
+    assert watch._fs_type("/home/me/repo", str(table)) == "ext4"
+    assert watch._fs_type("/mnt/c/work/repo", str(table)) == "9p"   # WSL's Windows drive
+    assert watch._fs_type("/mnt/c/my repo/src", str(table)) == "nfs4"
+    assert watch._fs_type("/mnt/cache", str(table)) == "tmpfs" and watch._fs_type("/mnt/cachet", str(table)) == "ext4"
+    assert watch._fs_type(str(tree.root)) in watch.LOCAL   # this machine's own table
+
+    sig = Counted(monkeypatch)
+    named = GitNamed(monkeypatch)
+    monkeypatch.setattr(watch, "_fs_type", lambda path: "nfs4")
+    kept = Kept(watch=True)
+    _kept_load(kept)
+    ctx = Ctx(False)
+    sig.taken()
+    named.taken()
+    for _ in range(3):
+        _kept_load(kept)
+        snapshot.scan(ctx.repo, ctx.store).files
+    assert kept.watcher is None and sig.taken() == 3 and named.taken() == 3   # git asked every time, as before
