@@ -12,7 +12,7 @@ means git would name the same ones.
 The watches cover the quick check's folders (`Quick.dirs`: each folder up from an indexed file, and each in
 the untracked, not ignored folders), so what the signature would see, this sees; never a folder it does not
 (ignored and heavy folders stay unwatched, and a watch never follows a symlink). Where inotify is missing
-(not Linux), fails, or would take more than a quarter of the user's watches, and on a file system another
+(not Linux), fails, or would take more than an eighth of the user's watches, and on a file system another
 machine can change (NFS, SMB, WSL's Windows drives, FUSE: `LOCAL`), there is no watcher and every look-up
 takes the signature as before. Standard library only: `ctypes` reaches libc's three calls.
 """
@@ -40,8 +40,9 @@ GIT_EVENTS = _CLOSE_WRITE | _MOVED_TO | _CREATE | _DELETE | _MOVED_FROM
 _ISDIR = 0x40000000
 _RESHAPE = _DELETE_SELF | _MOVE_SELF | _IGNORED | _Q_OVERFLOW
 """Events after which the set of folders to watch may differ (with _ISDIR: a folder made, removed, moved)."""
-SHARE = 4
-"""A repository takes at most 1/SHARE of the user's inotify watches (editors and other tools need theirs)."""
+SHARE = 8
+"""A watcher takes at most 1/SHARE of the user's inotify watches: a server has two (the index's, the scans'),
+and editors and other tools need theirs."""
 _HEAD = struct.Struct("iIII")
 
 
