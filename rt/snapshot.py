@@ -188,7 +188,7 @@ def _named(repo: Repo) -> bytes | None:
         return out
     if held is None:
         from rt import watch
-        w = watch.watcher(repo, dirs, (b"index", b"info/exclude"))
+        w = watch.watcher(repo, dirs, (b"index", b"info", b"info/exclude"))   # "info": made after the watch
         _listings[repo.top] = None if w is None else _Listing(w, out)
         return out
     try:
