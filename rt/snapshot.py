@@ -186,9 +186,11 @@ def _named(repo: Repo) -> bytes | None:
     dirs = _listed_folders(repo, out)
     if dirs is None:
         return out
-    if held is None:
+    if held is None or held.watcher.git_missing:   # "info" counts in git's folder: made after, it needs a new watch
         from rt import watch
-        w = watch.watcher(repo, dirs, (b"index", b"info", b"info/exclude"))   # "info": made after the watch
+        if held is not None:
+            held.watcher.close()
+        w = watch.watcher(repo, dirs, (b"index", b"info", b"info/exclude"))
         _listings[repo.top] = None if w is None else _Listing(w, out)
         return out
     try:

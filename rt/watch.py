@@ -95,10 +95,13 @@ class Watcher:
         self.dirty = True                 # nothing vouched for until the first settle()
         self.reshaped = False
         self.git_wds: dict[int, frozenset[bytes]] = {}
+        self.git_missing = False          # a git folder not there yet (made later: a new watcher is needed)
         for folder, names in git.items():
             wd = self._add(folder, GIT_EVENTS)
             if wd >= 0:
                 self.git_wds[wd] = names
+            else:
+                self.git_missing = True
 
     def _add(self, path: str, mask: int) -> int:
         wd = self._libc.inotify_add_watch(self.fd, os.fsencode(path), mask | _ONLYDIR | _DONT_FOLLOW)
@@ -140,7 +143,9 @@ class Watcher:
             name = data[at + _HEAD.size:at + _HEAD.size + size].rstrip(b"\0")
             at += _HEAD.size + size
             names = self.git_wds.get(wd)
-            if names is None or mask & _Q_OVERFLOW or name in names:
+            if names is not None and (mask & _RESHAPE or mask & _ISDIR and name in names):
+                self.git_missing = True   # a git folder watched went, or one named came: a new watcher is needed
+            if names is None or mask & _RESHAPE or name in names:
                 found = True   # an ignored watch (its folder went) is an event of a folder watched too
                 if mask & _RESHAPE or mask & _ISDIR and mask & (_CREATE | _DELETE | _MOVED_FROM | _MOVED_TO):
                     self.reshaped = True

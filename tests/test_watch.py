@@ -3,6 +3,7 @@ takes the kept index without the freshness signature; every change the signature
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 import time
 from pathlib import Path
@@ -220,6 +221,15 @@ def test_a_watched_scan_asks_git_only_after_a_change_and_sees_every_change(tree,
         assert named.taken() >= 2   # the change made the watched scan ask git (the check's scan asks always)
     assert "drafts/plan.md" in files and "notes/todo.txt" not in files and "app/promo/more.js" not in files
     assert files["app/cart.js"] != first["app/cart.js"]
+
+    shutil.rmtree(tree.root / ".git/info")   # git's info folder gone, then made again after the watch began
+    snapshot.scan(ctx.repo, ctx.store).files
+    snapshot.scan(ctx.repo, ctx.store).files
+    (tree.root / ".git/info").mkdir()
+    _scan_as_git_says(monkeypatch)
+    _scan_as_git_says(monkeypatch)
+    (tree.root / ".git/info/exclude").write_text("drafts/\n")
+    assert "drafts/plan.md" not in _scan_as_git_says(monkeypatch)
 
     _scan_as_git_says(monkeypatch)
     named.taken()
