@@ -92,6 +92,7 @@ class Watcher:
             raise OSError(ctypes.get_errno(), "inotify_init1")
         self.fd = fd
         self.wds: dict[str, int] = {}     # folder (repository path, "." the root) -> watch
+        self._folder: dict[int, str] = {}  # and back
         self.dirty = True                 # nothing vouched for until the first settle()
         self.reshaped = False
         self.git_wds: dict[int, frozenset[bytes]] = {}
@@ -120,7 +121,10 @@ class Watcher:
         for d in [d for d in self.wds if d not in wanted]:
             self._libc.inotify_rm_watch(self.fd, self.wds.pop(d))
         for d in sorted(wanted - self.wds.keys()):
-            self.wds[d] = self._add(self.top if d == "." else os.path.join(self.top, d), FOLDER_EVENTS)
+            wd = self._add(self.top if d == "." else os.path.join(self.top, d), FOLDER_EVENTS)
+            if wd >= 0:   # a folder not there is watched once it comes (its parent's event says so)
+                self.wds[d] = wd
+                self._folder[wd] = d
 
     def changed(self) -> bool:
         """Read every event waiting: True if any (a queue overflow included) came since `settle()`."""
@@ -142,6 +146,8 @@ class Watcher:
             wd, mask, _, size = _HEAD.unpack_from(data, at)
             name = data[at + _HEAD.size:at + _HEAD.size + size].rstrip(b"\0")
             at += _HEAD.size + size
+            if mask & _IGNORED and wd in self._folder:   # its folder went: a folder of that name is watched anew
+                self.wds.pop(self._folder.pop(wd), None)
             names = self.git_wds.get(wd)
             if names is not None and (mask & _RESHAPE or mask & _ISDIR and name in names):
                 self.git_missing = True   # a git folder watched went, or one named came: a new watcher is needed

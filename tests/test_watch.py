@@ -101,6 +101,13 @@ def test_no_signature_while_nothing_changed_and_every_change_seen(tree, monkeypa
     assert _defined(_kept_load(kept), "promoCode") == [] and sig.taken() >= 1
     os.rename(tree.root / "app/promo", tree.root / "app/offers")
     assert _defined(_kept_load(kept), "promoMore") == ["app/offers/more.js"]
+    shutil.rmtree(tree.root / "app/offers")   # a folder removed and made again (a branch switch): watched anew
+    tree.write("app/offers/more.js", "export function promoMore() {}\n")
+    _age(tree.root, inside=False)   # no racy entry: the next loads vouch for the tree
+    _kept_load(kept)
+    _kept_load(kept)
+    tree.write("app/offers/more.js", "export function promoAgain() {}\n")
+    assert _defined(_kept_load(kept), "promoAgain") == ["app/offers/more.js"]
     tree.write("node_modules_like.txt", "")   # any file in a watched folder counts
     sig.taken()
     _kept_load(kept)
