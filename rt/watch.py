@@ -119,10 +119,15 @@ class Watcher:
         wanted = set(dirs) | {"."}
         self.reshaped = False
         for d in [d for d in self.wds if d not in wanted]:
-            self._libc.inotify_rm_watch(self.fd, self.wds.pop(d))
+            wd = self.wds.pop(d)
+            del self._folder[wd]
+            self._libc.inotify_rm_watch(self.fd, wd)
         for d in sorted(wanted - self.wds.keys()):
             wd = self._add(self.top if d == "." else os.path.join(self.top, d), FOLDER_EVENTS)
             if wd >= 0:   # a folder not there is watched once it comes (its parent's event says so)
+                moved = self._folder.get(wd)   # the same folder under the name it had (its move not read yet)
+                if moved is not None:
+                    del self.wds[moved]
                 self.wds[d] = wd
                 self._folder[wd] = d
 
@@ -146,8 +151,10 @@ class Watcher:
             wd, mask, _, size = _HEAD.unpack_from(data, at)
             name = data[at + _HEAD.size:at + _HEAD.size + size].rstrip(b"\0")
             at += _HEAD.size + size
-            if mask & _IGNORED and wd in self._folder:   # its folder went: a folder of that name is watched anew
-                self.wds.pop(self._folder.pop(wd), None)
+            if mask & (_IGNORED | _MOVE_SELF) and wd in self._folder:   # a watch follows a folder, not its name:
+                del self.wds[self._folder.pop(wd)]                      # gone or moved, the name is watched anew
+                if mask & _MOVE_SELF:
+                    self._libc.inotify_rm_watch(self.fd, wd)
             names = self.git_wds.get(wd)
             if names is not None and (mask & _RESHAPE or mask & _ISDIR and name in names):
                 self.git_missing = True   # a git folder watched went, or one named came: a new watcher is needed

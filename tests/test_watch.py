@@ -1,5 +1,6 @@
-"""The watcher a long-lived process keeps on the tree (`rt/index/watch.py`): while it saw no change, a look-up
-takes the kept index without the freshness signature; every change the signature would see, it sees."""
+"""The watchers a long-lived process keeps on the tree (`rt/watch.py`): while they saw no change, a look-up
+takes the kept index without the freshness signature, and a scan git's last listing without asking git;
+every change the signature or git would see, they see."""
 from __future__ import annotations
 
 import os
@@ -10,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from rt.cli import Ctx
 from rt import snapshot, watch
+from rt.cli import Ctx
 from rt.index import freshness
 from rt.index.index import Kept, load
 
@@ -101,6 +102,24 @@ def test_no_signature_while_nothing_changed_and_every_change_seen(tree, monkeypa
     assert _defined(_kept_load(kept), "promoCode") == [] and sig.taken() >= 1
     os.rename(tree.root / "app/promo", tree.root / "app/offers")
     assert _defined(_kept_load(kept), "promoMore") == ["app/offers/more.js"]
+    tree.write("app/promo/again.js", "export function promoBack() {}\n")   # the old name made again: watched too
+    _age(tree.root, inside=False)
+    _kept_load(kept)
+    _kept_load(kept)
+    tree.write("app/promo/again.js", "export function promoBackAgain() {}\n")
+    assert _defined(_kept_load(kept), "promoBackAgain") == ["app/promo/again.js"]
+    _kept_load(kept)
+    tree.write("app/offers/more.js", "export function promoMoved() {}\n")
+    assert _defined(_kept_load(kept), "promoMoved") == ["app/offers/more.js"]
+    os.makedirs(tree.root / "build")
+    os.rename(tree.root / "app/promo", tree.root / "build/promo")   # moved where nothing is watched
+    tree.write("app/promo/third.js", "export function promoThird() {}\n")
+    _age(tree.root, inside=False)
+    _kept_load(kept)
+    _kept_load(kept)
+    tree.write("app/promo/third.js", "export function promoThirdAgain() {}\n")
+    assert _defined(_kept_load(kept), "promoThirdAgain") == ["app/promo/third.js"]
+    shutil.rmtree(tree.root / "app/promo")
     shutil.rmtree(tree.root / "app/offers")   # a folder removed and made again (a branch switch): watched anew
     tree.write("app/offers/more.js", "export function promoMore() {}\n")
     _age(tree.root, inside=False)   # no racy entry: the next loads vouch for the tree
