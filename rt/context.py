@@ -50,9 +50,9 @@ class View:
         return read_text(self.ctx.repo, path) or ""
 
     def _of_index(self, name: str, make):
-        """A value worked out from the index's paths alone, kept on the index object (`Index.derived`): the hook
+        """A value worked out from the index's paths alone, kept on the index object (`Index.of_paths`): the hook
         server's kept index (`index.Kept`) gives the next hook's view the same object, and the value with it."""
-        kept = getattr(self.index, "derived", None)
+        kept = getattr(self.index, "of_paths", None)
         if kept is None:   # a partial index: one view in its life
             return make()
         if name not in kept:

@@ -351,7 +351,7 @@ def test_uses_too_long_for_the_room_left_are_dropped_first(project):
 
 def test_views_of_one_index_object_share_what_its_paths_give(shop, monkeypatch):
     """The manifest's table of files by name and the set of indexed paths are kept on the index object
-    (`Index.derived`), so a hook server's kept index gives each hook's view them as they are; a view of another
+    (`Index.of_paths`), so a hook server's kept index gives each hook's view them as they are; a view of another
     index object (the tree changed) works them out from its own paths; the manifest is a fresh view's."""
     from rt.context import View, manifest_for
     from rt.index.index import load

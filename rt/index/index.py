@@ -126,7 +126,7 @@ class Index:
         self.shards = meta["shards"]
         self.parsed = parsed
         self._cache: dict[str, dict] = {}
-        self.derived: dict[str, object] = {}
+        self.of_paths: dict[str, object] = {}
         """What its users work out from `paths` alone, kept as long as this object (`context.View._of_index`)."""
 
     def _read(self, name: str) -> dict:
