@@ -142,12 +142,11 @@ def _hits(text: str, lines: list[str], keys: dict[str, float]) -> list:
     hits: list = [_NONE] * len(lines)
     if not keys:
         return hits
+    search = re.compile("|".join(map(re.escape, keys))).search
     low = text.lower()
     ends = list(itertools.accumulate(map(len, low.splitlines(keepends=True))))
     if len(ends) != len(lines):   # never, by the rule above; a line at a time, should it not hold
-        holds = re.compile("|".join(map(re.escape, keys))).search
-        return [line_keys(line) & keys.keys() if holds(line.lower()) else _NONE for line in lines]
-    search = re.compile("|".join(map(re.escape, keys))).search
+        return [line_keys(line) & keys.keys() if search(line.lower()) else _NONE for line in lines]
     pos = 0
     while (m := search(low, pos)) is not None:
         i = bisect.bisect_right(ends, m.start())
