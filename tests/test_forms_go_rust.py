@@ -3,6 +3,8 @@ printed for it: under `-v` (go 1.14+) a test's output comes before its `--- FAIL
 printed no location is reported without one, never at another test's."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rt.diagnostics.parsers import parse
@@ -48,6 +50,24 @@ def test_go_test_plain_verbose_and_json_attach_each_failure_to_its_own_test(go_t
         assert code == 1 and got == GO_WANT, f"{args}:\n{out}"
         assert auto(out) == "go", args
         assert all(d.kind for d in read("go", crlf(out), go_tests))
+
+
+@needs_go
+def test_go_test_json_events_of_packages_run_in_parallel_interleaved(go_tests):
+    """Packages run at once and `-json` writes their events as they come: a real run's events dealt
+    out one package at a time, round robin, still give each failure to its own package and test."""
+    _, out = sh(["go", "test", "-json", "./..."], go_tests)
+    events = [ln for ln in out.splitlines() if ln.startswith("{")]
+    by_package: dict[str, list[str]] = {}
+    for ln in events:
+        by_package.setdefault(json.loads(ln)["Package"], []).append(ln)
+    assert len(by_package) == 3
+    dealt, queues = [], [list(q) for q in by_package.values()]
+    while any(queues):
+        dealt += [q.pop(0) for q in queues if q]
+    assert dealt != events
+    got = sorted((d.code, d.file, d.line, d.message) for d in read("go", "\n".join(dealt) + "\n", go_tests))
+    assert got == GO_WANT
 
 
 @needs_go

@@ -125,10 +125,13 @@ def _stack_place(stack: list[str], func: str, root: str | None) -> tuple[str, in
 
 def _json_to_text(output: str) -> str:
     """`go test -json` turned back into the text it carries (the `-v` form); other lines kept as they
-    are (build errors go to stderr as text)."""
+    are (build errors go to stderr as text). Packages run in parallel and their events interleave, so
+    each package's output is held until its own result event and then written as one block, as plain
+    `go test` prints it. Events of no package (go 1.24's build output) are written as they come."""
     if '"Action"' not in output:
         return output
-    out = []
+    out: list[str] = []
+    held: dict[str, list[str]] = {}
     for ln in output.splitlines(keepends=True):
         s = ln.strip()
         if s.startswith("{") and '"Action"' in s:
@@ -136,8 +139,15 @@ def _json_to_text(output: str) -> str:
                 event = json.loads(s)
             except ValueError:
                 raise Truncated("a go test -json event line is cut off") from None
-            if isinstance(event, dict) and isinstance(event.get("Output"), str):
-                out.append(event["Output"])
+            if not isinstance(event, dict):
+                continue
+            pkg = event.get("Package")
+            if isinstance(event.get("Output"), str):
+                (held.setdefault(pkg, []) if isinstance(pkg, str) else out).append(event["Output"])
+            if isinstance(pkg, str) and not event.get("Test") and event.get("Action") in ("pass", "fail", "skip"):
+                out += held.pop(pkg, [])
         else:
             out.append(ln)
+    for block in held.values():     # a log cut before a package's result: its lines as they came
+        out += block
     return "".join(out)
