@@ -417,6 +417,12 @@ def test_a_command_line_not_for_the_server_runs_where_it_was_typed(project, serv
     assert rt_cli(project, "status", served=False)[3]
 
 
+def _ctrl_c_as_a_terminal_has_it() -> None:
+    """SIGINT at its default in the child: a suite started in the background (`cmd &` in a script) runs with
+    SIGINT ignored, which the child inherits, so it would never see the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_while_the_server_works_ends_the_look_up_as_rt_does(project, tmp_path):
     """A server that greets and then takes its time: Ctrl-C in the waiting command line gives rt's own one-line
     error and exit code (as `rt.cli.main` gives them), no traceback."""
@@ -430,7 +436,8 @@ def test_ctrl_c_while_the_server_works_ends_the_look_up_as_rt_does(project, tmp_
     env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"} | {"PYTHONPATH": str(ROOT)}
     for json_out in (False, True):
         proc = subprocess.Popen([sys.executable, "-S", "-m", "rt", "refs", "x"] + (["--json"] if json_out else []),
-                                cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                                cwd=project.root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                preexec_fn=_ctrl_c_as_a_terminal_has_it)
         conn, _ = slow.accept()
         conn.sendall(b"RT-HOOK-SERVER 4242\n")
         conn.settimeout(10)
