@@ -17,7 +17,7 @@ from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index import history
 from rt.pack.fragments import Fragment, as_keys, fragments, is_import
-from rt.pack.rank import CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, parse_task, rank, settle, short
+from rt.pack.rank import CODE_LANGS, Ranking, changed_with, is_rt_own, like_commits, is_test, parse_task, rank, settle, short
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -43,7 +43,8 @@ class View:
             ranking = ranker(self.index, self.text, self.pinned, self.read)
             reading, self.ctx.history = self.ctx.history, None   # started before the view (the /runtask hook)
             together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
-            self._ranking = ranking if together is None else changed_with(ranking, together, self.indexed)
+            self._ranking = ranking if together is None else \
+                changed_with(like_commits(ranking, together, self.indexed), together, self.indexed)
         return self._ranking
 
     def read(self, path: str) -> str:

@@ -59,18 +59,18 @@ def test_the_history_is_kept_per_head_and_only_the_newer_commits_are_read(projec
     commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
     load(project)
     head = project.git("rev-parse", "HEAD").strip()
-    assert kept(project)["head"] == head and kept(project)["commits"] == [[head, ["a.py", "b.py"]]]
+    assert kept(project)["head"] == head and kept(project)["commits"] == [[head, ["a.py", "b.py"], "one"]]
     data = kept(project)
     data["commits"][0][1] = ["marked.py", "other.py"]   # a change only a new read would undo
     (project.root / ".rt" / history.FILE).write_text(json.dumps(data))
     assert load(project).partners("marked.py") == {"other.py": (1, 1)}   # read from the kept file
     commit(project, {"a.py": "a = 2\n", "c.py": "c = 1\n"}, "two")
     got = load(project)
-    assert kept(project)["commits"][1] == [head, ["marked.py", "other.py"]]   # kept: only "two" was read
+    assert kept(project)["commits"][1] == [head, ["marked.py", "other.py"], "one"]   # kept: only "two" was read
     assert got.partners("c.py") == {"a.py": (1, 1)}
     project.git("commit", "-q", "--amend", "-m", "two, reworded")   # "two" is gone from the history, "one" stays
     got = load(project)
-    assert [c for c, _ in kept(project)["commits"]] == [project.git("rev-parse", "HEAD").strip(), head]
+    assert [c for c, _, _ in kept(project)["commits"]] == [project.git("rev-parse", "HEAD").strip(), head]
     assert got.partners("c.py") == {"a.py": (1, 1)} and got.partners("marked.py") == {"other.py": (1, 1)}
     assert project.git("status", "--porcelain") == ""
 
@@ -125,7 +125,7 @@ def test_a_file_changed_with_the_best_ranked_one_follows_it(project):
     data = project.rt_json("pack", "round the invoice total")
     ranked = [r["path"] for r in data["ranked"]]
     assert ranked[:2] == ["billing/invoice.py", "billing/registry.py"]
-    assert data["ranked"][1]["why"] == ["changed with billing/invoice.py (3 of 3 commits)"]
+    assert data["ranked"][1]["why"][-1] == "changed with billing/invoice.py (3 of 3 commits)"
     assert "billing/old.py" not in ranked
     (project.root / ".rt" / history.FILE).unlink()
     project.write("billing/invoice.py", "def invoice_total(lines):\n    return sum(lines) + 9\n")
@@ -167,3 +167,28 @@ def test_a_history_read_meanwhile_is_the_history_loaded_and_kept_only_when_taken
     reading = history.Reading(repo, Store(repo))
     with pytest.raises(ValueError, match="damaged"):
         reading.result()
+
+
+def test_the_files_of_past_commits_worded_like_the_task_rise(project, monkeypatch):
+    """`editor/mount.ts` holds none of the task's words, but the past commits about the toolbar's position
+    changed it: with LIKE on, it ranks among the first, saying why; with LIKE at 0, it is not ranked at all.
+    A commit sharing one common word with the task lends little."""
+    project.write("editor/toolbar.ts", "export function toolbarMenu() { return 'toolbar'; }\n")
+    project.write("editor/mount.ts", "export function mountEditor(node) { return node; }\n")
+    for i in range(30):
+        project.write(f"misc/m{i}.ts", f"export function helper{i}() {{ return {i}; }}\n")
+    project.init_git()
+    for i in range(2):
+        commit(project, {"editor/mount.ts": f"export function mountEditor(node) {{ return node + {i}; }}\n"},
+               f"fix: toolbar is mispositioned when the document opens ({i})")
+    commit(project, {"misc/m1.ts": "export function helper1() { return 'one'; }\n"}, "docs: a note to document m1")
+    task = "Fix mispositioned toolbar on first document open"
+    from rt.pack import rank
+    monkeypatch.setattr(rank, "LIKE", 0.0)
+    assert "editor/mount.ts" not in [r["path"] for r in project.rt_json("pack", task)["ranked"]]
+    monkeypatch.undo()
+    data = project.rt_json("pack", task)
+    ranked = [r["path"] for r in data["ranked"]]
+    assert ranked[0] == "editor/toolbar.ts" and "misc/m1.ts" not in ranked[:ranked.index("editor/mount.ts")]
+    assert "changed by past commits like the task" in data["ranked"][ranked.index("editor/mount.ts")]["why"]
+    assert load(project).words[0] == "doc document m1 not to"   # its message's keys, newest first

@@ -1,14 +1,17 @@
-"""Which files the repository's recent commits changed together, from git's log.
+"""Which files the repository's recent commits changed together, and the words their messages used, from
+git's log.
 
 A task's best-ranked files lead to the files that changed with them before (`rank.changed_with`): a
 feature's component and the registry it is listed in, a handler and its options, a string's code and the
-locale file. The log is read once per HEAD and kept in `.rt/history.json`; when HEAD moves, only the commits
-not kept are read (`git rev-list` names the window, cheaply). Without git, or in a repository without
-history, there is none.
+locale file. The commits whose messages read most like the task lend their files a share too
+(`rank.like_commits`): the place a kind of change was made before. The log is read once per HEAD and
+kept in `.rt/history.json`; when HEAD moves, only the commits not kept are read (`git rev-list` names the
+window, cheaply). Without git, or in a repository without history, there is none.
 """
 from __future__ import annotations
 
 from rt.core import StoreError, git
+from rt.index.terms import text_counts
 
 COMMITS = 500
 """The most recent commits read (merges and the first commit left out, which add files made elsewhere or
@@ -17,14 +20,18 @@ WIDEST = 30
 """A commit changing more files than this says nothing of which belong together (a rename sweep, a
 formatter's run, a translation sync): left out."""
 FILE = "history.json"
-VERSION = 2
+VERSION = 3
+MESSAGE = 2000
+"""The characters of a commit's message whose words are kept: its subject and the start of its body."""
 
 
 class History:
-    """Recent commits as lists of paths, newest first, and the commits changing each path."""
+    """Recent commits as lists of paths, newest first, the ranking keys of each one's message (`words`, joined
+    by spaces: a third smaller kept), and the commits changing each path."""
 
-    def __init__(self, commits: list[list[str]]):
+    def __init__(self, commits: list[list[str]], words: list[str] | None = None):
         self.commits = commits
+        self.words = words if words is not None else ["" for _ in commits]
         self.of: dict[str, list[int]] = {}
         for i, paths in enumerate(commits):
             for p in paths:
@@ -41,18 +48,19 @@ class History:
         return {p: (n, len(mine)) for p, n in counts.items()}
 
 
-def _files(root, commits: list[str]) -> dict[str, list[str]] | None:
-    """Each commit's changed files, as `git log` names them (a rename by its new name); [] for a commit wider
-    than WIDEST. None when git fails."""
+def _files(root, commits: list[str]) -> dict[str, list] | None:
+    """Each commit's [changed files, its message's ranking keys joined by spaces], as `git log` names the files (a rename by its
+    new name); no files for a commit wider than WIDEST. None when git fails."""
     out = git(root, "-c", "core.quotePath=false", "log", "--no-walk=unsorted", "--stdin", "--name-only", "-z",
-              "--format=format:%x01%H", input="\n".join(commits).encode() + b"\n")
+              "--format=format:%x01%H%x02%s%n%n%b%x03", input="\n".join(commits).encode() + b"\n")
     if out is None:
         return None
     files = {}
     for block in out.decode("utf-8", "surrogateescape").split("\x01")[1:]:
-        commit, _, names = block.partition("\n")
-        paths = [p for p in names.split("\0") if p]
-        files[commit] = paths if len(paths) <= WIDEST else []
+        commit, _, rest = block.partition("\x02")
+        message, _, names = rest.partition("\x03")
+        paths = [p for p in names.lstrip("\n").split("\0") if p]
+        files[commit] = [paths if len(paths) <= WIDEST else [], " ".join(sorted(text_counts(message[:MESSAGE])))]
     return files
 
 
@@ -105,14 +113,14 @@ def _gather(repo, store) -> History | tuple[str, list] | None:
     if window is None:
         return None
     commits = window.decode().split()
-    known = dict(kept["commits"]) if kept is not None else {}
+    known = {c: [paths, words] for c, paths, words in kept["commits"]} if kept is not None else {}
     missing = [c for c in commits if c not in known]
     if missing:
         read = _files(repo.root, missing)
         if read is None:
             return None
         known.update(read)
-    return head, [[c, known.get(c, [])] for c in commits]
+    return head, [[c, *known.get(c, [[], ""])] for c in commits]
 
 
 def _keep(store, got: History | tuple[str, list] | None) -> History | None:
@@ -129,8 +137,10 @@ def _keep(store, got: History | tuple[str, list] | None) -> History | None:
 
 
 def _history(listed: list[list]) -> History:
-    """The History of [commit, paths] pairs, newest first; a commit left out as too wide has no paths."""
-    return History([paths for _, paths in listed if paths])
+    """The History of [commit, paths, message keys] lists, newest first; a commit left out as too wide has no
+    paths."""
+    kept = [(paths, words) for _, paths, words in listed if paths]
+    return History([paths for paths, _ in kept], [words for _, words in kept])
 
 
 def _read(store) -> dict | None:
@@ -141,6 +151,6 @@ def _read(store) -> dict | None:
         return None
     if not data or data.get("version") != VERSION or not isinstance(data.get("head"), str) \
             or not isinstance(data.get("commits"), list) \
-            or not all(isinstance(c, list) and len(c) == 2 for c in data["commits"]):
+            or not all(isinstance(c, list) and len(c) == 3 for c in data["commits"]):
         return None
     return data

@@ -11,9 +11,10 @@ weighs it: tests, prose, data, vendored code and other languages' translations l
 file beside the plain English one is one), the source locale file more on a task quoting text or naming
 interface words, less on any other.
 The source locale file holding a quoted UI text and the code using its key get a bounded share of the
-best score. The files the recent commits changed with the three best ones follow them (`changed_with`,
-over `rt/index/history.py`). What `rt install` writes is never ranked. Tried on the benchmark's tuning set and left
-out for changing nothing or less: a share of a top file's score for its import neighbours (even only
+best score. The files of the recent commits whose messages read most like the task gain a share of it too
+(`like_commits`), and the files the recent commits changed with the three best ones then follow them
+(`changed_with`; both over `rt/index/history.py`). What `rt install` writes is never ranked. Tried on the
+benchmark's tuning set and left out for changing nothing or less: a share of a top file's score for its import neighbours (even only
 for neighbours matching words themselves), and a factor for the share of the task's words matched.
 """
 from __future__ import annotations
@@ -93,6 +94,11 @@ TOGETHER = 0.2
 """Each of the LEADS best files gives the files that changed with it in the recent commits this share of its
 score, times the share of its commits that changed them too: a feature's files change together, and the
 task's words often name only some of them."""
+LIKE = 0.4
+"""Share of the best score lent to the files of the past commits whose messages read most like the task
+(`like_commits`), times how like: the place a kind of change was made before."""
+LIKE_COMMITS = 20
+"""The most like commits that lend."""
 
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
                         "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
@@ -574,6 +580,53 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
         return ranking
     said = {p for p, (gain, _) in best.items() if 2 * gain >= scores[p]}   # where it is the main reason only
     files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([best[p][1]] if p in said else []))
+             for p in sorted(scores, key=lambda p: (-scores[p], p))]
+    return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
+
+
+def like_commits(ranking: Ranking, history, indexed) -> Ranking:
+    """The ranking with the files of the LIKE_COMMITS past commits whose messages read most like the task
+    (BM25 of the task's keys over the recent commits' messages, `rt/index/history.py`) lent LIKE of the best
+    score, times each commit's likeness against a message holding every key, spread over its files (by the
+    square root of their number) and times each file's kind weight. Only files the index holds gain
+    (`indexed`; not rt's own); pinned files stay first."""
+    pinned = [f for f in ranking.files if f.why == ["pinned"]]
+    rest = ranking.files[len(pinned):]
+    if LIKE <= 0 or not rest or not history.commits or not ranking.weights:
+        return ranking
+    n = len(history.commits)
+    words = [ws.split() for ws in history.words]
+    df: dict[str, int] = {}
+    for ws in words:
+        for w in ws:
+            if w in ranking.weights:
+                df[w] = df.get(w, 0) + 1
+    rarity = {k: w * _idf(n, df[k]) for k, w in ranking.weights.items() if df.get(k, 0)}
+    if not rarity:
+        return ranking
+    mean = sum(len(ws) for ws in words) / n
+    whole = sum(w * _idf(n, 0) for w in ranking.weights.values())   # a message holding every key
+    likes = []
+    for i, ws in enumerate(words):
+        s = sum(rarity.get(w, 0.0) for w in ws)
+        if s > 0:
+            likes.append((s * (K1 + 1) / (1 + K1 * (1 - B + B * len(ws) / mean)), i))
+    top = rest[0].score
+    gained: dict[str, float] = {}
+    for like, i in heapq.nlargest(LIKE_COMMITS, likes):
+        share = LIKE * top * min(1.0, like / whole) / math.sqrt(len(history.commits[i]))
+        for p in history.commits[i]:
+            if p in indexed and not is_rt_own(p):
+                gained[p] = gained.get(p, 0.0) + share * KIND[weighed_kind(p, indexed)]
+    if not gained:
+        return ranking
+    scores = {f.path: f.score for f in rest}
+    why = {f.path: f.why for f in rest}
+    for p, gain in gained.items():
+        scores[p] = scores.get(p, 0.0) + gain
+    said = {p for p, gain in gained.items() if 2 * gain >= scores[p]}   # where it is the main reason only
+    reason = ["changed by past commits like the task"]
+    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + (reason if p in said else []))
              for p in sorted(scores, key=lambda p: (-scores[p], p))]
     return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
