@@ -48,6 +48,7 @@ def get(name: str) -> float:
 
 
 def put(name: str, value: float) -> None:
+    value = type(get(name))(value)   # a count stays an int
     table, _, key = name.partition(".")
     if key:
         getattr(R, table)[key] = value
