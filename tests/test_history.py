@@ -24,6 +24,14 @@ def commit(project, files: dict[str, str], message: str, when: int | None = None
                    env={**os.environ, **GIT_ENV, "GIT_AUTHOR_DATE": f"@{when} +0000", "GIT_COMMITTER_DATE": f"@{when} +0000"})
 
 
+def in_git(project, files: dict[str, str], filler) -> None:
+    """`files` and 30 unrelated files (`filler(i)` gives each one's path and text), in a first commit: the
+    words of the task are then rare enough to choose."""
+    for path, text in [*files.items(), *map(filler, range(30))]:
+        project.write(path, text)
+    project.init_git()
+
+
 def load(project):
     repo = Repo(project.root, True)
     return history.load(repo, Store(repo))
@@ -110,12 +118,9 @@ def test_no_history_outside_git_or_before_the_first_commit(project):
 def test_a_file_changed_with_the_best_ranked_one_follows_it(project):
     """The task's words are all in `billing/invoice.py`; the registry of its totals changed with it in most of
     its commits and shares no word with the task: it is ranked next, saying why. A file deleted since is not."""
-    project.write("billing/invoice.py", "def invoice_total(lines):\n    return sum(lines)\n")
-    project.write("billing/registry.py", "HANDLERS = {}\n")
-    project.write("billing/old.py", "OLD = 1\n")
-    for i in range(30):
-        project.write(f"misc/m{i}.py", f"def helper_{i}():\n    return {i}\n")
-    project.init_git()
+    in_git(project, {"billing/invoice.py": "def invoice_total(lines):\n    return sum(lines)\n",
+                     "billing/registry.py": "HANDLERS = {}\n", "billing/old.py": "OLD = 1\n"},
+           lambda i: (f"misc/m{i}.py", f"def helper_{i}():\n    return {i}\n"))
     for i in range(3):
         commit(project, {"billing/invoice.py": f"def invoice_total(lines):\n    return sum(lines) + {i}\n",
                          "billing/registry.py": f"HANDLERS = {{{i}: 1}}\n", "billing/old.py": f"OLD = {i}\n"},
@@ -173,11 +178,9 @@ def test_the_files_of_past_commits_worded_like_the_task_rise(project, monkeypatc
     """`editor/mount.ts` holds none of the task's words, but the past commits about the toolbar's position
     changed it: with LIKE on, it ranks among the first, saying why; with LIKE at 0, it is not ranked at all.
     A commit sharing one common word with the task lends little."""
-    project.write("editor/toolbar.ts", "export function toolbarMenu() { return 'toolbar'; }\n")
-    project.write("editor/mount.ts", "export function mountEditor(node) { return node; }\n")
-    for i in range(30):
-        project.write(f"misc/m{i}.ts", f"export function helper{i}() {{ return {i}; }}\n")
-    project.init_git()
+    in_git(project, {"editor/toolbar.ts": "export function toolbarMenu() { return 'toolbar'; }\n",
+                     "editor/mount.ts": "export function mountEditor(node) { return node; }\n"},
+           lambda i: (f"misc/m{i}.ts", f"export function helper{i}() {{ return {i}; }}\n"))
     for i in range(2):
         commit(project, {"editor/mount.ts": f"export function mountEditor(node) {{ return node + {i}; }}\n"},
                f"fix: toolbar is mispositioned when the document opens ({i})")
