@@ -49,8 +49,8 @@ class History:
 
 
 def _files(root, commits: list[str]) -> dict[str, list] | None:
-    """Each commit's [changed files, its message's ranking keys joined by spaces], as `git log` names the files (a rename by its
-    new name); no files for a commit wider than WIDEST. None when git fails."""
+    """Each commit's [changed files, its message's ranking keys joined by spaces], the files as `git log` names
+    them (a rename by its new name); no files for a commit wider than WIDEST. None when git fails."""
     out = git(root, "-c", "core.quotePath=false", "log", "--no-walk=unsorted", "--stdin", "--name-only", "-z",
               "--format=format:%x01%H%x02%s%n%n%b%x03", input="\n".join(commits).encode() + b"\n")
     if out is None:

@@ -14,8 +14,9 @@ The source locale file holding a quoted UI text and the code using its key get a
 best score. The files of the recent commits whose messages read most like the task gain a share of it too
 (`like_commits`), and the files the recent commits changed with the three best ones then follow them
 (`changed_with`; both over `rt/index/history.py`). What `rt install` writes is never ranked. Tried on the
-benchmark's tuning set and left out for changing nothing or less: a share of a top file's score for its import neighbours (even only
-for neighbours matching words themselves), and a factor for the share of the task's words matched.
+benchmark's tuning set and left out for changing nothing or less: a share of a top file's score for its
+import neighbours (even only for neighbours matching words themselves), and a factor for the share of the
+task's words matched.
 """
 from __future__ import annotations
 
