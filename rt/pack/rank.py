@@ -564,7 +564,6 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
     pinned = [f for f in ranking.files if f.why == ["pinned"]]
     rest = ranking.files[len(pinned):]
     scores = {f.path: f.score for f in rest}
-    why = {f.path: f.why for f in rest}
     best: dict[str, tuple[float, str]] = {}   # path -> its largest gain, and from which file
     skip = {f.path for f in pinned}
     for lead in rest[:LEADS]:
@@ -579,10 +578,7 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
                     best[path] = gain, f"changed with {lead.path} ({n} of {of} commits)"
     if not best:
         return ranking
-    said = {p for p, (gain, _) in best.items() if 2 * gain >= scores[p]}   # where it is the main reason only
-    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([best[p][1]] if p in said else []))
-             for p in sorted(scores, key=lambda p: (-scores[p], p))]
-    return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
+    return _lent(ranking, scores, {p: reason for p, (gain, reason) in best.items() if 2 * gain >= scores[p]})
 
 
 def like_commits(ranking: Ranking, history, indexed) -> Ranking:
@@ -622,12 +618,19 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
     if not gained:
         return ranking
     scores = {f.path: f.score for f in rest}
-    why = {f.path: f.why for f in rest}
     for p, gain in gained.items():
         scores[p] = scores.get(p, 0.0) + gain
-    said = {p for p, gain in gained.items() if 2 * gain >= scores[p]}   # where it is the main reason only
-    reason = ["changed by past commits like the task"]
-    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + (reason if p in said else []))
+    return _lent(ranking, scores, {p: "changed by past commits like the task"
+                                   for p, gain in gained.items() if 2 * gain >= scores[p]})
+
+
+def _lent(ranking: Ranking, scores: dict[str, float], reasons: dict[str, str]) -> Ranking:
+    """`ranking` with its unpinned files scored `scores` now (the shares lent added), best first; a file lent
+    its main share (`reasons`: where the share is at least half its score) says so last. Pinned files stay
+    first."""
+    pinned = [f for f in ranking.files if f.why == ["pinned"]]
+    why = {f.path: f.why for f in ranking.files[len(pinned):]}
+    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([reasons[p]] if p in reasons else []))
              for p in sorted(scores, key=lambda p: (-scores[p], p))]
     return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
