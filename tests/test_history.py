@@ -177,7 +177,7 @@ def test_a_history_read_meanwhile_is_the_history_loaded_and_kept_only_when_taken
 def test_the_files_of_past_commits_worded_like_the_task_rise(project, monkeypatch):
     """`editor/mount.ts` holds none of the task's words, but the past commits about the toolbar's position
     changed it: with LIKE on, it ranks among the first, saying why; with LIKE at 0, it is not ranked at all.
-    A commit sharing one common word with the task lends little."""
+    A commit sharing one common word with the task lends little. Pinned, it leads once, lent nothing."""
     in_git(project, {"editor/toolbar.ts": "export function toolbarMenu() { return 'toolbar'; }\n",
                      "editor/mount.ts": "export function mountEditor(node) { return node; }\n"},
            lambda i: (f"misc/m{i}.ts", f"export function helper{i}() {{ return {i}; }}\n"))
@@ -195,3 +195,5 @@ def test_the_files_of_past_commits_worded_like_the_task_rise(project, monkeypatc
     assert ranked[0] == "editor/toolbar.ts" and "misc/m1.ts" not in ranked[:ranked.index("editor/mount.ts")]
     assert "changed by past commits like the task" in data["ranked"][ranked.index("editor/mount.ts")]["why"]
     assert load(project).words[0] == "doc document m1 not to"   # its message's keys, newest first
+    pinned = project.rt_json("pack", task, "--path", "editor/mount.ts")["ranked"]
+    assert [r["path"] for r in pinned].count("editor/mount.ts") == 1 and pinned[0]["why"] == ["pinned"]

@@ -570,7 +570,7 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
         if lead.score <= 0:
             break
         for path, (n, of) in history.partners(lead.path).items():
-            if path in indexed and path not in skip and not is_rt_own(path):
+            if _lendable(path, indexed, skip):
                 kind = weighed_kind(path, indexed)
                 gain = TOGETHER * lead.score * n / of * (1.0 if kind == "source-locale" else KIND[kind])
                 scores[path] = scores.get(path, 0.0) + gain
@@ -586,7 +586,7 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
     (BM25 of the task's keys over the recent commits' messages, `rt/index/history.py`) lent LIKE of the best
     score, times each commit's likeness against a message holding every key, spread over its files (by the
     square root of their number) and times each file's kind weight. Only files the index holds gain
-    (`indexed`; not rt's own); pinned files stay first."""
+    (`indexed`; not rt's own, not pinned); pinned files stay first."""
     pinned = [f for f in ranking.files if f.why == ["pinned"]]
     rest = ranking.files[len(pinned):]
     if LIKE <= 0 or not rest or not history.commits or not ranking.weights:
@@ -609,11 +609,12 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
         if s > 0:
             likes.append((s * (K1 + 1) / (1 + K1 * (1 - B + B * len(ws) / mean)), i))
     top = rest[0].score
+    skip = {f.path for f in pinned}
     gained: dict[str, float] = {}
     for like, i in heapq.nlargest(LIKE_COMMITS, likes):
         share = LIKE * top * min(1.0, like / whole) / math.sqrt(len(history.commits[i]))
         for p in history.commits[i]:
-            if p in indexed and not is_rt_own(p):
+            if _lendable(p, indexed, skip):
                 gained[p] = gained.get(p, 0.0) + share * KIND[weighed_kind(p, indexed)]
     if not gained:
         return ranking
@@ -622,6 +623,12 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
         scores[p] = scores.get(p, 0.0) + gain
     return _lent(ranking, scores, {p: "changed by past commits like the task"
                                    for p, gain in gained.items() if 2 * gain >= scores[p]})
+
+
+def _lendable(path: str, indexed, pinned: set[str]) -> bool:
+    """Whether a file may be lent a share: the index holds it, it is not pinned (pinned files lead as they
+    are) and not rt's own."""
+    return path in indexed and path not in pinned and not is_rt_own(path)
 
 
 def _lent(ranking: Ranking, scores: dict[str, float], reasons: dict[str, str]) -> Ranking:
