@@ -156,13 +156,13 @@ then checked as git's own would be (`_last_scan`)."""
 
 
 class _Listing:
-    """What git last named in a watched repository, and whether the watcher vouches for it: its folders were
+    """What git last named in a watched repository, and its watcher: that vouches for it once its folders were
     watched from before git ran (a folder watched only after, after folders came or went, is not yet)."""
 
-    __slots__ = ("watcher", "out", "vouched")
+    __slots__ = ("watcher", "out")
 
     def __init__(self, watcher, out: bytes):
-        self.watcher, self.out, self.vouched = watcher, out, False
+        self.watcher, self.out = watcher, out
 
 
 _listings: dict[str, _Listing | None] = {}
@@ -172,16 +172,14 @@ _listings: dict[str, _Listing | None] = {}
 def _named(repo: Repo) -> bytes | None:
     """`_NAMED`'s output: git's, or with WATCH the last one while the watcher saw no change since."""
     held = _listings.get(repo.top) if WATCH else None
-    if held is not None:
-        if held.vouched and not held.watcher.changed():
-            return held.out
-        held.watcher.settle()   # what changes from here on is seen next time
-        held.vouched = False
+    if held is not None and held.watcher.unchanged():
+        return held.out
     out = _git_output(repo, _NAMED)
     if out is None or not WATCH or (held is None and repo.top in _listings):
         return out
     if held is not None and not held.watcher.reshaped:
-        held.out, held.vouched = out, True
+        held.out = out
+        held.watcher.vouch()
         return out
     dirs = _listed_folders(repo, out)
     if dirs is None:

@@ -82,7 +82,8 @@ def _limit() -> int:
 class Watcher:
     """Watches on a repository's folders and on git's files (`git`: folder -> the names in it that count);
     `changed()` says whether any reported a change since `settle()`, `reshaped` whether folders came or went
-    since `follow()`."""
+    since `follow()`. Its user `vouch()`es once what it keeps was checked after a `settle()` with these
+    folders watched; `unchanged()` then says whether that still holds."""
 
     def __init__(self, top: str, git: dict[str, frozenset[bytes]]):
         self.top = top
@@ -94,6 +95,7 @@ class Watcher:
         self.wds: dict[str, int] = {}     # folder (repository path, "." the root) -> watch
         self._folder: dict[int, str] = {}  # and back
         self.dirty = True                 # nothing vouched for until the first settle()
+        self.vouched = False              # what the user keeps was current at the last settle()
         self.reshaped = False
         self.git_wds: dict[int, frozenset[bytes]] = {}
         self.git_missing = False          # a git folder not there yet (made later: a new watcher is needed)
@@ -165,9 +167,22 @@ class Watcher:
         return found
 
     def settle(self) -> None:
-        """Forget the events so far: from here on, `changed()` reports only later ones."""
+        """Forget the events so far: from here on, `changed()` reports only later ones. Nothing is vouched
+        for until the user checks again and `vouch()`es."""
         self.changed()
-        self.dirty = False
+        self.dirty = self.vouched = False
+
+    def vouch(self) -> None:
+        """What the user keeps was found current after the last `settle()`."""
+        self.vouched = True
+
+    def unchanged(self) -> bool:
+        """Whether what the user vouched for still holds: no change seen since. Otherwise settles, so the
+        user's check from here on sees every later change."""
+        if self.vouched and not self.changed():
+            return True
+        self.settle()
+        return False
 
     def close(self) -> None:
         if self.fd >= 0:

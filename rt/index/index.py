@@ -384,8 +384,7 @@ class Kept:
         self.quick: freshness.Quick | None = None
         self.stamp: tuple | None = None
         self.watch = watch
-        self.watcher = None
-        self.vouched = False   # the kept index was current when the watcher last settled, with its folders watched
+        self.watcher = None    # it vouches for the kept index: current when it last settled, its folders watched
         self.derived = Derived()
 
     def load(self, ctx, tree: str | None = None) -> Index:
@@ -395,18 +394,16 @@ class Kept:
         if self.idx is not None and self.quick is not None and _stamp(store) == self.stamp:
             if tree is not None and self.idx.meta["fingerprint"] == _fingerprint(tree):
                 return self._current(ctx)
-            if self.vouched and not self.watcher.changed():
+            if self.watcher is not None and self.watcher.unchanged():
                 return self._current(ctx)
-            if self.watcher is not None:
-                self.watcher.settle()   # what changes from here on is seen next time
             probe, ctx.probe = ctx.probe, None
             now = freshness.signature(ctx.repo, self.quick.untracked + self.quick.dirs, probe=probe)
             if now is not None and now == self.quick.sig:
-                self.vouched = self.watcher is not None
+                if self.watcher is not None:
+                    self.watcher.vouch()
                 return self._current(ctx)
         elif self.watcher is not None:
             self.watcher.settle()
-        self.vouched = False
         idx = _load(ctx, tree=tree)
         self._keep(ctx, idx)
         return idx
