@@ -299,12 +299,13 @@ def rt_task(text: str) -> SimpleNamespace:
                            inject_s=t3 - t2, inject_cpu=c3 - c2)
 
 
-def oracle_pack(text: str, answer: list[str]) -> SimpleNamespace:
+def oracle_pack(text: str, answer: list[str], base) -> SimpleNamespace:
     """rt's pack with the answer files ranked first (in rt's own order among them), the rest after them as
-    rt ranks them: what rt's fragments would show with a perfect ranking (an upper bound for the ranking's
-    part of "all answer code" and "edited lines"; the fragments' part stays)."""
-    view = RT.view(RT.Ctx(False), text, [])
-    r = view.ranking
+    rt ranks them (`base`: rt's view of the task, its index and ranking reused): what rt's fragments would
+    show with a perfect ranking (an upper bound for the ranking's part of "all answer code" and "edited
+    lines"; the fragments' part stays)."""
+    view = RT.view(RT.Ctx(False), text, [], base.index)
+    r = base.ranking
     ranked = {f.path: f for f in r.files}
     top = max((f.score for f in r.files), default=1.0)
     first = [RT.Ranked(p, top, ranked[p].why if p in ranked else ["answer"]) for p in
@@ -334,7 +335,7 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
             text = task_text(c["message"])
             os.chdir(clone)
             rt = rt_task(text)
-            oracle = oracle_pack(text, c["answer"])
+            oracle = oracle_pack(text, c["answer"], rt.view)
             os.chdir(old)
             ranked = [f.path for f in rt.view.ranking.files]
             edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
