@@ -9,6 +9,11 @@ in that run with its children (git's freshness check among them) from `/proc/PID
 figures are means over the runs, not medians).
 
     python3 bench/served_lookups.py TREE [--runs 15] [--name NAME ...] [--text TEXT ...] [--word WORD ...] [--delta]
+        [--venv DIR]
+
+With --venv, rt is the `rt` console script of that virtual environment (`python -m venv DIR && DIR/bin/pip
+install -U pip && DIR/bin/pip install .`), run as a user runs it: with `site`, without `-m`'s runpy (8 ms
+of a look-up's start here), and its server is that environment's (its interpreter, its rt).
 
 (--delta needs a task started in TREE: `rt start "TASK" --no-baseline`.)
 """
@@ -29,15 +34,30 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class ServerCPU:
-    def __init__(self, tree: Path):
+    """The tree's hook server of this interpreter and rt (`python`, `rt_path`), started for the bench when none
+    is up; one of another install is stopped first (it would step aside for every look-up timed)."""
+
+    def __init__(self, tree: Path, python: str, rt_path: str):
         state = tree / ".rt" / "hookserver"
-        if state.exists() and not Path(f"/proc/{state.read_text().split()[2]}").exists():
-            state.unlink()   # a server that is gone
+        if state.exists():
+            proc = Path(f"/proc/{state.read_text().split()[2]}")
+            try:
+                ours = proc.joinpath("cmdline").read_bytes().split(b"\0")[0].decode() == python and \
+                    f"PYTHONPATH={rt_path}".encode() in proc.joinpath("environ").read_bytes().split(b"\0")
+            except OSError:   # a server that is gone
+                ours = False
+            if not ours:
+                subprocess.run(["kill", proc.name], capture_output=True, check=False)
+                for _ in range(100):
+                    if not proc.exists():
+                        break
+                    time.sleep(0.02)
+                state.unlink(missing_ok=True)   # a server ending removes it itself
         if not state.exists():
             env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"}
-            env.update(RT_PY=sys.executable, PYTHONPATH=str(ROOT), CLAUDE_PROJECT_DIR=str(tree))
+            env.update(RT_PY=python, PYTHONPATH=rt_path, CLAUDE_PROJECT_DIR=str(tree))
             stop = json.dumps({"session_id": "bench", "cwd": str(tree), "hook_event_name": "Stop", "stop_hook_active": True})
-            subprocess.run(["bash", str(ROOT / "rt/claude/hook.sh"), "stop"], input=stop, cwd=tree, env=env,
+            subprocess.run(["bash", str(Path(rt_path) / "rt/claude/hook.sh"), "stop"], input=stop, cwd=tree, env=env,
                            capture_output=True, text=True, check=True)
             for _ in range(400):
                 if state.exists():
@@ -68,20 +88,28 @@ def main() -> None:
     ap.add_argument("--text", action="append", default=[], help="for rt find, against rg -F -i TEXT")
     ap.add_argument("--word", action="append", default=[], help="for rt pack, against rg -w -i -l WORD")
     ap.add_argument("--delta", action="store_true", help="rt delta (of the task started in TREE) against git status --porcelain")
+    ap.add_argument("--venv", type=Path, help="time this virtual environment's `rt` console script and server")
     args = ap.parse_args()
     tree = args.tree.resolve()
-    compileall.compile_dir(ROOT / "rt", quiet=1)
-    server = ServerCPU(tree)
-    env = {k: v for k, v in os.environ.items() if k != "RT_HOOK_SERVER"}
-    env["PYTHONPATH"] = str(ROOT)
+    env = {k: v for k, v in os.environ.items() if k not in ("RT_HOOK_SERVER", "PYTHONPATH")}
+    if args.venv:
+        python = str(args.venv.absolute() / "bin" / "python3")
+        rt_path = subprocess.run([python, "-P", "-c", "import os, rt; print(os.path.dirname(os.path.dirname(rt.__file__)))"],
+                                 capture_output=True, text=True, check=True, env=env).stdout.strip()
+        rt = [str(args.venv.absolute() / "bin" / "rt")]
+    else:
+        python, rt_path, rt = sys.executable, str(ROOT), [sys.executable, "-S", "-m", "rt"]
+        compileall.compile_dir(ROOT / "rt", quiet=1)
+        env["PYTHONPATH"] = str(ROOT)
+    server = ServerCPU(tree, python, rt_path)
     fresh = {**env, "RT_HOOK_SERVER": "0"}
-    rt = [sys.executable, "-S", "-m", "rt"]
     cases = [(["refs", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
         + [(["symbol", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
         + [(["find", t], ["rg", "-F", "-i", t, ".", "-g", "!.rt"]) for t in args.text] \
         + [(["pack", w], ["rg", "-w", "-i", "-l", w, ".", "-g", "!.rt"]) for w in args.word] \
         + [(["delta"], ["git", "status", "--porcelain"])] * args.delta
-    print(f"tree: {tree.name}; {args.runs} runs per form, alternating; load average {os.getloadavg()[0]:.1f}")
+    print(f"tree: {tree.name}; rt: `{' '.join(rt)}`; {args.runs} runs per form, alternating; load average "
+          f"{os.getloadavg()[0]:.1f}")
     print("| look-up | served CPU ms (wall) | fresh process CPU ms (wall) | rg CPU ms (wall) | served / rg CPU | fresh / rg CPU |")
     print("|---|---|---|---|---|---|")
     for look, peer in cases:
