@@ -16,7 +16,6 @@ entries (last first), and only then is code cut.
 """
 from __future__ import annotations
 
-import math
 import re
 
 from rt.core import UsageError
@@ -31,7 +30,10 @@ MEMORY_EACH = 90
 MIN_CODE = 200
 """A window leaving less than this for code is refused."""
 
-_PIECE = re.compile(r" ?[A-Za-z]+|[0-9]{1,3}|\n[ \t]*|[ \t]+|[\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]+|[^\x00-\x7f]")
+_PIECE = re.compile(r"( ?[A-Za-z]+)|[0-9]{1,3}|\n[ \t]*|[ \t]+|([\x21-\x2f\x3a-\x40\x5b-\x60\x7b-\x7e]+)|[^\x00-\x7f]")
+"""The pieces, in order: a word (its leading space free), digits, a line break with its indentation, spaces,
+punctuation, any other character. Words and punctuation are captured: `findall` gives each piece as (word,
+punctuation), both empty for the pieces of one token, in C."""
 _LETTERS_PER_TOKEN = 7
 _PUNCT_PER_TOKEN = 3
 
@@ -39,13 +41,11 @@ _PUNCT_PER_TOKEN = 3
 def estimate(text: str) -> int:
     """Estimated tokens in `text` (see the module's docstring for the rule and its measured error)."""
     n = 0
-    for m in _PIECE.finditer(text):
-        s = m.group()
-        last = s[-1]
-        if "a" <= last.lower() <= "z":
-            n += math.ceil(len(s.lstrip(" ")) / _LETTERS_PER_TOKEN)
-        elif last.isascii() and not last.isdigit() and s[0] not in "\n \t":
-            n += math.ceil(len(s) / _PUNCT_PER_TOKEN)
+    for word, punct in _PIECE.findall(text):
+        if word:
+            n += -(-(len(word) - (word[0] == " ")) // _LETTERS_PER_TOKEN)
+        elif punct:
+            n += -(-len(punct) // _PUNCT_PER_TOKEN)
         else:
             n += 1
     return n

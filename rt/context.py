@@ -661,6 +661,8 @@ def cmd_pack(ctx, args) -> Result:
     pack = build_pack(view, task, args.budget)
     if task:
         ctx.store.write_text(f"tasks/{task['id']}/pack.md", pack.text)
+    if not ctx.json:   # the text is all that is printed: no estimate of the whole pack, no ranked list
+        return Result(pack.text.rstrip("\n"))
     data = {"pack": pack.text, "chars": len(pack.text), "tokens": budget.estimate(pack.text), "vague": pack.vague,
             "terms": view.ranking.terms, "files": pack.files, "fragments": pack.fragments, "dropped": pack.dropped, "budget": pack.budget,
             "ranked": [{"path": f.path, "score": f.score if f.score != float("inf") else None, "why": f.why}
