@@ -173,8 +173,8 @@ def main(argv: list[str] | None = None, kept=None) -> int:
         name = argv[0]
         if name not in COMMANDS:
             raise UsageError(f"unknown command {name!r}; `rt --help` lists the commands")
-        if COMMANDS[name].reads_index:   # git checks the index is current while Python loads the rest
-            from rt.index.freshness import Probe
+        if COMMANDS[name].reads_index and kept is None:   # git checks the index is current while Python loads the
+            from rt.index.freshness import Probe             # rest; a kept index's watcher mostly needs no git at all
             ctx.probe = Probe(ctx.repo)
         args = bare_args(name, argv[1:], json_out)
         if args is not None:

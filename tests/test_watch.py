@@ -172,6 +172,38 @@ def test_without_a_watcher_every_look_up_takes_the_signature(tree, monkeypatch):
     assert _defined(_kept_load(kept), "cartSum") == ["app/cart.js"]
 
 
+def test_a_served_command_line_starts_no_git_while_nothing_changed(tree, monkeypatch):
+    """The hook server runs a typed `rt symbol` with its kept index (`cli.main(argv, kept)`): no `git diff-files`
+    is started for it while the watcher vouches for the tree. A fresh process starts one early, to overlap its
+    imports; the server has none, and its index mostly needs no git."""
+    import contextlib
+    import io
+    from rt import cli, core
+    spawned = []
+    real = core.GitProcess.__init__
+
+    def counted(self, root, *args):
+        spawned.append(args[0])
+        real(self, root, *args)
+    monkeypatch.setattr(core.GitProcess, "__init__", counted)
+
+    def symbol(name: str, kept) -> str:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            assert cli.main(["symbol", name], kept) == 0
+        return out.getvalue()
+    kept = Kept(watch=True)
+    for _ in range(3):
+        assert "app/cart.js" in symbol("cartTotal", kept)
+    spawned.clear()
+    assert "app/cart.js" in symbol("cartTotal", kept) and spawned == []
+    symbol("cartTotal", None)
+    assert spawned == ["diff-files"]   # a fresh process's early check
+    spawned.clear()
+    tree.write("app/cart.js", "export function cartSum() {}\n")
+    assert "app/cart.js" in symbol("cartSum", kept) and "diff-files" in spawned   # a change: git asked then
+
+
 def test_a_queue_overflow_counts_as_a_change(tree, monkeypatch):
     sig = Counted(monkeypatch)
     kept = Kept(watch=True)
