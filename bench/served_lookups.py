@@ -21,9 +21,11 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import os
 import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -47,7 +49,8 @@ class ServerCPU:
             except OSError:   # a server that is gone
                 ours = False
             if not ours:
-                subprocess.run(["kill", proc.name], capture_output=True, check=False)
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(int(proc.name), signal.SIGTERM)
                 for _ in range(100):
                     if not proc.exists():
                         break
