@@ -85,7 +85,8 @@ HELP_WIDTH = 100
 class Ctx:
     """What a handler may touch: the repository (found on first use), its `.rt/` store, the index's
     freshness check when the command line started it early (`rt/index/freshness.py`), and the index a
-    long-lived process keeps between commands (`rt mcp`: an `rt.index.index.Kept`)."""
+    long-lived process keeps between commands (`rt mcp`: an `rt.index.index.Kept`). `json`: whether the
+    caller wants the result's data (`--json`, `rt mcp --structured`), not only its text."""
 
     def __init__(self, json_out: bool):
         self.json = json_out

@@ -70,6 +70,9 @@ def test_structured_gives_the_json_data_too(project):
         result = s.call("symbol", name="total")
     assert result["structuredContent"] == project.rt_json("symbol", "total")
     assert result["content"][0]["text"] == project.rt("symbol", "total").rstrip("\n")
+    with Raw(project.root, "--structured") as s:
+        packed = s.call("pack", task="the invoice total")["structuredContent"]
+    assert packed["tokens"] > 0 and packed == project.rt_json("pack", "the invoice total")
     with Raw(project.root) as plain:
         assert "structuredContent" not in plain.call("symbol", name="total")
 

@@ -151,7 +151,7 @@ class Server:
             arguments = {}
         if not isinstance(arguments, dict):
             raise RpcError(INVALID_PARAMS, "tools/call arguments must be an object")
-        ctx = Ctx(False)
+        ctx = Ctx(self.structured)   # a handler may skip the data nobody asked for (`rt pack`'s estimate)
         ctx.repo, ctx.kept = self.repo, self.kept
         try:
             result = tools.run(tool, ctx, arguments)
