@@ -94,7 +94,7 @@ class Watcher:
         self.fd = fd
         self.wds: dict[str, int] = {}     # folder (repository path, "." the root) -> watch
         self._folder: dict[int, str] = {}  # and back
-        self.dirty = True                 # nothing vouched for until the first settle()
+        self.dirty = True                 # a change seen since the last settle(); so until the first
         self.vouched = False              # what the user keeps was current at the last settle()
         self.reshaped = False
         self.git_wds: dict[int, frozenset[bytes]] = {}

@@ -578,7 +578,7 @@ def changed_with(ranking: Ranking, history, indexed) -> Ranking:
                     best[path] = gain, f"changed with {lead.path} ({n} of {of} commits)"
     if not best:
         return ranking
-    return _lent(ranking, scores, {p: reason for p, (gain, reason) in best.items() if 2 * gain >= scores[p]})
+    return _lent(ranking, scores, best)
 
 
 def like_commits(ranking: Ranking, history, indexed) -> Ranking:
@@ -621,8 +621,7 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
     scores = {f.path: f.score for f in rest}
     for p, gain in gained.items():
         scores[p] = scores.get(p, 0.0) + gain
-    return _lent(ranking, scores, {p: "changed by past commits like the task"
-                                   for p, gain in gained.items() if 2 * gain >= scores[p]})
+    return _lent(ranking, scores, {p: (gain, "changed by past commits like the task") for p, gain in gained.items()})
 
 
 def _lendable(path: str, indexed, pinned: set[str]) -> bool:
@@ -631,13 +630,14 @@ def _lendable(path: str, indexed, pinned: set[str]) -> bool:
     return path in indexed and path not in pinned and not is_rt_own(path)
 
 
-def _lent(ranking: Ranking, scores: dict[str, float], reasons: dict[str, str]) -> Ranking:
-    """`ranking` with its unpinned files scored `scores` now (the shares lent added), best first; a file lent
-    its main share (`reasons`: where the share is at least half its score) says so last. Pinned files stay
-    first."""
+def _lent(ranking: Ranking, scores: dict[str, float], lent: dict[str, tuple[float, str]]) -> Ranking:
+    """`ranking` with its unpinned files scored `scores` now (the shares lent added), best first; a file lent a
+    share (`lent`: the share and why) says why last where that share is at least half its score, its main
+    reason. Pinned files stay first."""
     pinned = [f for f in ranking.files if f.why == ["pinned"]]
     why = {f.path: f.why for f in ranking.files[len(pinned):]}
-    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([reasons[p]] if p in reasons else []))
+    said = {p: reason for p, (gain, reason) in lent.items() if 2 * gain >= scores[p]}
+    files = [Ranked(p, round(scores[p], 4), why.get(p, []) + ([said[p]] if p in said else []))
              for p in sorted(scores, key=lambda p: (-scores[p], p))]
     return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
