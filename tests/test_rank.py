@@ -339,3 +339,25 @@ def test_a_paths_test_verdict_is_worked_out_once(monkeypatch):
     assert first == [bool(pattern.search(p)) for p in paths] and again == first * 3
     assert first == [False, True, False, False, True, False, True, True, False]
     assert sorted(searched) == sorted(p for p in paths if "test" in p or "spec" in p)
+
+
+def test_a_word_every_module_says_still_chooses_by_the_names_it_is_in(project, monkeypatch):
+    """`export` opens every TypeScript module, so its rarity in text is nil; in file names it is rare, and
+    a file named by it and by another task word is the one a task saying both means."""
+    for i in range(300):
+        project.write(f"src/parts/part{i}.ts", f"export function part{i}(value: number) {{\n  return value + {i};\n}}\n")
+    for i in range(40):   # email and days said in many files' text; expiry in a few
+        project.write(f"src/mail/sender{i}.ts", f"export function send{i}(email: string, days: number) {{\n"
+                      f"  // email the user every few days\n  return [email, days, {i}];\n}}\n")
+    for i in range(2):
+        project.write(f"src/keys/limits{i}.ts", f"export const limit{i} = {i};\n// the key's expiry\n")
+    for name in ("ExportSuccessEmail", "ExportFailureEmail"):
+        project.write(f"src/emails/{name}.tsx", f"export class {name} {{\n  subject() {{\n"
+                      "    return 'Your export is ready';\n  }\n}\n")
+    project.write("src/emails/WelcomeEmail.tsx", "export class WelcomeEmail {\n  subject() {\n    return 'Welcome';\n  }\n}\n")
+    project.init_git()
+    task = "Add days until expiry to export email"
+    named = {"src/emails/ExportSuccessEmail.tsx", "src/emails/ExportFailureEmail.tsx"}
+    assert set(ranked(project, task)[:2]) == named
+    monkeypatch.setattr("rt.pack.rank.PATH_IDF", 0.0)
+    assert not named & set(ranked(project, task)[:5])

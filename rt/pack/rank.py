@@ -62,6 +62,11 @@ occurrences in the text; all saturate together, so a word weighs at most its rar
 NAME_RARITY = 1.0
 """The name and folder channels are scaled by (the word's rarity among paths / its rarity in text) to
 this power: a word in every path (the project's name, `src`, `views`) adds nothing by being there."""
+PATH_IDF = 1.0
+PATH_IDF_FROM = 0.5
+"""A word in more than PATH_IDF_FROM of the files' text, too common there to choose a file (a language's
+`export`, `import`), but in few paths chooses by its path: a file named or foldered by it gains PATH_IDF
+times the difference of the two rarities."""
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
@@ -363,6 +368,12 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
         for fid, t in tf.items():
             raw[fid] = raw.get(fid, 0.0) + idf * t * (K1 + 1) / (t + K1)
             matched.setdefault(fid, {})[key] = hit[fid]
+        if PATH_IDF and len(body) > PATH_IDF_FROM * n and 0 < len(where) <= limit:
+            extra = PATH_IDF * (weight * _idf(n, len(where)) - idf)
+            for fid, place in where:
+                if stats[fid] is not None:
+                    w = W_NAME if place == 2 else W_FOLDER
+                    raw[fid] += extra * w * (K1 + 1) / (w + K1)
     about_text = is_about_text(text, query)
     scores: dict[str, float] = {}
     kept: list[float] = []                       # the best RANKED scores so far, smallest first
