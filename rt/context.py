@@ -328,7 +328,9 @@ def _join(head: list[str], sections: list[list[str]]) -> str:
 # ---------------------------------------------------------------- the task pack
 
 PACK_FILES = 16
-"""At most this many ranked files get code in the pack."""
+"""At most this many ranked files get code in the pack ..."""
+SPARE_FILES = 8
+"""... and this many more, ranked next, from the room the pack leaves unused (`_fill`)."""
 PACK_RATIO = 0.08
 """... each scoring at least this share of the best unpinned one."""
 SHARES = (0.34, 0.2, 0.14, 0.1, 0.08, 0.06, 0.05, 0.05)
@@ -426,6 +428,32 @@ def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -
     return {p: f for p, f in out.items() if f}
 
 
+def _fill(view: View, code: dict[str, list[Fragment]], spare: list[str], room: int, keys: dict[str, float],
+          why: dict[str, str]) -> None:
+    """Spend the `room` the pack left unused: half on the packed files that want more (in rank order), the
+    rest on the `spare` files ranked next, TAIL_CHARS at most each (their best piece: whether a file the
+    ranking nearly chose is the one). Measured on held-out history, either half alone lost what the other gained."""
+    grow, room = room // 2, room - room // 2
+    for p in list(code):
+        if grow < 200:
+            break
+        more = fragments(p, view.read(p), view.index.entry(p), keys, _cost(p, code[p]) - len(p) - 60 + grow)
+        gained = len(render_file(p, more, why.get(p, ""))) - len(render_file(p, code[p], why.get(p, "")))
+        if gained > 0:
+            grow -= gained
+            code[p] = more
+    room += grow
+    for p in spare:
+        cap = min(room, TAIL_CHARS) - len(p) - 60
+        if cap <= 80:
+            break
+        text = view.read(p)
+        frags = fragments(p, text, view.index.entry(p), keys, cap) if text else []
+        if frags:
+            code[p] = frags
+            room -= len(render_file(p, frags, why.get(p, "")))
+
+
 def _block(title: str, text: str) -> str:
     """A section of the pack under its heading; none when it holds nothing."""
     return f"\n## {title}\n{text}" if text else ""
@@ -447,8 +475,9 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         return Pack("\n".join(head + ["", vague_notice(r)]) + "\n", [], [], [], True)
     if r.vague:
         head.append(vague_notice(r))
-    chosen, ranked_tests = _pack_files(r)
-    why = {f.path: short("; ".join(f.why), 140) for f in r.files[:len(chosen) + len(ranked_tests) + 5]}
+    files, ranked_tests = _pack_files(r)
+    chosen, spare = files[:len(pinned) + PACK_FILES], files[len(pinned) + PACK_FILES:]
+    why = {f.path: short("; ".join(f.why), 140) for f in r.files[:len(files) + len(ranked_tests) + 5]}
     memory = memory_entries(task, journal.memory_facts(view.ctx.store))
     folders = sorted({posixpath.dirname(p) for p in chosen} - {""})
     folder_ctx = [f"- {d}/: {s}" for d in folders for s in [folder_summary(view, d)] if s]
@@ -458,7 +487,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         return (_block("Memory (notes recorded on this task)", "".join(f"- {m}\n" for m in memory)),
                 _block("Folder context", "\n".join(folder_ctx) + "\n" if folder_ctx and folders else ""))
 
-    def assemble(room: int, tests_room: int, uses_n: int):
+    def assemble(room: int, tests_room: int, uses_n: int, fill: bool = False):
         code = _allocate(view, chosen, room, keys)
         tested: dict[str, list[Fragment]] = {}
         tests_of: dict[str, str] = {}
@@ -481,6 +510,10 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
         shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
         uses_block = _block("Where the files importing them use them", "\n".join(uses[:uses_n]) + "\n" if uses and uses_n else "")
+        if fill:   # the room the code, tests and uses left
+            _fill(view, code, spare, PACK_CHARS - len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
+                                                      + _block("Tests", "".join(shown_tests.values())) + uses_block), keys, why)
+            shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
         over = len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                    + _block("Tests", "".join(shown_tests.values()))) - PACK_CHARS
         while over > 0 and (shown_tests or len(shown) > 1):   # headings longer than `_cost` allowed for: never
@@ -494,7 +527,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     fixed = "\n".join(head) + "\n"
     room = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - 300
     tests_room = int(room * TESTS_SHARE)
-    code, tested, code_block, tests_block, uses_block = assemble(room - tests_room - 120 * USES_LINES, tests_room, USES_LINES)
+    code, tested, code_block, tests_block, uses_block = assemble(room - tests_room - 120 * USES_LINES, tests_room, USES_LINES, fill=True)
     dropped: list[str] = []
     asked: dict = {}
     if window:
@@ -527,14 +560,15 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
 
 def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:
     """(files given code, ranked tests): pinned files, then the ranked files scoring at least PACK_RATIO
-    of the best unpinned one, at most PACK_FILES; a ranked test goes with the tests of the code instead."""
+    of the best unpinned one, at most PACK_FILES + SPARE_FILES; a ranked test goes with the tests of the
+    code instead."""
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     rest = [f for f in r.files if f.why != ["pinned"]]
     if r.vague:
         return pinned, []
     best = rest[0].score if rest else 0.0
     good = [f.path for f in rest if f.score >= best * PACK_RATIO]
-    return pinned + [p for p in good if not is_test(p)][:PACK_FILES], [p for p in good if is_test(p)]
+    return pinned + [p for p in good if not is_test(p)][:PACK_FILES + SPARE_FILES], [p for p in good if is_test(p)]
 
 
 # ---------------------------------------------------------------- commands and the functions hooks call

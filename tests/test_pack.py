@@ -227,3 +227,40 @@ def test_only_lines_starting_as_an_import_can_are_asked_whether_they_are_one(mon
     found = frag._import_lines(lines)
     assert found == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 1011]
     assert len(asked) == 9 and all(line[:1] in "ifelcvpu#r@" for line in asked)
+
+
+def test_files_ranked_past_the_sixteenth_get_the_room_the_pack_left(project, monkeypatch):
+    """Twenty-two short modules match the task about as well and the first sixteen leave room: the next ones
+    get their matching lines in it, the pack stays within its budget, and without that room they get none."""
+    for i in range(22):
+        body = "".join(f"    entry_{k} = journal.read({k})\n" for k in range(12))
+        project.write(f"ledger/settle_{i:02d}.py", f"def settle_ledger_{i:02d}(journal):\n{body}"
+                      f"    return journal.settle()  # settle the ledger balance\n")
+    for i in range(120):
+        project.write(f"web/view_{i:02d}.py", f"def view_{i:02d}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    data = project.rt_json("pack", "settle ledger balance")
+    assert len(data["pack"]) <= PACK_CHARS
+    assert set(data["files"]) == {f"ledger/settle_{i:02d}.py" for i in range(22)}
+    for path in data["files"]:
+        block = data["pack"].split(f"### {path} ", 1)[1].split("\n### ", 1)[0]
+        assert "settle the ledger balance" in block, path
+    monkeypatch.setattr("rt.context.SPARE_FILES", 0)
+    assert len(project.rt_json("pack", "settle ledger balance")["files"]) == 16
+
+
+def test_the_room_no_test_took_goes_to_the_files_that_want_more(project):
+    """A project without tests: the room set aside for them is not left empty while the packed files have
+    more lines holding the task's words to show and more files rank next."""
+    for k in range(24):
+        project.write(f"shop/coupons_{k:02d}.py", "".join(
+            f"def apply_coupon_{k}_{n}(cart):\n" + "".join(
+                f"    total_{i} = cart.line({i})  # apply the coupon discount\n" if i % 9 == 0
+                else f"    step_{i} = cart.step({i})\n" for i in range(60)) + "    return cart\n\n\n" for n in range(4)))
+    for i in range(120):
+        project.write(f"web/view_{i:03d}.py", f"def view_{i:03d}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    data = project.rt_json("pack", "apply the coupon discount")
+    assert "## Tests" not in data["pack"]
+    assert PACK_CHARS - 600 < len(data["pack"]) <= PACK_CHARS
+    assert len(data["files"]) > 16
