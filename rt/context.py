@@ -16,7 +16,7 @@ from functools import cached_property
 from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
 from rt.index import history
-from rt.pack.fragments import Fragment, as_keys, fragments, is_import
+from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
 from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, like_commits, parse_task, rank,
                           settle, short)
 
@@ -404,51 +404,50 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     return head + "".join(f"lines {f.start}-{f.end}: {f.what}\n{f.code()}" for f in frags)
 
 
-def _allocate(view: View, files: list[str], room: int, keys: dict[str, float]) -> dict[str, list[Fragment]]:
-    """Each file's fragments within `room` characters in all: a share by rank first (TAIL_CHARS past the
-    SHARES, set aside first), then what is left, in rank order, to the files that want more."""
-    texts = {p: view.read(p) for p in files}
-    entries = {p: view.index.entry(p) for p in files}
+def _allocate(parts, files: list[str], room: int) -> dict[str, list[Fragment]]:
+    """Each file's fragments (`parts`: path -> its `Parts`) within `room` characters in all: a share by rank first
+    (TAIL_CHARS past the SHARES, set aside first), then what is left, in rank order, to the files that want more."""
     heads = {p: len(p) + 60 for p in files}
     out: dict[str, list[Fragment]] = {}
     used = 0
     tail = min(TAIL_CHARS * max(0, len(files) - len(SHARES)), room // 3)   # a small room goes to the first files
     for i, p in enumerate(files):
         cap = min(room - used, int((room - tail) * SHARES[i]) if i < len(SHARES) else TAIL_CHARS) - heads[p]
-        out[p] = fragments(p, texts[p], entries[p], keys, cap) if cap > 80 and texts[p] else []
+        out[p] = parts(p).within(cap) if cap > 80 else []
         used += _cost(p, out[p])
     for p in files:
         left = room - used
-        if left < 200 or not texts[p]:
+        if left < 200:
             continue
-        more = fragments(p, texts[p], entries[p], keys, _cost(p, out[p]) - heads[p] + left)
+        more = parts(p).within(_cost(p, out[p]) - heads[p] + left)
         if _cost(p, more) > _cost(p, out[p]):
             used += _cost(p, more) - _cost(p, out[p])
             out[p] = more
     return {p: f for p, f in out.items() if f}
 
 
-def _fill(view: View, code: dict[str, list[Fragment]], spare: list[str], room: int, keys: dict[str, float],
-          why: dict[str, str]) -> None:
+def _fill(parts, code: dict[str, list[Fragment]], spare: list[str], room: int, why: dict[str, str]) -> None:
     """Spend the `room` the pack left unused: half on the packed files that want more (in rank order), the
     rest on the `spare` files ranked next, TAIL_CHARS at most each (their best piece: whether a file the
     ranking nearly chose is the one). Measured on held-out history, either half alone lost what the other gained."""
     grow, room = room // 2, room - room // 2
-    for p in list(code):
+    for p, frags in list(code.items()):
         if grow < 200:
             break
-        more = fragments(p, view.read(p), view.index.entry(p), keys, _cost(p, code[p]) - len(p) - 60 + grow)
-        gained = len(render_file(p, more, why.get(p, ""))) - len(render_file(p, code[p], why.get(p, "")))
-        if gained > 0:
-            grow -= gained
-            code[p] = more
+        if frags[0].what == "whole file":
+            continue
+        more = parts(p).within(_cost(p, frags) - len(p) - 60 + grow)
+        if [(f.start, f.end) for f in more] != [(f.start, f.end) for f in frags]:
+            gained = len(render_file(p, more, why.get(p, ""))) - len(render_file(p, frags, why.get(p, "")))
+            if gained > 0:
+                grow -= gained
+                code[p] = more
     room += grow
     for p in spare:
         cap = min(room, TAIL_CHARS) - len(p) - 60
         if cap <= 80:
             break
-        text = view.read(p)
-        frags = fragments(p, text, view.index.entry(p), keys, cap) if text else []
+        frags = parts(p).within(cap)
         if frags:
             code[p] = frags
             room -= len(render_file(p, frags, why.get(p, "")))
@@ -487,8 +486,16 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         return (_block("Memory (notes recorded on this task)", "".join(f"- {m}\n" for m in memory)),
                 _block("Folder context", "\n".join(folder_ctx) + "\n" if folder_ctx and folders else ""))
 
+    known: dict[str, Parts] = {}
+
+    def parts_of(path: str) -> Parts:   # each file's pieces found once, whatever rooms it is offered
+        got = known.get(path)
+        if got is None:
+            got = known[path] = Parts(path, view.read(path) or "", view.index.entry(path), keys)
+        return got
+
     def assemble(room: int, tests_room: int, uses_n: int, fill: bool = False):
-        code = _allocate(view, chosen, room, keys)
+        code = _allocate(parts_of, chosen, room)
         tested: dict[str, list[Fragment]] = {}
         tests_of: dict[str, str] = {}
         t_used = 0
@@ -511,8 +518,8 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
         uses_block = _block("Where the files importing them use them", "\n".join(uses[:uses_n]) + "\n" if uses and uses_n else "")
         if fill:   # the room the code, tests and uses left
-            _fill(view, code, spare, PACK_CHARS - len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
-                                                      + _block("Tests", "".join(shown_tests.values())) + uses_block), keys, why)
+            _fill(parts_of, code, spare, PACK_CHARS - len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
+                                                          + _block("Tests", "".join(shown_tests.values())) + uses_block), why)
             shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
         over = len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                    + _block("Tests", "".join(shown_tests.values()))) - PACK_CHARS

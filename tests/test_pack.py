@@ -264,3 +264,23 @@ def test_the_room_no_test_took_goes_to_the_files_that_want_more(project):
     assert "## Tests" not in data["pack"]
     assert PACK_CHARS - 600 < len(data["pack"]) <= PACK_CHARS
     assert len(data["files"]) > 16
+
+
+def test_each_file_is_searched_for_the_task_words_once_whatever_rooms_it_is_offered(project, monkeypatch):
+    """The pack offers a file its share, then what the others left, then what the whole pack left: the lines
+    holding the task's words are found once per file, not once per offer (the cost of a long file)."""
+    from rt.pack import fragments as frag_mod
+    searched: list[int] = []
+    real = frag_mod._hits
+    monkeypatch.setattr(frag_mod, "_hits", lambda text, lines, keys: searched.append(len(lines)) or real(text, lines, keys))
+    for k in range(24):
+        project.write(f"shop/coupons_{k:02d}.py", "".join(
+            f"def apply_coupon_{k}_{n}(cart):\n" + "".join(
+                f"    total_{i} = cart.line({i})  # apply the coupon discount\n" if i % 9 == 0
+                else f"    step_{i} = cart.step({i})\n" for i in range(60)) + "    return cart\n\n\n" for n in range(4)))
+    for i in range(120):
+        project.write(f"web/view_{i:03d}.py", f"def view_{i:03d}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    data = project.rt_json("pack", "apply the coupon discount")
+    assert len(data["files"]) > 16
+    assert len(searched) == len(data["files"])

@@ -95,39 +95,61 @@ def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: 
     """The parts of one file worth showing for the task (`terms` as `as_keys` takes them), in line order,
     within `room` characters of rendered code when given (the most telling parts kept); `fit=False`
     shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter)."""
-    keys = as_keys(terms)
-    lines = text.splitlines(keepends=True)
-    total = len(lines)
-    if not total:
-        return []
-    whole = _size(lines, 1, total)
-    if total <= WHOLE_FILE and (room is None or whole <= room) or fit and total <= WHOLE_FIT and room is not None and whole <= room:
-        defs = entry.defs if entry else []
-        named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
-        return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
-    hits = _hits(text, lines, keys)
-    pieces = _definition_pieces(entry, lines, hits, keys)
-    shown = {i for p in pieces for i in range(p.start, p.end + 1)}
-    pieces += _window_pieces(lines, hits, keys, shown)
-    imports = _import_lines(lines)
-    if len(imports) >= 2:
-        pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(imports, gap=GAP)]
-    if not any(p.what != "imports" for p in pieces):
-        end = min(total, 25)
-        pieces.append(_Piece(1, end, "start of file; nothing in it matches the task's words", 0.1))
-    chosen, used = [], 0
-    for p in sorted(pieces, key=lambda p: (-p.value, p.start)):
-        cost = _size(lines, p.start, p.end) + 40
-        if room is not None and used + cost > room:
-            if chosen:
-                continue
-            p = _cut(p, lines, room)   # the best piece, cut to the room
-            if p is None:
-                break
-            cost = room
-        chosen.append(p)
-        used += cost
-    return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
+    return Parts(path, text, entry, terms, fit).within(room)
+
+
+class Parts:
+    """What of one file is worth showing for the task, found once; `within` chooses in a given room. A pack
+    offers a file several rooms (its share, what the others left, what the whole pack left), and finding the
+    task's words in a long file costs more than choosing among its pieces."""
+
+    def __init__(self, path: str, text: str, entry, terms, fit: bool = True):
+        self.path, self.text, self.entry, self.fit = path, text, entry, fit
+        self.keys = as_keys(terms)
+        self.lines = text.splitlines(keepends=True)
+        self.whole = _size(self.lines, 1, len(self.lines))
+        self._pieces: list[_Piece] | None = None
+
+    def within(self, room: int | None = None) -> list[Fragment]:
+        """The fragments in `room` characters (None: no limit)."""
+        path, lines, keys = self.path, self.lines, self.keys
+        total = len(lines)
+        if not total:
+            return []
+        if (total <= WHOLE_FILE and (room is None or self.whole <= room)
+                or self.fit and total <= WHOLE_FIT and room is not None and self.whole <= room):
+            defs = self.entry.defs if self.entry else []
+            named = [d.name for d in defs if line_keys(d.name) & keys.keys()] or [d.name for d in defs if not d.parent]
+            return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
+        chosen, used = [], 0
+        for p in self.pieces():
+            cost = _size(lines, p.start, p.end) + 40
+            if room is not None and used + cost > room:
+                if chosen:
+                    continue
+                p = _cut(p, lines, room)   # the best piece, cut to the room
+                if p is None:
+                    break
+                cost = room
+            chosen.append(p)
+            used += cost
+        return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
+
+    def pieces(self) -> list[_Piece]:
+        """Every piece worth showing, the most telling first."""
+        if self._pieces is None:
+            lines, keys = self.lines, self.keys
+            hits = _hits(self.text, lines, keys)
+            pieces = _definition_pieces(self.entry, lines, hits, keys)
+            shown = {i for p in pieces for i in range(p.start, p.end + 1)}
+            pieces += _window_pieces(lines, hits, keys, shown)
+            imports = _import_lines(lines)
+            if len(imports) >= 2:
+                pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(imports, gap=GAP)]
+            if not any(p.what != "imports" for p in pieces):
+                pieces.append(_Piece(1, min(len(lines), 25), "start of file; nothing in it matches the task's words", 0.1))
+            self._pieces = sorted(pieces, key=lambda p: (-p.value, p.start))
+        return self._pieces
 
 
 _NONE: frozenset[str] = frozenset()
