@@ -112,17 +112,23 @@ def test_the_files_importing_a_packed_file_beyond_the_pack_show_their_lines_usin
     assert f"{outside[0]}:5: return round_cents(sum(items))" in uses
 
 
+def _ledger_pack(project, modules: int, lines: int, views: int) -> dict:
+    """The pack of "settle ledger balance" where `modules` modules of `lines` lines hold the task's words alike
+    and `views` more files (the rest of the project) hold none."""
+    for i in range(modules):
+        body = "".join(f"    entry_{k} = journal.read({k})  # plain bookkeeping line\n" for k in range(lines))
+        project.write(f"ledger/settle_{i:02d}.py", f"def settle_ledger_{i:02d}(journal):\n{body}"
+                      f"    return journal.settle()  # settle the ledger balance\n")
+    for i in range(views):
+        project.write(f"web/view_{i:02d}.py", f"def view_{i:02d}(request):\n    return request.path + '{i}'\n")
+    project.init_git()
+    return project.rt_json("pack", "settle ledger balance")
+
+
 def test_files_ranked_past_the_eighth_get_their_best_piece_and_the_first_keeps_its_room(project):
     """Fourteen modules match the task about as well: all of them get code (their matching definition's
     signature and lines), not eight, and the best-ranked one still gets far more room than the last."""
-    for i in range(14):
-        body = "".join(f"    entry_{k} = journal.read({k})  # plain bookkeeping line\n" for k in range(120))
-        project.write(f"ledger/settle_{i:02d}.py", f"def settle_ledger_{i:02d}(journal):\n{body}"
-                      f"    return journal.settle()  # settle the ledger balance\n")
-    for i in range(60):   # the rest of the project: the task's words pick out the ledger
-        project.write(f"web/view_{i:02d}.py", f"def view_{i:02d}(request):\n    return request.path + '{i}'\n")
-    project.init_git()
-    data = project.rt_json("pack", "settle ledger balance")
+    data = _ledger_pack(project, 14, 120, 60)
     assert len(data["pack"]) <= PACK_CHARS
     files = data["files"]
     assert len(files) > 8 and set(files) <= {f"ledger/settle_{i:02d}.py" for i in range(14)}
@@ -232,14 +238,7 @@ def test_only_lines_starting_as_an_import_can_are_asked_whether_they_are_one(mon
 def test_files_ranked_past_the_sixteenth_get_the_room_the_pack_left(project, monkeypatch):
     """Twenty-two short modules match the task about as well and the first sixteen leave room: the next ones
     get their matching lines in it, the pack stays within its budget, and without that room they get none."""
-    for i in range(22):
-        body = "".join(f"    entry_{k} = journal.read({k})\n" for k in range(12))
-        project.write(f"ledger/settle_{i:02d}.py", f"def settle_ledger_{i:02d}(journal):\n{body}"
-                      f"    return journal.settle()  # settle the ledger balance\n")
-    for i in range(120):
-        project.write(f"web/view_{i:02d}.py", f"def view_{i:02d}(request):\n    return request.path + '{i}'\n")
-    project.init_git()
-    data = project.rt_json("pack", "settle ledger balance")
+    data = _ledger_pack(project, 22, 6, 120)
     assert len(data["pack"]) <= PACK_CHARS
     assert set(data["files"]) == {f"ledger/settle_{i:02d}.py" for i in range(22)}
     for path in data["files"]:
@@ -249,9 +248,8 @@ def test_files_ranked_past_the_sixteenth_get_the_room_the_pack_left(project, mon
     assert len(project.rt_json("pack", "settle ledger balance")["files"]) == 16
 
 
-def test_the_room_no_test_took_goes_to_the_files_that_want_more(project):
-    """A project without tests: the room set aside for them is not left empty while the packed files have
-    more lines holding the task's words to show and more files rank next."""
+def _coupons_pack(project) -> dict:
+    """The pack of a task whose words 24 modules of four long matching functions each hold alike, no tests."""
     for k in range(24):
         project.write(f"shop/coupons_{k:02d}.py", "".join(
             f"def apply_coupon_{k}_{n}(cart):\n" + "".join(
@@ -261,6 +259,13 @@ def test_the_room_no_test_took_goes_to_the_files_that_want_more(project):
         project.write(f"web/view_{i:03d}.py", f"def view_{i:03d}(request):\n    return request.path + '{i}'\n")
     project.init_git()
     data = project.rt_json("pack", "apply the coupon discount")
+    return data
+
+
+def test_the_room_no_test_took_goes_to_the_files_that_want_more(project):
+    """A project without tests: the room set aside for them is not left empty while the packed files have
+    more lines holding the task's words to show and more files rank next."""
+    data = _coupons_pack(project)
     assert "## Tests" not in data["pack"]
     assert PACK_CHARS - 600 < len(data["pack"]) <= PACK_CHARS
     assert len(data["files"]) > 16
@@ -273,14 +278,6 @@ def test_each_file_is_searched_for_the_task_words_once_whatever_rooms_it_is_offe
     searched: list[int] = []
     real = frag_mod._hits
     monkeypatch.setattr(frag_mod, "_hits", lambda text, lines, keys: searched.append(len(lines)) or real(text, lines, keys))
-    for k in range(24):
-        project.write(f"shop/coupons_{k:02d}.py", "".join(
-            f"def apply_coupon_{k}_{n}(cart):\n" + "".join(
-                f"    total_{i} = cart.line({i})  # apply the coupon discount\n" if i % 9 == 0
-                else f"    step_{i} = cart.step({i})\n" for i in range(60)) + "    return cart\n\n\n" for n in range(4)))
-    for i in range(120):
-        project.write(f"web/view_{i:03d}.py", f"def view_{i:03d}(request):\n    return request.path + '{i}'\n")
-    project.init_git()
-    data = project.rt_json("pack", "apply the coupon discount")
+    data = _coupons_pack(project)
     assert len(data["files"]) > 16
     assert len(searched) == len(data["files"])
