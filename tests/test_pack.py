@@ -237,8 +237,9 @@ def test_only_lines_starting_as_an_import_can_are_asked_whether_they_are_one(mon
 
 def test_files_ranked_past_the_sixteenth_get_the_room_the_pack_left(project, monkeypatch):
     """Twenty-two short modules match the task about as well and the first sixteen leave room: the next ones
-    get their matching lines in it, the pack stays within its budget, and without that room they get none."""
-    data = _ledger_pack(project, 22, 6, 120)
+    get their matching line in it (a function cut to fit keeps it: the lines above it go), the pack stays within
+    its budget, and without that room they get none."""
+    data = _ledger_pack(project, 22, 12, 120)
     assert len(data["pack"]) <= PACK_CHARS
     assert set(data["files"]) == {f"ledger/settle_{i:02d}.py" for i in range(22)}
     for path in data["files"]:

@@ -109,6 +109,7 @@ class Parts:
         self.lines = text.splitlines(keepends=True)
         self.whole = _size(self.lines, 1, len(self.lines))
         self._pieces: list[_Piece] | None = None
+        self._hits: list = []
 
     def within(self, room: int | None = None) -> list[Fragment]:
         """The fragments in `room` characters (None: no limit)."""
@@ -127,7 +128,7 @@ class Parts:
             if room is not None and used + cost > room:
                 if chosen:
                     continue
-                p = _cut(p, lines, room)   # the best piece, cut to the room
+                p = _cut(p, lines, room, self._focus(p))   # the best piece, cut to the room
                 if p is None:
                     break
                 cost = room
@@ -135,11 +136,16 @@ class Parts:
             used += cost
         return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
 
+    def _focus(self, p: _Piece) -> int | None:
+        """The line of `p` holding the task's words of most weight, the first of equals; None when none does."""
+        best = max(range(p.start, p.end + 1), key=lambda i: (weight_of(self._hits[i - 1], self.keys), -i))
+        return best if self._hits[best - 1] else None
+
     def pieces(self) -> list[_Piece]:
         """Every piece worth showing, the most telling first."""
         if self._pieces is None:
             lines, keys = self.lines, self.keys
-            hits = _hits(self.text, lines, keys)
+            hits = self._hits = _hits(self.text, lines, keys)
             pieces = _definition_pieces(self.entry, lines, hits, keys)
             shown = {i for p in pieces for i in range(p.start, p.end + 1)}
             pieces += _window_pieces(lines, hits, keys, shown)
@@ -183,12 +189,17 @@ def _size(lines: list[str], a: int, b: int) -> int:
     return sum(len(line) for line in lines[a - 1:b]) + (b - a + 1)
 
 
-def _cut(p: _Piece, lines: list[str], room: int) -> _Piece | None:
-    end, used = p.start - 1, 40
+def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> _Piece | None:
+    """`p` cut to `room`: its first lines, or, when its line `focus` (the one holding the most task words) would
+    be cut off, the lines from DEF_CONTEXT above it."""
+    start = p.start
+    if focus is not None and _size(lines, p.start, focus) + 40 > room:
+        start = max(p.start, focus - DEF_CONTEXT)
+    end, used = start - 1, 40
     while end < p.end and used + len(lines[end]) + 1 <= room:
         used += len(lines[end]) + 1
         end += 1
-    return _Piece(p.start, end, p.what + ", cut to fit", p.value, p.names) if end >= p.start else None
+    return _Piece(start, end, p.what + ", cut to fit", p.value, p.names) if end >= start else None
 
 
 def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float]) -> list[_Piece]:
