@@ -407,44 +407,43 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
 def _allocate(parts, files: list[str], room: int) -> dict[str, list[Fragment]]:
     """Each file's fragments (`parts`: path -> its `Parts`) within `room` characters in all: a share by rank first
     (TAIL_CHARS past the SHARES, set aside first), then what is left, in rank order, to the files that want more."""
-    heads = {p: len(p) + 60 for p in files}
     out: dict[str, list[Fragment]] = {}
     used = 0
     tail = min(TAIL_CHARS * max(0, len(files) - len(SHARES)), room // 3)   # a small room goes to the first files
     for i, p in enumerate(files):
-        cap = min(room - used, int((room - tail) * SHARES[i]) if i < len(SHARES) else TAIL_CHARS) - heads[p]
+        cap = min(room - used, int((room - tail) * SHARES[i]) if i < len(SHARES) else TAIL_CHARS) - _head(p)
         out[p] = parts(p).within(cap) if cap > 80 else []
         used += _cost(p, out[p])
-    for p in files:
-        left = room - used
-        if left < 200:
-            continue
-        more = parts(p).within(_cost(p, out[p]) - heads[p] + left)
-        if _cost(p, more) > _cost(p, out[p]):
-            used += _cost(p, more) - _cost(p, out[p])
-            out[p] = more
+    _grow(parts, out, room - used)
     return {p: f for p, f in out.items() if f}
+
+
+def _grow(parts, code: dict[str, list[Fragment]], room: int) -> int:
+    """Give `room` characters, in rank order, to the files of `code` whose fragments grow with it; what is left."""
+    for p, frags in list(code.items()):
+        if room < 200:
+            break
+        if frags and frags[0].what == "whole file":
+            continue   # all there is of it
+        more = parts(p).within(_cost(p, frags) - _head(p) + room)
+        if _cost(p, more) > _cost(p, frags):
+            room -= _cost(p, more) - _cost(p, frags)
+            code[p] = more
+    return room
+
+
+def _head(path: str) -> int:
+    """Characters a file's heading takes, as the room is shared out (`_cost` has its reasons as 50)."""
+    return len(path) + 60
 
 
 def _fill(parts, code: dict[str, list[Fragment]], spare: list[str], room: int, why: dict[str, str]) -> None:
     """Spend the `room` the pack left unused: half on the packed files that want more (in rank order), the
     rest on the `spare` files ranked next, TAIL_CHARS at most each (their best piece: whether a file the
     ranking nearly chose is the one). Measured on held-out history, either half alone lost what the other gained."""
-    grow, room = room // 2, room - room // 2
-    for p, frags in list(code.items()):
-        if grow < 200:
-            break
-        if frags[0].what == "whole file":
-            continue
-        more = parts(p).within(_cost(p, frags) - len(p) - 60 + grow)
-        if [(f.start, f.end) for f in more] != [(f.start, f.end) for f in frags]:
-            gained = len(render_file(p, more, why.get(p, ""))) - len(render_file(p, frags, why.get(p, "")))
-            if gained > 0:
-                grow -= gained
-                code[p] = more
-    room += grow
+    room = room - room // 2 + _grow(parts, code, room // 2)
     for p in spare:
-        cap = min(room, TAIL_CHARS) - len(p) - 60
+        cap = min(room, TAIL_CHARS) - _head(p)
         if cap <= 80:
             break
         frags = parts(p).within(cap)
