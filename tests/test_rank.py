@@ -361,3 +361,23 @@ def test_a_word_every_module_says_still_chooses_by_the_names_it_is_in(project, m
     assert set(ranked(project, task)[:2]) == named
     monkeypatch.setattr("rt.pack.rank.PATH_IDF", 0.0)
     assert not named & set(ranked(project, task)[:5])
+
+
+def test_a_picture_in_the_task_is_not_its_words(project):
+    """A task pasted from a pull request shows its screenshots (`![image.png](https://...)`, `<img src=...>`): the
+    picture's file name and address say nothing of the change, and a mixed-case part of an address
+    (`T2klNLEk0wxLh4NRDzhk`) is not a name the task says."""
+    for i in range(30):
+        project.write(f"src/views/view{i}.ts", f"export const view{i} = () => render('{i}');\n")
+    project.write("src/utils/image.ts", "// convert an image to png\nexport function convertToPng(image) { return image; }\n"
+                                        "export const T2klNLEk0wxLh4NRDzhk = 'png';\n")
+    project.write("src/components/reference-link/styles.css.ts",
+                  "export const link = style({ wordBreak: 'break-word' });   // a reference node's word break\n")
+    project.init_git()
+    task = ("fix(core): reference node word break\n\nbefore:\n\n"
+            "![image.png](https://assets.example.com/T2klNLEk0wxLh4NRDzhk/2320279b.png)\n\n"
+            "after: <img width=\"300\" alt=\"image.png\" src=\"https://assets.example.com/8869024b.png\">\n")
+    q = parse_task(task)
+    assert "png" not in q.keys and "imag" not in q.keys and "t2klnlek0wxlh4nrdzhk" not in q.keys
+    assert parse_task("see https://example.com/T2klNLEk0wxLh4NRDzhk/a").keys["t2klnlek0wxlh4nrdzhk"] < 0.5
+    assert ranked(project, task)[0] == "src/components/reference-link/styles.css.ts"

@@ -186,6 +186,9 @@ _KIND_PREFIX = re.compile(r"^\s*(?:feat|fix|chore|refactor|perf|docs|style|test|
 _SCOPE = re.compile(r"^\s*([A-Za-z][\w./-]*):\s")
 """A first line naming where the change is (`caddyhttp: fix ...`, `tsdb/wlog: ...`): Go's and others' habit."""
 _URL = re.compile(r"\b(?:https?://|www\.)\S+")
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\s]*\)|<img\b[^>]*>", re.IGNORECASE)
+"""A picture in Markdown or HTML (`![image.png](https://...)`, `<img src=...>`): what the model cannot see
+either; its alt text is mostly a file name (`CleanShot 2024-08-23 at 12 05 12@2x`) and its address a store's."""
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
@@ -226,13 +229,14 @@ def parse_task(text: str, defined=None) -> Query:
             else:              # Class.method, mod::item, obj->field: each part is a name
                 segments = re.split(r"\.|::|->", tok.rstrip("()"))
             dotted = len(segments) > 1 and not pathlike or tok.endswith("()")
-            for seg in segments:
-                ident = code or dotted or bool(_IDENT.search(seg))
+            for seg in segments:   # a URL's part is never a name the task says (`T2klNLEk0wxLh4NRDzhk`)
+                ident = not url and (code or dotted or bool(_IDENT.search(seg)))
                 for word in re.findall(r"[A-Za-z0-9_$]+", seg):
                     _word(word, weight, ident, add, defined)
         for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
             add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
+    text = _IMAGE.sub(" ", text)
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
         words(m.group(0), W["url"], False, url=True)
