@@ -169,6 +169,7 @@ def test_a_history_read_meanwhile_is_the_history_loaded_and_kept_only_when_taken
     def broken(*args, **kwargs):
         raise ValueError("damaged")
     monkeypatch.setattr(history, "_read", broken)
+    monkeypatch.setattr(history, "_last", [None])   # as in a process that has read no history yet
     reading = history.Reading(repo, Store(repo))
     with pytest.raises(ValueError, match="damaged"):
         reading.result()
@@ -197,3 +198,41 @@ def test_the_files_of_past_commits_worded_like_the_task_rise(project, monkeypatc
     assert load(project).words[0] == "doc document m1 not to"   # its message's keys, newest first
     pinned = project.rt_json("pack", task, "--path", "editor/mount.ts")["ranked"]
     assert [r["path"] for r in pinned].count("editor/mount.ts") == 1 and pinned[0]["why"] == ["pinned"]
+
+
+def test_head_is_read_from_gits_files_and_a_kept_history_is_loaded_with_no_git_process(project, monkeypatch):
+    """A served `rt pack` asked git for HEAD every time: `head_commit` reads it from `.git` (a branch's loose ref,
+    its packed ref, a detached HEAD, a worktree's), as git says it; none before the first commit (git is asked).
+    With the history kept at HEAD, `load` starts no git, and in one process reads the kept file once."""
+    fresh = project.root.parent / "fresh"
+    subprocess.run(["git", "init", "-q", str(fresh)], check=True)
+    assert history.head_commit(str(fresh)) is None   # no commit yet
+    project.write("a.py", "a = 0\n")
+    project.init_git()
+    commit(project, {"a.py": "a = 1\n", "b.py": "b = 1\n"}, "one")
+
+    def rev(where=project.root):
+        return subprocess.run(["git", "rev-parse", "HEAD"], cwd=where, capture_output=True, text=True).stdout.strip()
+    assert history.head_commit(str(project.root)) == rev()
+    project.git("pack-refs", "--all")
+    assert not (project.root / ".git" / "refs" / "heads" / "main").exists()
+    assert history.head_commit(str(project.root)) == rev()
+    commit(project, {"a.py": "a = 2\n"}, "two")   # a loose ref again, newer than the packed one
+    assert history.head_commit(str(project.root)) == rev()
+    project.git("checkout", "-q", "--detach", "HEAD~1")
+    assert history.head_commit(str(project.root)) == rev()
+    project.git("checkout", "-q", "main")
+    other = project.root.parent / (project.root.name + "-wt")
+    project.git("worktree", "add", "-q", "-b", "side", str(other))
+    subprocess.run(["git", "commit", "-q", "--allow-empty", "-m", "on the side"], cwd=other, check=True,
+                   env={**os.environ, **GIT_ENV})
+    assert history.head_commit(str(other)) == rev(other) != rev()
+
+    load(project)
+    asked, reads = [], []
+    monkeypatch.setattr(history, "git", lambda *a, **k: asked.append(a))
+    real_read = history._read
+    monkeypatch.setattr(history, "_read", lambda store: reads.append(1) or real_read(store))
+    monkeypatch.setattr(history, "_last", [None])
+    first, again = load(project), load(project)
+    assert asked == [] and reads == [1] and first is again and first.partners("b.py") == {"a.py": (1, 1)}

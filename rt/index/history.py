@@ -10,6 +10,9 @@ window, cheaply). Without git, or in a repository without history, there is none
 """
 from __future__ import annotations
 
+import os
+import re
+
 from rt.core import StoreError, git
 from rt.index.terms import text_counts
 
@@ -102,13 +105,20 @@ def _gather(repo, store) -> History | tuple[str, list] | None:
     with their files) to keep; None outside git or without commits. Reads `.rt/`, never writes it."""
     if not repo.is_git:
         return None
-    head = git(repo.root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+    head = head_commit(repo.top)
     if head is None:
-        return None
-    head = head.decode().strip()
+        asked = git(repo.root, "rev-parse", "-q", "--verify", "HEAD^{commit}")
+        if asked is None:
+            return None
+        head = asked.decode().strip()
+    last, key = _last[0], (head, _stamp(store))
+    if last is not None and last[0] == key and key[1] is not None:
+        return last[1]
     kept = _read(store)
     if kept is not None and kept["head"] == head:
-        return _history(kept["commits"])
+        got = _history(kept["commits"])
+        _last[0] = (key, got)
+        return got
     window = git(repo.root, "rev-list", "--min-parents=1", "--max-parents=1", f"-n{COMMITS}", head)
     if window is None:
         return None
@@ -123,6 +133,59 @@ def _gather(repo, store) -> History | tuple[str, list] | None:
     return head, [[c, *known.get(c, [[], ""])] for c in commits]
 
 
+_last: list = [None]
+"""((HEAD, the kept file's stamp), its History) last read in this process: a hook server's look-ups read
+`.rt/history.json` again only when HEAD or the file changed (a History is only read)."""
+
+
+def _stamp(store) -> tuple | None:
+    """The kept file's folder, inode, size and time of change; None when there is none."""
+    try:
+        st = os.stat(os.path.join(store.top, FILE))
+    except OSError:
+        return None
+    return store.top, st.st_ino, st.st_size, st.st_mtime_ns
+
+_SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
+
+
+def head_commit(top: str) -> str | None:
+    """HEAD's commit as the files of `.git` say it plainly (a branch's loose ref or its `packed-refs` line, or
+    a detached commit), without starting git: a git process was most of a served `rt pack`'s time in its
+    server. None where they do not (no commit yet, a reftable, a symbolic ref to another): then git is asked."""
+    try:
+        gitdir = os.path.join(top, ".git")
+        if os.path.isfile(gitdir):   # a worktree's or submodule's `.git` file names its git folder
+            with open(gitdir, encoding="utf-8") as f:
+                line = f.read().strip()
+            if not line.startswith("gitdir: "):
+                return None
+            gitdir = os.path.join(top, line[8:])
+        with open(os.path.join(gitdir, "HEAD"), encoding="utf-8") as f:
+            head = f.read().strip()
+        if _SHA.fullmatch(head):
+            return head
+        if not head.startswith("ref: refs/heads/"):
+            return None
+        ref, common = head[5:], gitdir
+        if os.path.isfile(os.path.join(gitdir, "commondir")):   # a worktree: its branches are the main folder's
+            with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
+                common = os.path.join(gitdir, f.read().strip())
+        try:
+            with open(os.path.join(common, ref), encoding="utf-8") as f:   # a loose ref wins over a packed one
+                sha = f.read().strip()
+        except FileNotFoundError:
+            sha = None
+            with open(os.path.join(common, "packed-refs"), encoding="utf-8") as f:
+                for line in f:
+                    if line.endswith(" " + ref + "\n"):
+                        sha = line.split(" ", 1)[0]
+                        break
+    except (OSError, UnicodeDecodeError):
+        return None
+    return sha if sha and _SHA.fullmatch(sha) else None
+
+
 def _keep(store, got: History | tuple[str, list] | None) -> History | None:
     """`_gather`'s answer as a History, a new one kept in `.rt/history.json`."""
     if not isinstance(got, tuple):
@@ -133,7 +196,9 @@ def _keep(store, got: History | tuple[str, list] | None) -> History | None:
         store.write_json(FILE, {"version": VERSION, "head": head, "commits": listed}, durable=False)
     except OSError:
         pass   # a cache: where `.rt/` cannot be written (a full disk), the next call reads the log again
-    return _history(listed)
+    got = _history(listed)
+    _last[0] = ((head, _stamp(store)), got)
+    return got
 
 
 def _history(listed: list[list]) -> History:
