@@ -282,3 +282,28 @@ def test_each_file_is_searched_for_the_task_words_once_whatever_rooms_it_is_offe
     data = _coupons_pack(project)
     assert len(data["files"]) > 16
     assert len(searched) == len(data["files"])
+
+
+def test_a_locale_file_holding_a_task_word_once_a_line_shows_the_section_named_by_it():
+    """A locale file says each word once a line (`"added": "Environment added"`): where no line holds two task
+    words, the lines holding one are shown, a section named by the word (`"environment": {`) first and what
+    follows it, not the file's first lines (which named no task word at all)."""
+    from rt.pack import fragments as frag
+
+    sections = {"action": ["add", "cancel", "local", "delete"], "confirm": ["sync", "remove"],
+                "environment": ["added", "created", "deleted", "duplicated"], "team": ["invite", "leave"]}
+    lines = ["{\n"]
+    for name, keys in sections.items():
+        lines.append(f'  "{name}": {{\n')
+        for k in keys:
+            value = {"local": "Local progress", "sync": "Restore the environment from the cloud?"}.get(
+                k, f"{name.title()} {k}" if name == "environment" else f"{k.title()} it")
+            lines += [f'    "{k}": "{value}",\n'] + [f'    "{k}_{i}": "Other text {i}",\n' for i in range(20)]
+        lines.append("  },\n")
+    lines.append("}\n")
+    text = "".join(lines)
+    keys = frag.as_keys(["correct", "environment", "locale", "wording"])
+    shown = frag.fragments("locales/en.json", text, None, keys, room=600)
+    opener = lines.index('  "environment": {\n') + 1
+    assert [(f.start, f.what) for f in shown] == [(opener, "lines with task words")]
+    assert 'Environment added' in "".join(shown[0].lines)

@@ -148,7 +148,7 @@ class Parts:
             hits = self._hits = _hits(self.text, lines, keys)
             pieces = _definition_pieces(self.entry, lines, hits, keys)
             shown = {i for p in pieces for i in range(p.start, p.end + 1)}
-            pieces += _window_pieces(lines, hits, keys, shown)
+            pieces += _window_pieces(lines, hits, keys, shown, alone=not pieces)
             imports = _import_lines(lines)
             if len(imports) >= 2:
                 pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(imports, gap=GAP)]
@@ -247,20 +247,35 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
     return out
 
 
-def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float], skip: set[int]) -> list[_Piece]:
+def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float], skip: set[int],
+                   alone: bool = False) -> list[_Piece]:
     """Windows around the lines (outside `skip`) weighing most by their task words: two words at least,
-    or the rarest."""
+    or the rarest. Where no line holds that much and no definition holds a task word (`alone`: a locale
+    file, a stylesheet, a word a line), the lines holding any, the lines opening a block first
+    (`"environment": {`, `.sidebar {`), each with its window below it: what follows is about the word.
+    (In a file whose definitions hold task words, such lines took the room of better pieces.)"""
     need = min(2, len(keys))
     rarest = max(keys, key=lambda k: (keys[k], k)) if keys else ""
-    best = [(-weight_of(h, keys), i) for i, h in enumerate(hits, 1) if i not in skip and h and (len(h) >= need or rarest in h)]
-    out: list[tuple[int, int, list[str]]] = []
-    for _, i in sorted(best):
-        if any(a <= i <= b for a, b, _ in out):
+    found = [(i, h) for i, h in enumerate(hits, 1) if i not in skip and h]
+    strong = [(i, h) for i, h in found if len(h) >= need or rarest in h]
+    if strong or not alone:
+        order = sorted(strong, key=lambda x: (-weight_of(x[1], keys), x[0]))
+    else:
+        order = sorted(found, key=lambda x: (not _opens(lines[x[0] - 1]), -weight_of(x[1], keys), x[0]))
+    out: list[tuple[int, int]] = []
+    for i, _ in order:
+        if any(a <= i <= b for a, b in out):
             continue
-        out.append((max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT), sorted(hits[i - 1])))
+        below = not strong and _opens(lines[i - 1])
+        out.append((i if below else max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT * (2 if below else 1))))
         if len(out) == MATCH_WINDOWS:
             break
-    return [_Piece(a, b, "lines with task words", 6.0 - k) for k, (a, b, _) in enumerate(out)]
+    return [_Piece(a, b, "lines with task words", 6.0 - k) for k, (a, b) in enumerate(out)]
+
+
+def _opens(line: str) -> bool:
+    """Whether `line` opens a block (ends with `{`, `[` or `:`)."""
+    return line.rstrip().endswith(("{", "[", ":"))
 
 
 def weight_of(found, keys: dict[str, float]) -> float:
