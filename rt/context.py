@@ -360,15 +360,29 @@ def dependents(view: View, path: str, names: list[str], skip: set[str]) -> list[
 
 
 def tests_for(view: View, path: str) -> list[str]:
-    """Test files for `path`: those importing it, then those named after it (`test_x.py`, `x_test.go`, `x.test.ts`)."""
+    """Test files for `path`: those importing it, then those named after it (`test_x.py`, `x_test.go`, `x.test.ts`)
+    where no other file of that name lies nearer the test (`debug/src/__tests__/index.spec.ts` is not
+    `doc-properties/manager/index.tsx`'s: `index`, `utils`, `mod` name a file in many folders)."""
     stem = posixpath.basename(path).split(".", 1)[0]
     named = re.compile(r"(^|/)(test_?" + re.escape(stem) + r"|" + re.escape(stem) + r"([._-](test|spec))|"
                        + re.escape(stem) + r"_test)\.[A-Za-z]+$", re.IGNORECASE)
     lists = [view.index.postings("pterms", k) for k in as_keys([stem])]
-    by_name = sorted(p for p in map(view.index.path_of, (v if type(v) is int else v[0] for v in min(lists, key=len)))
-                     if named.search(p)) if lists else []
-    found = [t for t in view.index.importers(path) if is_test(t)] + [p for p in by_name if is_test(p) and p != path]
+    near = sorted(map(view.index.path_of, (v if type(v) is int else v[0] for v in min(lists, key=len)))) if lists else []
+    alike = [p for p in near if posixpath.basename(p).split(".", 1)[0].lower() == stem.lower() and not is_test(p)]
+    by_name = [t for t in near if named.search(t) and is_test(t) and t != path
+               and _shared(t, path) >= max((_shared(t, p) for p in alike), default=0)]
+    found = [t for t in view.index.importers(path) if is_test(t)] + by_name
     return [t for t in dict.fromkeys(found) if not is_rt_own(t)]
+
+
+def _shared(a: str, b: str) -> int:
+    """How many leading folders paths `a` and `b` share."""
+    n = 0
+    for x, y in zip(a.split("/")[:-1], b.split("/")[:-1]):
+        if x != y:
+            break
+        n += 1
+    return n
 
 
 def memory_entries(task: dict | None, facts: list[str] = ()) -> list[str]:

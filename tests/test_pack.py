@@ -307,3 +307,21 @@ def test_a_locale_file_holding_a_task_word_once_a_line_shows_the_section_named_b
     opener = lines.index('  "environment": {\n') + 1
     assert [(f.start, f.what) for f in shown] == [(opener, "lines with task words")]
     assert 'Environment added' in "".join(shown[0].lines)
+
+
+def test_a_test_named_after_a_file_many_folders_hold_goes_with_the_nearest_one(project):
+    """`index`, `utils`, `mod` name a file in many folders: `debug/src/__tests__/index.spec.ts` tests `debug/src/index.ts`,
+    so a pack giving code to `properties/manager/index.tsx` does not show it as that file's test; a test named after a
+    file no other file shares a name with still goes with it (`tests/test_money.py`, `shop/money.py`)."""
+    project.write("packages/properties/manager/index.tsx",
+                  "export function PropertyItem() {\n  return <div title='tooltip'>{property.name}</div>;\n}\n")
+    project.write("packages/debug/src/index.ts", "export function debug(name: string) {\n  return console.log;\n}\n")
+    project.write("packages/debug/src/__tests__/index.spec.ts",
+                  "import { debug } from '../index';\n\ntest('property tooltip', () => {\n  expect(debug('x')).toBeTruthy();\n});\n")
+    project.write("shop/money.py", "def tooltip_cents(value):\n    return round(value, 2)\n")
+    project.write("tests/test_money.py", "def test_tooltip_cents():\n    assert tooltip_cents(0.125) == 0.12\n")
+    project.init_git()
+    text = project.rt_json("pack", "add tooltips to PropertyItem and tooltip_cents")["pack"]
+    assert "### packages/properties/manager/index.tsx" in text and "### shop/money.py" in text
+    assert "tests shop/money.py" in text
+    assert "index.spec.ts" not in text
