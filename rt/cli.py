@@ -109,8 +109,7 @@ class Ctx:
 @cache
 def build_parser(name: str):
     """The command's `argparse` parser and its handler (argparse is imported here, after the index's
-    freshness check has started); made once per process: a hook server's `rt pack` built it each time
-    (half a millisecond of the server's five)."""
+    freshness check has started); made once per process: a hook server's `rt pack` built it each time."""
     import argparse
 
     class Parser(argparse.ArgumentParser):

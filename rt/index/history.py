@@ -146,6 +146,7 @@ def _stamp(store) -> tuple | None:
         return None
     return store.top, st.st_ino, st.st_size, st.st_mtime_ns
 
+
 _SHA = re.compile(r"[0-9a-f]{40}(?:[0-9a-f]{24})?")
 
 
