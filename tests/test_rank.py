@@ -382,4 +382,7 @@ def test_a_picture_in_the_task_is_not_its_words(project):
     assert parse_task("see https://example.com/T2klNLEk0wxLh4NRDzhk/a").keys["t2klnlek0wxlh4nrdzhk"] < 0.5
     mail = parse_task("Login fails for jane.doe@example.com after react@18.2.0").keys   # an e-mail's words: a URL's
     assert mail["jan"] < 0.5 and mail["exampl"] < 0.5 and mail["com"] < 0.5 and mail["react"] == 1.0
+    signed = parse_task("feat: add search in environment selector\n\nCo-authored-by: jamesgeorge007 "
+                        "<25279263+jamesgeorge007@users.noreply.github.com>\nSigned-off-by: Foo Bar <foo@bar.com>").keys
+    assert sorted(signed) == sorted(parse_task("feat: add search in environment selector").keys)   # a trailer: who
     assert ranked(project, task)[0] == "src/components/reference-link/styles.css.ts"

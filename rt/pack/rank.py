@@ -190,6 +190,8 @@ _URL = re.compile(r"\b(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za
 _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\s]*\)|<img\b[^>]*>", re.IGNORECASE)
 """A picture in Markdown or HTML (`![image.png](https://...)`, `<img src=...>`): what the model cannot see
 either; its alt text is mostly a file name (`CleanShot 2024-08-23 at 12 05 12@2x`) and its address a store's."""
+_TRAILER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*-by:[ \t].*$|^Change-Id:[ \t].*$", re.MULTILINE | re.IGNORECASE)
+"""A commit message's trailer (`Co-authored-by: Jane <jane@users.noreply.github.com>`): who, not what."""
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
@@ -237,7 +239,7 @@ def parse_task(text: str, defined=None) -> Query:
         for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
             add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
-    text = _IMAGE.sub(" ", text)
+    text = _TRAILER.sub(" ", _IMAGE.sub(" ", text))
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
         words(m.group(0), W["url"], False, url=True)
