@@ -375,7 +375,7 @@ def test_a_picture_in_the_task_is_not_its_words(project):
                   "export const link = style({ wordBreak: 'break-word' });   // a reference node's word break\n")
     project.init_git()
     task = ("fix(core): reference node word break\n\nbefore:\n\n"
-            "![image.png](https://assets.example.com/T2klNLEk0wxLh4NRDzhk/2320279b.png)\n\n"
+            "![image.png](https://assets.example.com/T2klNLEk0wxLh4NRDzhk/2320279b.png \"a title\")\n\n"
             "after: <img width=\"300\" alt=\"image.png\" src=\"https://assets.example.com/8869024b.png\">\n")
     q = parse_task(task)
     assert "png" not in q.keys and "imag" not in q.keys and "t2klnlek0wxlh4nrdzhk" not in q.keys

@@ -187,7 +187,7 @@ _SCOPE = re.compile(r"^\s*([A-Za-z][\w./-]*):\s")
 """A first line naming where the change is (`caddyhttp: fix ...`, `tsdb/wlog: ...`): Go's and others' habit."""
 _URL = re.compile(r"\b(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
 """An address: a URL, or an e-mail's (`jane@example.com`, not `react@18.2.0`)."""
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\s]*\)|<img\b[^>]*>", re.IGNORECASE)
+_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^>]*>", re.IGNORECASE)
 """A picture in Markdown or HTML (`![image.png](https://...)`, `<img src=...>`): what the model cannot see
 either; its alt text is mostly a file name (`CleanShot 2024-08-23 at 12 05 12@2x`) and its address a store's."""
 _TRAILER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*-by:[ \t].*$|^Change-Id:[ \t].*$", re.MULTILINE | re.IGNORECASE)
