@@ -367,10 +367,11 @@ def tests_for(view: View, path: str) -> list[str]:
     named = re.compile(r"(^|/)(test_?" + re.escape(stem) + r"|" + re.escape(stem) + r"([._-](test|spec))|"
                        + re.escape(stem) + r"_test)\.[A-Za-z]+$", re.IGNORECASE)
     lists = [view.index.postings("pterms", k) for k in as_keys([stem])]
-    near = sorted(map(view.index.path_of, (v if type(v) is int else v[0] for v in min(lists, key=len)))) if lists else []
-    alike = [p for p in near if posixpath.basename(p).split(".", 1)[0].lower() == stem.lower() and not is_test(p)]
-    by_name = [t for t in near if named.search(t) and is_test(t) and t != path
-               and _shared(t, path) >= max((_shared(t, p) for p in alike), default=0)]
+    near = list(map(view.index.path_of, (v if type(v) is int else v[0] for v in min(lists, key=len)))) if lists else []
+    by_name = sorted(t for t in near if named.search(t) and is_test(t) and t != path)
+    if by_name:   # most files have none: the files of that name only then
+        alike = [p for p in near if posixpath.basename(p).split(".", 1)[0].lower() == stem.lower() and not is_test(p)]
+        by_name = [t for t in by_name if _shared(t, path) >= max((_shared(t, p) for p in alike), default=0)]
     found = [t for t in view.index.importers(path) if is_test(t)] + by_name
     return [t for t in dict.fromkeys(found) if not is_rt_own(t)]
 

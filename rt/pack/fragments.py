@@ -258,15 +258,16 @@ def _window_pieces(lines: list[str], hits: list[set[str]], keys: dict[str, float
     rarest = max(keys, key=lambda k: (keys[k], k)) if keys else ""
     found = [(i, h) for i, h in enumerate(hits, 1) if i not in skip and h]
     strong = [(i, h) for i, h in found if len(h) >= need or rarest in h]
-    if strong or not alone:
-        order = sorted(strong, key=lambda x: (-weight_of(x[1], keys), x[0]))
-    else:
+    weak = alone and not strong   # then any line holding a task word, a block's opening first
+    if weak:
         order = sorted(found, key=lambda x: (not _opens(lines[x[0] - 1]), -weight_of(x[1], keys), x[0]))
+    else:
+        order = sorted(strong, key=lambda x: (-weight_of(x[1], keys), x[0]))
     out: list[tuple[int, int]] = []
     for i, _ in order:
         if any(a <= i <= b for a, b in out):
             continue
-        below = not strong and _opens(lines[i - 1])
+        below = weak and _opens(lines[i - 1])
         out.append((i if below else max(1, i - MATCH_CONTEXT), min(len(lines), i + MATCH_CONTEXT * (2 if below else 1))))
         if len(out) == MATCH_WINDOWS:
             break
