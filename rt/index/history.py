@@ -157,24 +157,20 @@ def head_commit(top: str) -> str | None:
     try:
         gitdir = os.path.join(top, ".git")
         if os.path.isfile(gitdir):   # a worktree's or submodule's `.git` file names its git folder
-            with open(gitdir, encoding="utf-8") as f:
-                line = f.read().strip()
+            line = _said(gitdir)
             if not line.startswith("gitdir: "):
                 return None
             gitdir = os.path.join(top, line[8:])
-        with open(os.path.join(gitdir, "HEAD"), encoding="utf-8") as f:
-            head = f.read().strip()
+        head = _said(os.path.join(gitdir, "HEAD"))
         if _SHA.fullmatch(head):
             return head
         if not head.startswith("ref: refs/heads/"):
             return None
         ref, common = head[5:], gitdir
         if os.path.isfile(os.path.join(gitdir, "commondir")):   # a worktree: its branches are the main folder's
-            with open(os.path.join(gitdir, "commondir"), encoding="utf-8") as f:
-                common = os.path.join(gitdir, f.read().strip())
+            common = os.path.join(gitdir, _said(os.path.join(gitdir, "commondir")))
         try:
-            with open(os.path.join(common, ref), encoding="utf-8") as f:   # a loose ref wins over a packed one
-                sha = f.read().strip()
+            sha = _said(os.path.join(common, ref))   # a loose ref wins over a packed one
         except FileNotFoundError:
             sha = None
             with open(os.path.join(common, "packed-refs"), encoding="utf-8") as f:
@@ -185,6 +181,12 @@ def head_commit(top: str) -> str | None:
     except (OSError, UnicodeDecodeError):
         return None
     return sha if sha and _SHA.fullmatch(sha) else None
+
+
+def _said(path: str) -> str:
+    """What one of git's small files says, its line end left out."""
+    with open(path, encoding="utf-8") as f:
+        return f.read().strip()
 
 
 def _keep(store, got: History | tuple[str, list] | None) -> History | None:
