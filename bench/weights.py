@@ -1,5 +1,6 @@
 """The ranking's weights swept on real history: which of `rt/pack/rank.py`'s constants, moved alone, would
-rank the files real commits changed higher?
+rank the files real commits changed higher? With --pack, the pack's own constants (`rt/pack/fragments.py`'s
+and `rt/context.py`'s): which would show more of the lines real commits edited?
 
 The tasks are `bench/localize.py`'s (the same sampling, the same answers). Each task's parent is checked out
 and its index brought up to date once; then the task is ranked under every setting: the defaults, and each
@@ -9,10 +10,13 @@ sees the same index, the same history and the same task. Per task and setting it
 place (None past the first 50) and whether the pack would give it code (`context._pack_files`: the files
 chosen before their fragments are cut to the room, so a bound on "all answer code in pack").
 
-Only the ranking is judged here (no fragments, no edited lines): a setting found better must then go through
-`bench/localize.py` on TUNE and HELD-OUT before it is kept. Sweep TUNE only (it is where weights may be tuned).
+Without --pack only the ranking is judged (no fragments, no edited lines). With it the task is ranked once and
+the pack built under every setting of PACK_PARAMS, judged as `bench/localize.py` judges it: the answer files'
+code in the pack, the share of the commit's edited lines its fragments hold. Either way a setting found better
+must then go through `bench/localize.py` on TUNE and HELD-OUT before it is kept. Sweep TUNE only (it is where
+weights may be tuned).
 
-    python3 bench/weights.py GIT_DIR ... [--quick] --json OUT            # the sweep
+    python3 bench/weights.py GIT_DIR ... [--quick] [--pack] --json OUT   # the sweep
     python3 bench/weights.py GIT_DIR ... --set W_NAME=1.5,B=0.6 --json OUT   # given settings against the defaults
     python3 bench/weights.py --report OUT [OUT ...]                      # per setting, per group: recall@5, in pack
 """
@@ -29,53 +33,93 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.localize import GROUPS, REPOS, checkout, repo_name, scratch_clone  # noqa: E402
-from bench.localize_history import RT, eligible_commits, task_text  # noqa: E402
+from bench.localize import GROUPS, REPOS, checkout, judge, repo_name, scratch_clone  # noqa: E402
+from bench.localize_history import RT, edited_lines, eligible_commits, task_text  # noqa: E402
+from rt import context as C  # noqa: E402
 from rt.context import _pack_files  # noqa: E402
 from rt.index import history  # noqa: E402
+from rt.pack import fragments as F  # noqa: E402
 from rt.pack import rank as R  # noqa: E402
 
 PARAMS = ["B", "LENGTH", "K1", "W_NAME", "W_FOLDER", "W_DEFS", "NAME_RARITY", "TRANSLATION", "LOCALE_ELSE", "SCOPE",
           "NAMED_LOCALE", "PATH_HIT", "TOGETHER", "W.ident", "W.quoted", "W.url", "W.stop", "KIND.test", "KIND.prose",
           "KIND.data", "KIND.locale", "KIND.source-locale", "KIND.vendored"]
+PACK_PARAMS = ["fragments.WHOLE_FILE", "fragments.WHOLE_FIT", "fragments.GAP", "fragments.WHOLE_DEF", "fragments.HEAD_LINES",
+               "fragments.DEF_CONTEXT", "fragments.DEF_WINDOWS", "fragments.MATCH_WINDOWS", "fragments.MATCH_CONTEXT",
+               "fragments.DEFS", "fragments.DEF_NAME", "context.PACK_FILES", "context.SPARE_FILES", "context.TAIL_CHARS",
+               "context.TESTS_SHARE"]
+"""`module.NAME` of the pack's module; a rank constant is `NAME` or `TABLE.key`."""
+MODULES = {"fragments": F, "context": C}
 FACTORS = (0.5, 0.75, 1.33, 2.0)
 PLACES = 50
 
 
-def get(name: str) -> float:
+def _where(name: str) -> tuple[object, str, str]:
     table, _, key = name.partition(".")
-    return getattr(R, table)[key] if key else getattr(R, name)
+    return (MODULES[table], key, "") if table in MODULES else (R, table, key)
+
+
+def get(name: str) -> float:
+    owner, attr, key = _where(name)
+    return getattr(owner, attr)[key] if key else getattr(owner, attr)
 
 
 def put(name: str, value: float) -> None:
     value = type(get(name))(value)   # a count stays an int
-    table, _, key = name.partition(".")
+    owner, attr, key = _where(name)
     if key:
-        getattr(R, table)[key] = value
+        getattr(owner, attr)[key] = value
     else:
-        setattr(R, name, value)
+        setattr(owner, attr, value)
 
 
-def sweep() -> list[dict[str, float]]:
-    return [{}] + [{p: round(get(p) * f, 4)} for p in PARAMS for f in FACTORS if get(p)]
+def sweep(params: list[str]) -> list[dict[str, float]]:
+    """The defaults, then each constant times each factor (a count rounded, a setting equal to the default dropped)."""
+    out = [{}]
+    for p in params:
+        for f in FACTORS:
+            v = round(get(p) * f) if isinstance(get(p), int) else round(get(p) * f, 4)
+            if v != get(p) and {p: v} not in out:
+                out.append({p: v})
+    return out
+
+
+class Setting:
+    """The constants of a setting put in place for a `with` block, the defaults back after it."""
+
+    def __init__(self, setting: dict[str, float]):
+        self.setting, self.saved = setting, {p: get(p) for p in setting}
+
+    def __enter__(self):
+        for p, v in self.setting.items():
+            put(p, v)
+
+    def __exit__(self, *_):
+        for p, v in self.saved.items():
+            put(p, v)
 
 
 def ranked_under(setting: dict[str, float], ctx, idx, text: str, together) -> tuple[list[str], set[str]]:
-    saved = {p: get(p) for p in setting}
-    try:
-        for p, v in setting.items():
-            put(p, v)
+    with Setting(setting):
         ctx.history = SimpleNamespace(result=lambda: together)   # the task's history, read once
         view = RT.view(ctx, text, [], idx)
         r = view.ranking
         chosen = set(_pack_files(r)[0])
         return [f.path for f in r.files[:PLACES]], chosen
-    finally:
-        for p, v in saved.items():
-            put(p, v)
 
 
-def evaluate(git_dir: Path, n: int, n_locale: int, work: Path, settings: list[dict]) -> dict:
+def packed_under(setting: dict[str, float], ctx, idx, text: str, ranking, answer: list[str], edits: dict,
+                 sizes: dict) -> dict:
+    """The pack built under `setting` from the defaults' ranking, judged: answer code in it, edited lines held."""
+    with Setting(setting):
+        view = RT.view(ctx, text, [], idx)
+        view._ranking = ranking
+        pack = RT.build_pack(view)
+        got = judge([f.path for f in ranking.files], pack.fragments, len(pack.text), answer, edits, sizes)
+        return {"code": got["all_code"], "lines": got["lines"], "over": got["over"]}
+
+
+def evaluate(git_dir: Path, n: int, n_locale: int, work: Path, settings: list[dict], pack: bool = False) -> dict:
     name = repo_name(git_dir)
     group, which, tip = REPOS[name]
     clone = scratch_clone(git_dir, work)
@@ -90,10 +134,20 @@ def evaluate(git_dir: Path, n: int, n_locale: int, work: Path, settings: list[di
             together = history.load(ctx.repo, ctx.store)
             text = task_text(c["message"])
             per = []
-            for s in settings:
-                ranked, chosen = ranked_under(s, ctx, idx, text, together)
-                per.append([[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]],
-                            [p in chosen for p in c["answer"]]])
+            if pack:
+                ranked, chosen = ranked_under({}, ctx, idx, text, together)
+                ranking = RT.view(ctx, text, [], idx).ranking
+                edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
+                sizes = {p: len((clone / p).read_text(errors="replace").splitlines()) for p in edits}
+                for s in settings:
+                    per.append([[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]],
+                                [p in chosen for p in c["answer"]],
+                                packed_under(s, ctx, idx, text, ranking, c["answer"], edits, sizes)])
+            else:
+                for s in settings:
+                    ranked, chosen = ranked_under(s, ctx, idx, text, together)
+                    per.append([[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]],
+                                [p in chosen for p in c["answer"]]])
             rows.append({"commit": c["sha"][:12], "task": text, "answer": c["answer"], "locale": bool(c["locale"]),
                          "extra": c["extra"], "per": per})
             os.chdir(old)
@@ -105,9 +159,15 @@ def evaluate(git_dir: Path, n: int, n_locale: int, work: Path, settings: list[di
 def scores(rows: list[dict], i: int) -> dict[str, float]:
     def recall(places, k):
         return sum(p is not None and p <= k for p in places) / len(places)
-    return {"r@5": statistics.mean(recall(r["per"][i][0], 5) for r in rows),
-            "r@10": statistics.mean(recall(r["per"][i][0], 10) for r in rows),
-            "pack": statistics.mean(all(r["per"][i][1]) for r in rows)}
+    out = {"r@5": statistics.mean(recall(r["per"][i][0], 5) for r in rows),
+           "r@10": statistics.mean(recall(r["per"][i][0], 10) for r in rows),
+           "pack": statistics.mean(all(r["per"][i][1]) for r in rows)}
+    if len(rows[0]["per"][i]) > 2:   # a --pack run: the pack built and judged
+        lines = [r["per"][i][2]["lines"] for r in rows if r["per"][i][2]["lines"] is not None]
+        out.update({"code": statistics.mean(r["per"][i][2]["code"] for r in rows),
+                    "lines": statistics.mean(lines) if lines else 0.0,
+                    "over": sum(r["per"][i][2]["over"] for r in rows)})
+    return out
 
 
 def report(saved: list[dict]) -> None:
@@ -120,22 +180,27 @@ def report(saved: list[dict]) -> None:
                     if (row["locale"] if g == "locale" else r["group"] == g and not row["extra"])]
             if rows:
                 groups.append((f"{which} {g}", rows))
-    print("| setting | " + " | ".join(f"{name} ({len(rows)}) r@5 / in pack" for name, rows in groups) + " | mean r@5 | mean in pack |")
-    print("|---|" + "---|" * (len(groups) + 2))
     base = [scores(rows, 0) for _, rows in groups]
+    shown = ("code", "lines") if "lines" in base[0] else ("r@5", "pack")   # a --pack run: its ranking is fixed
+    names = {"r@5": "r@5", "pack": "in pack", "code": "all code", "lines": "edited lines"}
+    print("| setting | " + " | ".join(f"{name} ({len(rows)}) {names[shown[0]]} / {names[shown[1]]}" for name, rows in groups)
+          + "".join(f" | mean {names[k]}" for k in shown) + (" | over budget" if "over" in base[0] else "") + " |")
+    print("|---|" + "---|" * (len(groups) + 2 + ("over" in base[0])))
     for i, s in enumerate(settings):
         now = [scores(rows, i) for _, rows in groups]
         label = ", ".join(f"{k}={v}" for k, v in s.items()) or "defaults"
-        cells = [f"{x['r@5']:.3f} / {x['pack']:.3f}" if i == 0 else
-                 f"{x['r@5'] - b['r@5']:+.3f} / {x['pack'] - b['pack']:+.3f}" for x, b in zip(now, base)]
-        print(f"| {label} | " + " | ".join(cells) + f" | {statistics.mean(x['r@5'] for x in now):.3f} | "
-              f"{statistics.mean(x['pack'] for x in now):.3f} |")
+        a, b_ = shown
+        cells = [f"{x[a]:.3f} / {x[b_]:.3f}" if i == 0 else
+                 f"{x[a] - b[a]:+.3f} / {x[b_] - b[b_]:+.3f}" for x, b in zip(now, base)]
+        print(f"| {label} | " + " | ".join(cells) + "".join(f" | {statistics.mean(x[k] for x in now):.3f}" for k in shown)
+              + (f" | {sum(x['over'] for x in now)}" if "over" in now[0] else "") + " |")
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("git_dirs", nargs="*", type=Path)
     ap.add_argument("--quick", action="store_true", help="15 tasks (and 5 more locale tasks) per repository")
+    ap.add_argument("--pack", action="store_true", help="sweep the pack's constants, judging the packs (edited lines)")
     ap.add_argument("--set", action="append", default=[], metavar="P=V,...", help="a setting to try (repeatable)")
     ap.add_argument("--work", type=Path, default=Path("/tmp/rt-weights"))
     ap.add_argument("--json", type=Path)
@@ -143,10 +208,11 @@ def main() -> None:
     a = ap.parse_args()
     if a.report:
         return report([json.loads(f.read_text()) for f in a.report])
-    settings = [{}] + [{k: float(v) for k, v in (kv.split("=") for kv in s.split(","))} for s in a.set] if a.set else sweep()
+    settings = ([{}] + [{k: float(v) for k, v in (kv.split("=") for kv in s.split(","))} for s in a.set] if a.set
+                else sweep(PACK_PARAMS if a.pack else PARAMS))
     results = []
     for d in a.git_dirs:
-        results.append(evaluate(d.resolve(), 15 if a.quick else 30, 5 if a.quick else 10, a.work, settings))
+        results.append(evaluate(d.resolve(), 15 if a.quick else 30, 5 if a.quick else 10, a.work, settings, a.pack))
         print(f"{results[-1]['repo']}: {len(results[-1]['rows'])} tasks, {results[-1]['seconds']} s", file=sys.stderr)
         if a.json:
             a.json.write_text(json.dumps({"settings": settings, "results": results}))

@@ -31,6 +31,8 @@ MATCH_CONTEXT = 4
 holding the most task words (markup templates, long functions, files without definitions)."""
 DEFS = 4
 """At most this many matching definitions of one file."""
+DEF_NAME = 3.0
+"""A task word in a definition's name weighs this many times one in its body, choosing the definitions."""
 IMPORT_LINES = 20
 _IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|(pub(\(\w+\))?\s+)?use\s|"
                      r"#\s*include\b|require\s*\(|@import\b)")
@@ -204,7 +206,7 @@ def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> _P
 
 def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float]) -> list[_Piece]:
     """The definitions whose name or body holds task words, best first (by the words' weights, a word in
-    the name thrice): a short one whole, a long one as its signature and windows around its matching lines."""
+    the name DEF_NAME times): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
     for d in entry.defs if entry else []:
         if d.end < d.start or d.start < 1:
@@ -212,7 +214,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
         name = line_keys(d.name) & keys.keys()
         body = set().union(*hits[d.start - 1:d.end]) if d.end >= d.start else set()
         if name or body:
-            scored.append((-(3 * weight_of(name, keys) + weight_of(body, keys)), d.end - d.start, d.start, d))
+            scored.append((-(DEF_NAME * weight_of(name, keys) + weight_of(body, keys)), d.end - d.start, d.start, d))
     chosen: list = []
     for *_, d in sorted(scored, key=lambda x: x[:3]):
         if any(c.start <= d.start and d.end <= c.end and c.end - c.start < WHOLE_DEF or d.start <= c.start and c.end <= d.end
