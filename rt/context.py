@@ -467,6 +467,10 @@ def _fill(parts, code: dict[str, list[Fragment]], spare: list[str], room: int, w
             room -= len(render_file(p, frags, why.get(p, "")))
 
 
+def _uses_block(uses: list[str]) -> str:
+    return _block("Where the files importing them use them", "\n".join(uses) + "\n" if uses else "")
+
+
 def _block(title: str, text: str) -> str:
     """A section of the pack under its heading; none when it holds nothing."""
     return f"\n## {title}\n{text}" if text else ""
@@ -530,7 +534,8 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
             uses += dependents(view, p, sorted({n for f in code[p] for n in f.names}), set(code) | set(tested))
         shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
         shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
-        uses_block = _block("Where the files importing them use them", "\n".join(uses[:uses_n]) + "\n" if uses and uses_n else "")
+        uses = uses[:uses_n]
+        uses_block = _uses_block(uses)
         if fill:   # the room the code, tests and uses left
             _fill(parts_of, code, spare, PACK_CHARS - len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                                                           + _block("Tests", "".join(shown_tests.values())) + uses_block), why)
@@ -542,17 +547,17 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
             last = next(reversed(parts))                                         # test goes, else the last file
             over -= len(parts.pop(last))
             del frags[last]
-        return code, tested, _block("Code", "".join(shown.values())), _block("Tests", "".join(shown_tests.values())), uses_block
+        return code, tested, _block("Code", "".join(shown.values())), _block("Tests", "".join(shown_tests.values())), uses
 
     mem_block, folder_block = blocks(memory, True)
     fixed = "\n".join(head) + "\n"
     room = PACK_CHARS - len(fixed) - len(mem_block) - len(folder_block) - 300
     tests_room = int(room * TESTS_SHARE)
-    code, tested, code_block, tests_block, uses_block = assemble(room - tests_room - 120 * USES_LINES, tests_room, USES_LINES, fill=True)
+    code, tested, code_block, tests_block, uses = assemble(room - tests_room - 120 * USES_LINES, tests_room, USES_LINES, fill=True)
     dropped: list[str] = []
     asked: dict = {}
     if window:
-        code_tokens = budget.estimate(code_block + tests_block + uses_block)
+        code_tokens = budget.estimate(code_block + tests_block + _uses_block(uses))
         fit = budget.can_fit(window, code=code_tokens, memory=[budget.estimate(m) for m in memory],
                              folders=budget.estimate(folder_block))
         dropped = fit.dropped
@@ -564,16 +569,17 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         if fit.code < code_tokens:
             share = fit.code / code_tokens
             for _ in range(6):   # fewer characters until the estimate fits what is left for code
-                code, tested, code_block, tests_block, uses_block = assemble(int(room * share * 0.85), int(tests_room * share), 0)
+                code, tested, code_block, tests_block, uses = assemble(int(room * share * 0.85), int(tests_room * share), 0)
                 if budget.estimate(code_block + tests_block) <= fit.code:
                     break
                 share *= 0.8
         head.append(f"budget: {window} tokens (system {budget.split(window).system}, answer {budget.split(window).output}, "
                     f"code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped else "; nothing dropped"))
         fixed = "\n".join(head) + "\n"
-    text = fixed + mem_block + folder_block + code_block + tests_block + uses_block
-    if len(text) > PACK_CHARS:   # never over: the parts that matter least go first
-        text = fixed + mem_block + folder_block + code_block + tests_block
+    text = fixed + mem_block + folder_block + code_block + tests_block
+    while uses and len(text + _uses_block(uses)) > PACK_CHARS:   # never over: the uses that matter least go first
+        uses = uses[:-1]
+    text += _uses_block(uses)
     frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
     return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
                                    for f in frags], dropped, r.vague, asked)
