@@ -416,7 +416,7 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     head = f"### {path} ({frags[0].total} lines" + (f"; {why}" if why else "") + ")\n"
     if len(frags) == 1 and frags[0].what == "whole file":
         return head + frags[0].code()
-    return head + "".join(f"lines {f.start}-{f.end}: {f.what}\n{f.code()}" for f in frags)
+    return head + "".join(f.shown() for f in frags)
 
 
 def _allocate(parts, files: list[str], room: int) -> dict[str, list[Fragment]]:

@@ -44,8 +44,13 @@ def test_more_files_with_less_code_each(project):
     project.init_git()
     data = project.rt_json("pack", "reconcile ledger posting")
     assert len(data["files"]) >= 7        # not six files of 80 lines each
+    shown = {}
     for f in data["fragments"]:
-        assert f["end"] - f["start"] < 40
+        shown.setdefault(f["path"], set()).update(range(f["start"], f["end"] + 1))
+    ledgers = [p for p in data["files"] if p.startswith("ledger/")]
+    for p in ledgers:                      # a function cut to its room keeps its signature and its matching line
+        assert {1, 152} <= shown[p], p
+    assert len(shown[ledgers[-1]]) < len(shown[ledgers[1]]) < len(shown[ledgers[0]])
 
 
 def test_a_long_definition_shows_its_signature_and_the_lines_that_match(project):
@@ -61,6 +66,35 @@ def test_a_long_definition_shows_its_signature_and_the_lines_that_match(project)
     assert 5 in shown and 307 in shown          # the signature and the matching line, 300 lines apart
     assert not set(range(40, 250)) & shown      # not the first 80 lines of the body
     assert "def apply_tax(lines, rate):" in data["pack"] and "round_half_even(total_0)" in data["pack"]
+
+
+def test_a_matching_function_of_a_hundred_lines_is_shown_whole(project):
+    """The lines a change touches lie together in one function more often than at its scattered matching
+    lines: a function that fits its room is shown whole, not as its signature and windows."""
+    body = "".join(f"    fee_{k} = order.items[{k}].price * 0.01\n" for k in range(98))
+    others = "".join(f"\n\ndef audit_{k}(order):\n    return order.id + {k}\n" for k in range(40))
+    project.write("shop/refunds.py", f"def settle_refund(order):\n{body}    return sum_fees(order)\n{others}")
+    project.write("shop/other.py", "def unrelated():\n    return 1\n")
+    project.init_git()
+    data = project.rt_json("pack", "settle_refund drops the last fee")
+    shown = {n for f in data["fragments"] if f["path"] == "shop/refunds.py" for n in range(f["start"], f["end"] + 1)}
+    assert set(range(1, 101)) <= shown and len(shown) < 200   # the function, not the whole file
+
+
+def test_a_function_cut_to_a_small_room_keeps_its_signature_above_its_matching_line():
+    """A tail file's 600 characters: the line naming the function, then the lines round its matching one, the
+    headings counted as rendered."""
+    from types import SimpleNamespace
+
+    from rt.index.model import Definition
+    from rt.pack.fragments import fragments
+
+    body = "".join(f"    step_{k} = queue.pop()\n" for k in range(140))
+    text = f"def drain_queue(queue, limit):\n{body}    return retry_backoff(queue)\n"
+    entry = SimpleNamespace(defs=[Definition("drain_queue", "function", 1, 142, "def drain_queue(queue, limit):", "")])
+    shown = fragments("q.py", text, entry, ["retry backoff"], room=600)
+    lines = {n for f in shown for n in range(f.start, f.end + 1)}
+    assert {1, 142} <= lines and sum(len(f.shown()) for f in shown) <= 600
 
 
 def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_function_is_not_one(project):
@@ -207,8 +241,9 @@ def test_a_long_files_lines_with_task_words_found_by_one_search_per_line_that_ho
         lines[n] = f"  node.computed && isKey(node.KEY_{n});\n"
     shown = frag.fragments("a.js", "".join(lines), None, keys)
     assert len(searched) == 4
-    assert [(f.start, f.end, f.what) for f in shown] == [(7, 15, "lines with task words"),
-                                                          (697, 705, "lines with task words")]
+    c = frag.MATCH_CONTEXT
+    assert [(f.start, f.end, f.what) for f in shown] == [(n + 1 - c, min(2000, n + 1 + c), "lines with task words")
+                                                          for n in (10, 700, 1999)][:frag.MATCH_WINDOWS]
     odd = "Key\rcomputed\x0bKEY\x0cx\u2028Computed\u2029\u0130key\r\nk\x85useless\n\nlast KEY"
     lines = odd.splitlines(keepends=True)
     per_line = [frag.line_keys(line) & keys.keys() if real_re.search("|".join(keys), line.lower()) else set()

@@ -18,18 +18,21 @@ WHOLE_FIT = 150
 headings of many fragments."""
 GAP = 3
 """Fragments this few lines apart are shown as one, the lines between included."""
-WHOLE_DEF = 40
-"""A matching definition this short is shown whole; a longer one as its signature and matching lines."""
+WHOLE_DEF = 160
+"""A matching definition this short is shown whole (a file's best piece is cut round its best line, its signature
+kept, when its room is shorter); a longer one as its signature and matching lines. The lines a commit edits lie
+together in a function more often than at its scattered matching lines: swept on real history with
+`bench/weights.py --pack`, 160 held the most edited lines, 40 the fewest (bench/RESULTS.md)."""
 HEAD_LINES = 4
 """At most this many lines of a long definition's start (its signature) are shown."""
 DEF_CONTEXT = 3
 DEF_WINDOWS = 4
 """Inside a long definition: this many windows of this many lines either side of the lines holding task words."""
-MATCH_WINDOWS = 2
-MATCH_CONTEXT = 4
+MATCH_WINDOWS = 4
+MATCH_CONTEXT = 5
 """Outside the chosen definitions, this many windows of this many lines either side of the lines
 holding the most task words (markup templates, long functions, files without definitions)."""
-DEFS = 4
+DEFS = 6
 """At most this many matching definitions of one file."""
 DEF_NAME = 3.0
 """A task word in a definition's name weighs this many times one in its body, choosing the definitions."""
@@ -56,6 +59,10 @@ class Fragment:
 
     def code(self) -> str:
         return "```\n" + "".join(line if line.endswith("\n") else line + "\n" for line in self.lines) + "```\n"
+
+    def shown(self) -> str:
+        """As a pack shows it among a file's parts: the lines it spans and what it is, then its code."""
+        return f"lines {self.start}-{self.end}: {self.what}\n" + self.code()
 
 
 def line_keys(line: str) -> set[str]:
@@ -93,11 +100,13 @@ class _Piece:
         self.start, self.end, self.what, self.value, self.names = start, end, what, value, names or []
 
 
-def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True) -> list[Fragment]:
+def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True,
+              whole_def: int | None = None) -> list[Fragment]:
     """The parts of one file worth showing for the task (`terms` as `as_keys` takes them), in line order,
     within `room` characters of rendered code when given (the most telling parts kept); `fit=False`
-    shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter)."""
-    return Parts(path, text, entry, terms, fit).within(room)
+    shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter); a matching
+    definition of up to `whole_def` lines (WHOLE_DEF by default) is shown whole."""
+    return Parts(path, text, entry, terms, fit, whole_def).within(room)
 
 
 class Parts:
@@ -105,8 +114,9 @@ class Parts:
     offers a file several rooms (its share, what the others left, what the whole pack left), and finding the
     task's words in a long file costs more than choosing among its pieces."""
 
-    def __init__(self, path: str, text: str, entry, terms, fit: bool = True):
+    def __init__(self, path: str, text: str, entry, terms, fit: bool = True, whole_def: int | None = None):
         self.path, self.text, self.entry, self.fit = path, text, entry, fit
+        self.whole_def = WHOLE_DEF if whole_def is None else whole_def
         self.keys = as_keys(terms)
         self.lines = text.splitlines(keepends=True)
         self.whole = _size(self.lines, 1, len(self.lines))
@@ -130,13 +140,20 @@ class Parts:
             if room is not None and used + cost > room:
                 if chosen:
                     continue
-                p = _cut(p, lines, room, self._focus(p))   # the best piece, cut to the room
-                if p is None:
+                cut = _cut(p, lines, room, self._focus(p))   # the best piece, cut to the room
+                if not cut:
                     break
-                cost = room
+                chosen += cut
+                used = room
+                continue
             chosen.append(p)
             used += cost
-        return _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen], lines)
+        while True:
+            frags = _merge([Fragment(path, p.start, p.end, total, p.what, lines[p.start - 1:p.end], p.names) for p in chosen],
+                           lines)
+            if room is None or len(chosen) == 1 or sum(len(f.shown()) for f in frags) <= room:
+                return frags
+            chosen.pop()   # merged labels ran longer than counted: the least telling piece goes
 
     def _focus(self, p: _Piece) -> int | None:
         """The line of `p` holding the task's words of most weight, the first of equals; None when none does."""
@@ -148,7 +165,7 @@ class Parts:
         if self._pieces is None:
             lines, keys = self.lines, self.keys
             hits = self._hits = _hits(self.text, lines, keys)
-            pieces = _definition_pieces(self.entry, lines, hits, keys)
+            pieces = _definition_pieces(self.entry, lines, hits, keys, self.whole_def)
             shown = {i for p in pieces for i in range(p.start, p.end + 1)}
             pieces += _window_pieces(lines, hits, keys, shown, alone=not pieces)
             imports = _import_lines(lines)
@@ -191,20 +208,51 @@ def _size(lines: list[str], a: int, b: int) -> int:
     return sum(len(line) for line in lines[a - 1:b]) + (b - a + 1)
 
 
-def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> _Piece | None:
+def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> list[_Piece]:
     """`p` cut to `room`: its first lines, or, when its line `focus` (the one holding the most task words) would
-    be cut off, the lines from DEF_CONTEXT above it."""
-    start = p.start
+    be cut off, the lines from DEF_CONTEXT above it (more above when `p` ends first), after the signature when `p`
+    is a whole definition and room is left for it (lines of a function without the line naming it leave the
+    reader guessing)."""
+    start, first, out = p.start, p.start, []
     if focus is not None and _size(lines, p.start, focus) + 40 > room:
         start = max(p.start, focus - DEF_CONTEXT)
-    end, used = start - 1, 40
+        if p.names and not p.what.startswith("in ") and start > p.start:
+            head = min(_signature_end(lines, p.start, start - 1), start - 1)
+            cost = _size(lines, p.start, head) + _heading(p.what)   # two headings now: counted as rendered
+            if cost + _size(lines, start, start) + _heading(p.what + CUT) <= room:
+                out.append(_Piece(p.start, head, p.what, p.value, p.names))
+                room -= cost
+                first = head + 1
+    end, used = start - 1, _heading(p.what + CUT) if out else 40
     while end < p.end and used + len(lines[end]) + 1 <= room:
         used += len(lines[end]) + 1
         end += 1
-    return _Piece(start, end, p.what + ", cut to fit", p.value, p.names) if end >= start else None
+    while end == p.end and start > first and used + len(lines[start - 2]) + 1 <= room:
+        start -= 1   # the room the end left, above
+        used += len(lines[start - 1]) + 1
+    return out + [_Piece(start, end, p.what + CUT, p.value, p.names)] if end >= start else []
 
 
-def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float]) -> list[_Piece]:
+CUT = ", cut to fit"
+
+
+def _heading(what: str) -> int:
+    """Characters a fragment's heading and fences take as rendered (`lines 1200-1240: what`)."""
+    return len(what) + 30
+
+
+def _signature_end(lines: list[str], start: int, end: int) -> int:
+    """The last line of the signature of the definition at `start`: the line opening its body, at most
+    HEAD_LINES down (and not past `end`)."""
+    head = min(end, start + HEAD_LINES - 1)
+    for i in range(start, head + 1):
+        if lines[i - 1].rstrip().endswith((":", "{", "=>")):
+            return i
+    return head
+
+
+def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float],
+                       whole_def: int) -> list[_Piece]:
     """The definitions whose name or body holds task words, best first (by the words' weights, a word in
     the name DEF_NAME times): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
@@ -217,7 +265,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
             scored.append((-(DEF_NAME * weight_of(name, keys) + weight_of(body, keys)), d.end - d.start, d.start, d))
     chosen: list = []
     for *_, d in sorted(scored, key=lambda x: x[:3]):
-        if any(c.start <= d.start and d.end <= c.end and c.end - c.start < WHOLE_DEF or d.start <= c.start and c.end <= d.end
+        if any(c.start <= d.start and d.end <= c.end and c.end - c.start < whole_def or d.start <= c.start and c.end <= d.end
                for c in chosen):
             continue   # a method inside a chosen class shown whole, or the class around a chosen method
         chosen.append(d)
@@ -228,14 +276,10 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
         value = 10.0 - rank
         label = f"{d.kind} {d.name}"
         end = min(d.end, len(lines))
-        if end - d.start + 1 <= WHOLE_DEF:
+        if end - d.start + 1 <= whole_def:
             out.append(_Piece(d.start, end, label, value, [d.name]))
             continue
-        head = min(end, d.start + HEAD_LINES - 1)
-        for i in range(d.start, head + 1):   # the signature ends at the line opening the body
-            if lines[i - 1].rstrip().endswith((":", "{", "=>")):
-                head = i
-                break
+        head = _signature_end(lines, d.start, end)
         out.append(_Piece(d.start, head, label, value, [d.name]))
         inside = [(-weight_of(hits[i - 1], keys), i) for i in range(head + 1, end + 1) if hits[i - 1]]
         taken: list[tuple[int, int]] = []

@@ -60,6 +60,9 @@ PAIRED = 10
 """What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
 """Code is shown down to this share of the best fragment's value; the rest only as locations."""
+WHOLE_DEF = 40
+"""A matching definition this short is shown whole here (the pack shows longer ones whole): CODE_CHARS holds a
+few short pieces, and a long function whole would leave no room for the other files' matching lines."""
 LEAD_ROOM = 4000
 """The best-ranked file's fragments are chosen as the pack chooses them in this room, so a file of up to
 WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
@@ -184,7 +187,7 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
         if not text:
             continue
         chosen.append(path)
-        for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None):
+        for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None, whole_def=WHOLE_DEF):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
             scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
