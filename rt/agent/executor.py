@@ -19,7 +19,7 @@ from rt.agent import prompt
 from rt.agent.planner import Step
 from rt.context import View, folder_summary, render_file
 from rt.lookup.symbols import OUTLINE_HINT
-from rt.pack.fragments import Fragment, fragments
+from rt.pack.fragments import FEW_DEFS, Fragment, fragments
 from rt.pack.rank import parse_task
 
 FORMAT_EDITS = """Answer with edits only, each in this exact form:
@@ -98,7 +98,7 @@ class Draft:
         return budget.estimate(render_file(self.step.file, self.material or self._parts(None)))
 
     def _parts(self, room: int | None) -> list[Fragment]:
-        return fragments(self.step.file, self.text or "", self.entry, self.keys, room, fit=False)
+        return fragments(self.step.file, self.text or "", self.entry, self.keys, room, fit=False, defs=FEW_DEFS)
 
     def _code(self, limit: int) -> tuple[str, bool]:
         """The code shown in `limit` tokens, and whether it is all of the material: the whole file when it

@@ -32,8 +32,12 @@ MATCH_WINDOWS = 4
 MATCH_CONTEXT = 5
 """Outside the chosen definitions, this many windows of this many lines either side of the lines
 holding the most task words (markup templates, long functions, files without definitions)."""
-DEFS = 6
-"""At most this many matching definitions of one file."""
+DEFS = 10
+"""At most this many matching definitions of one file (swept as WHOLE_DEF was: of 4, 5, 6, 8 and 10, 10 held the
+most edited lines) ..."""
+FEW_DEFS = 6
+"""... and in a small room (the `/runtask` injection's, a small model's step), where more of them crowd out the one
+the task's words point at."""
 DEF_NAME = 3.0
 """A task word in a definition's name weighs this many times one in its body, choosing the definitions."""
 IMPORT_LINES = 20
@@ -101,12 +105,12 @@ class _Piece:
 
 
 def fragments(path: str, text: str, entry, terms, room: int | None = None, fit: bool = True,
-              whole_def: int | None = None) -> list[Fragment]:
+              whole_def: int | None = None, defs: int | None = None) -> list[Fragment]:
     """The parts of one file worth showing for the task (`terms` as `as_keys` takes them), in line order,
     within `room` characters of rendered code when given (the most telling parts kept); `fit=False`
     shows a file of up to WHOLE_FIT lines in parts too (a test file: the tests that matter); a matching
-    definition of up to `whole_def` lines (WHOLE_DEF by default) is shown whole."""
-    return Parts(path, text, entry, terms, fit, whole_def).within(room)
+    definition of up to `whole_def` lines (WHOLE_DEF by default) is shown whole, `defs` of them at most (DEFS)."""
+    return Parts(path, text, entry, terms, fit, whole_def, defs).within(room)
 
 
 class Parts:
@@ -114,9 +118,11 @@ class Parts:
     offers a file several rooms (its share, what the others left, what the whole pack left), and finding the
     task's words in a long file costs more than choosing among its pieces."""
 
-    def __init__(self, path: str, text: str, entry, terms, fit: bool = True, whole_def: int | None = None):
+    def __init__(self, path: str, text: str, entry, terms, fit: bool = True, whole_def: int | None = None,
+                 defs: int | None = None):
         self.path, self.text, self.entry, self.fit = path, text, entry, fit
         self.whole_def = WHOLE_DEF if whole_def is None else whole_def
+        self.defs = DEFS if defs is None else defs
         self.keys = as_keys(terms)
         self.lines = text.splitlines(keepends=True)
         self.whole = _size(self.lines, 1, len(self.lines))
@@ -165,7 +171,7 @@ class Parts:
         if self._pieces is None:
             lines, keys = self.lines, self.keys
             hits = self._hits = _hits(self.text, lines, keys)
-            pieces = _definition_pieces(self.entry, lines, hits, keys, self.whole_def)
+            pieces = _definition_pieces(self.entry, lines, hits, keys, self.whole_def, self.defs)
             shown = {i for p in pieces for i in range(p.start, p.end + 1)}
             pieces += _window_pieces(lines, hits, keys, shown, alone=not pieces)
             imports = _import_lines(lines)
@@ -252,7 +258,7 @@ def _signature_end(lines: list[str], start: int, end: int) -> int:
 
 
 def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict[str, float],
-                       whole_def: int) -> list[_Piece]:
+                       whole_def: int, most: int) -> list[_Piece]:
     """The definitions whose name or body holds task words, best first (by the words' weights, a word in
     the name DEF_NAME times): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
@@ -269,7 +275,7 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
                for c in chosen):
             continue   # a method inside a chosen class shown whole, or the class around a chosen method
         chosen.append(d)
-        if len(chosen) == DEFS:
+        if len(chosen) == most:
             break
     out: list[_Piece] = []
     for rank, d in enumerate(chosen):

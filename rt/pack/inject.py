@@ -28,7 +28,7 @@ import re
 
 from rt import budget, journal
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import Fragment, as_keys, fragments, line_keys, weight_of, words_giving
+from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
 from rt.pack.rank import is_test, short, weighed_kind
 
 INJECT_CHARS = 9500
@@ -62,7 +62,8 @@ KEEP = 0.4
 """Code is shown down to this share of the best fragment's value; the rest only as locations."""
 WHOLE_DEF = 40
 """A matching definition this short is shown whole here (the pack shows longer ones whole): CODE_CHARS holds a
-few short pieces, and a long function whole would leave no room for the other files' matching lines."""
+few short pieces, and a long function whole would leave no room for the other files' matching lines (160 lowered
+all answer code in three HELD-OUT groups). Of a file's matching definitions, `fragments.FEW_DEFS` at most."""
 LEAD_ROOM = 4000
 """The best-ranked file's fragments are chosen as the pack chooses them in this room, so a file of up to
 WHOLE_FIT lines that fits is shown whole: a commit often edits lines near the task's words, not on them."""
@@ -187,7 +188,8 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
         if not text:
             continue
         chosen.append(path)
-        for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None, whole_def=WHOLE_DEF):
+        for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None, whole_def=WHOLE_DEF,
+                              defs=FEW_DEFS):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
                 continue   # import lines and an unmatched file's first lines: the model needs neither to edit
             scored.append((path in pinned, _value(frag, terms, len(chosen) - 1), len(scored), frag))
