@@ -99,13 +99,14 @@ class Setting:
             put(p, v)
 
 
-def ranked_under(setting: dict[str, float], ctx, idx, text: str, together) -> tuple[list[str], set[str]]:
+def ranked_under(setting: dict[str, float], ctx, idx, text: str, together) -> tuple[list[str], set[str], object]:
+    """The first PLACES files ranked under `setting`, those the pack would give code, and the ranking itself."""
     with Setting(setting):
         ctx.history = SimpleNamespace(result=lambda: together)   # the task's history, read once
         view = RT.view(ctx, text, [], idx)
         r = view.ranking
         chosen = set(_pack_files(r)[0])
-        return [f.path for f in r.files[:PLACES]], chosen
+        return [f.path for f in r.files[:PLACES]], chosen, r
 
 
 def packed_under(setting: dict[str, float], ctx, idx, text: str, ranking, answer: list[str], edits: dict,
@@ -134,20 +135,17 @@ def evaluate(git_dir: Path, n: int, n_locale: int, work: Path, settings: list[di
             together = history.load(ctx.repo, ctx.store)
             text = task_text(c["message"])
             per = []
-            if pack:
-                ranked, chosen = ranked_under({}, ctx, idx, text, together)
-                ranking = RT.view(ctx, text, [], idx).ranking
+            if pack:   # the pack's constants leave the ranking as it is: ranked once
+                ranked, chosen, ranking = ranked_under({}, ctx, idx, text, together)
                 edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
                 sizes = {p: len((clone / p).read_text(errors="replace").splitlines()) for p in edits}
-                for s in settings:
-                    per.append([[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]],
-                                [p in chosen for p in c["answer"]],
-                                packed_under(s, ctx, idx, text, ranking, c["answer"], edits, sizes)])
-            else:
-                for s in settings:
-                    ranked, chosen = ranked_under(s, ctx, idx, text, together)
-                    per.append([[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]],
-                                [p in chosen for p in c["answer"]]])
+            for s in settings:
+                if not pack:
+                    ranked, chosen, _ = ranked_under(s, ctx, idx, text, together)
+                row = [[ranked.index(p) + 1 if p in ranked else None for p in c["answer"]], [p in chosen for p in c["answer"]]]
+                if pack:
+                    row.append(packed_under(s, ctx, idx, text, ranking, c["answer"], edits, sizes))
+                per.append(row)
             rows.append({"commit": c["sha"][:12], "task": text, "answer": c["answer"], "locale": bool(c["locale"]),
                          "extra": c["extra"], "per": per})
             os.chdir(old)
