@@ -142,7 +142,7 @@ class Parts:
             return [Fragment(path, 1, total, total, "whole file", lines, list(dict.fromkeys(named)))]
         chosen, used = [], 0
         for p in self.pieces():
-            cost = _size(lines, p.start, p.end) + 40
+            cost = _size(lines, p.start, p.end) + HEADING
             if room is not None and used + cost > room:
                 if chosen:
                     continue
@@ -220,7 +220,7 @@ def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> li
     is a whole definition and room is left for it (lines of a function without the line naming it leave the
     reader guessing)."""
     start, first, out = p.start, p.start, []
-    if focus is not None and _size(lines, p.start, focus) + 40 > room:
+    if focus is not None and _size(lines, p.start, focus) + HEADING > room:
         start = max(p.start, focus - DEF_CONTEXT)
         if p.names and not p.what.startswith("in ") and start > p.start:
             head = min(_signature_end(lines, p.start, start - 1), start - 1)
@@ -229,7 +229,7 @@ def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> li
                 out.append(_Piece(p.start, head, p.what, p.value, p.names))
                 room -= cost
                 first = head + 1
-    end, used = start - 1, _heading(p.what + CUT) if out else 40
+    end, used = start - 1, _heading(p.what + CUT) if out else HEADING
     while end < p.end and used + len(lines[end]) + 1 <= room:
         used += len(lines[end]) + 1
         end += 1
@@ -240,6 +240,9 @@ def _cut(p: _Piece, lines: list[str], room: int, focus: int | None = None) -> li
 
 
 CUT = ", cut to fit"
+HEADING = 40
+"""A piece's heading and fences as counted while pieces are chosen; `Parts.within` checks the rendered size after
+(`Fragment.shown`), and a cut keeping its signature counts its two headings as rendered (`_heading`)."""
 
 
 def _heading(what: str) -> int:
