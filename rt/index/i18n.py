@@ -110,6 +110,23 @@ def is_source_locale(path: str) -> bool:
     return any(re.match(_SOURCE, p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
+def regional_copy(path: str, paths) -> bool:
+    """Whether a source locale file is a regional English one, named so by its file (`en_GB.json`, `en-US.json`)
+    or its folder (`en_GB/translation.json`), beside the source: a plain `en` one, else a US English one. The
+    regional file is a copy kept in step, a translation."""
+    folder, _, name = path.rpartition("/")
+    stem, _, ext = name.partition(".")
+    if stem[:3].lower() in ("en_", "en-"):
+        variant, head, tail = stem, f"{folder}/", f".{ext}"
+    else:
+        parent, _, variant = folder.rpartition("/")
+        if variant[:3].lower() not in ("en_", "en-"):
+            return False
+        head, tail = f"{parent}/", f"/{name}"
+    alts = ["en"] + ([] if variant[3:].lower() == "us" else [variant[:3] + "US", variant[:3] + "us"])
+    return any(f"{head}{alt}{tail}".lstrip("/") in paths for alt in alts)
+
+
 def entries(path: str, text: str, keep=None) -> list[tuple[str, str, int]]:
     """(key, translated text, line) of a locale file, in file order; [] when it cannot be read as one.
     With `keep`, only the entries whose text it accepts: a file of 2,000 keys where one matches looks

@@ -477,26 +477,12 @@ def is_about_text(text: str, query: Query) -> bool:
 
 
 def weighed_kind(path: str, paths) -> str:
-    """`kind_of`, but "locale" for a source locale file that is a regional English copy of another (`_regional_copy`)."""
+    """`kind_of`, but "locale" for a source locale file that is a regional English copy of another (`i18n.regional_copy`)."""
     kind = kind_of(path)
-    return "locale" if kind == "source-locale" and _regional_copy(path, paths) else kind
-
-
-def _regional_copy(path: str, paths) -> bool:
-    """Whether a source locale file is a regional English one, named so by its file (`en_GB.json`, `en-US.json`)
-    or its folder (`en_GB/translation.json`), beside the source: a plain `en` one, else a US English one. The
-    regional file is a copy kept in step, a translation."""
-    folder, _, name = path.rpartition("/")
-    stem, _, ext = name.partition(".")
-    if stem[:3].lower() in ("en_", "en-"):
-        variant, head, tail = stem, f"{folder}/", f".{ext}"
-    else:
-        parent, _, variant = folder.rpartition("/")
-        if variant[:3].lower() not in ("en_", "en-"):
-            return False
-        head, tail = f"{parent}/", f"/{name}"
-    alts = ["en"] + ([] if variant[3:].lower() == "us" else [variant[:3] + "US", variant[:3] + "us"])
-    return any(f"{head}{alt}{tail}".lstrip("/") in paths for alt in alts)
+    if kind != "source-locale":
+        return kind
+    from rt.index.i18n import regional_copy
+    return "locale" if regional_copy(path, paths) else kind
 
 
 def _reasons(index, query: Query, hits: dict[str, str], path: str) -> list[str]:
