@@ -201,6 +201,45 @@ def test_find_counts_in_one_row_the_locale_files_holding_the_text_only_as_a_key(
     assert project.rt_json("find", "Share link copied")["key_only"] == ["locales/de.json", "locales/fr.json", "locales/nl.json"]
 
 
+def test_the_source_locale_file_comes_first_and_its_untranslated_copies_are_counted_in_one_row(project):
+    """Languages sorting before English (`af`, `ca`) that hold the English text untranslated under the same key
+    are copies: one row counts them, and the key's uses point at the English line; a key only another language
+    has is a translation of its own and keeps its row."""
+    project.write("locales/en.json", '{\n  "gen": {\n    "code": "Generate code"\n  }\n}\n')
+    project.write("locales/af.json", '{\n  "gen": {\n    "code": "Generate code"\n  }\n}\n')
+    project.write("locales/ca.json", '{\n  "gen": {\n    "code": "Generate code"\n  },\n  "old": "Generate code now"\n}\n')
+    project.write("locales/de.json", '{\n  "gen": {\n    "code": "Code generieren"\n  }\n}\n')
+    project.write("src/Modal.vue", "<template>\n  <h1>{{ t('gen.code') }}</h1>\n</template>\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Generate code"))
+    assert rows[:4] == [
+        "locales/en.json:3  translation gen.code  = 'Generate code'",
+        "locales/ca.json:5  translation old  = 'Generate code now'",
+        "2 more locale files under locales/ hold it untranslated, under the same key (`rt find ... --json` lists them)",
+        "src/Modal.vue:2  uses key gen.code (translation at locales/en.json:3)  <h1>{{ t('gen.code') }}</h1>",
+    ]
+    assert project.rt_json("find", "Generate code")["copies"] == ["locales/af.json", "locales/ca.json"]
+
+
+def test_a_regional_english_copy_is_counted_and_a_key_only_file_read_as_json_is_not_a_literal(project):
+    """`en_GB` beside `en_US` is a translation: the key's uses name `en_US`'s line. A file parsed whole (its
+    `İ` makes its lower case longer than its text) holding the text only in a key is counted with the others,
+    not shown as a string literal."""
+    for lang in ("en_GB", "en_US"):
+        project.write(f"locales/{lang}/translation.json", '{\n  "Include nested documents": "Include nested documents"\n}\n')
+    project.write("locales/tr_TR/translation.json", '{\n  "Include nested documents": "İç içe belgeleri dahil et"\n}\n')
+    project.write("src/Copy.tsx", 'export const C = () => <Switch label={t("Include nested documents")} />;\n')
+    project.init_git()
+    rows = _rows(project.rt("find", "Include nested documents"))
+    assert rows == [
+        "locales/en_US/translation.json:2  translation Include nested documents  = 'Include nested documents'",
+        "1 more locale file under locales/en_GB/ holds it untranslated, under the same key (`rt find ... --json` lists them)",
+        "1 more locale file under locales/tr_TR/ holds it only as a key (`rt find ... --json` lists them)",
+        "src/Copy.tsx:1  uses key Include nested documents (translation at locales/en_US/translation.json:2)  "
+        "export const C = () => <Switch label={t(\"Include nested documents\")} />;",
+    ]
+
+
 def test_odd_lower_names_every_character_whose_lower_case_moves_an_ascii_word():
     """`_read` trusts the bytes' lower case unless the text has a character of `_ODD_LOWER` and the word its
     letter: every other character lowers to one character, ASCII only from ASCII, and İ is the only one

@@ -258,6 +258,11 @@ def cmd_find(ctx, args) -> Result:
     locales = sorted(p for p in candidates if i18n.is_locale(p))
     if not candidates:   # text without spaces between words (CJK) hides inside longer words: read the locale files
         locales = [p for p in idx.paths if i18n.is_locale(p)]
+    # the source (English) file first: its line is where the text is changed, and what the code's keys point to
+    sources = [p for p in locales if i18n.is_source_locale(p) and not i18n.regional_copy(p, paths)]
+    locales = sources + [p for p in locales if p not in sources]
+    in_source: set[tuple[str, str]] = set()   # (key, text) the source files hold: other files' same pair is a copy
+    copies: list[str] = []   # files holding the text untranslated under a source key: counted in one row
     keys: dict[str, tuple[str, int, str]] = {}
     first = q.split(" ", 1)[0]   # in every text holding the query: a quick test before the whole one
 
@@ -282,32 +287,54 @@ def cmd_find(ctx, args) -> Result:
                                                                                             lines_of(path, src)[1]):
                 key_only.append(path)
             continue
-        for key, value, line in src.locale.entries(holds, first):
+        found = src.locale.entries(holds, first)
+        if json_file and not found and src.locale.keys:   # parsed (`İ`, `\u` escapes), no text holds it: a key does
+            if _lines_with(src.text, q, lines_of(path, src)[1]):
+                key_only.append(path)
+            continue
+        for key, value, line in found:
+            if path in sources:
+                in_source.add((key, value))
+            elif (key, value) in in_source:
+                if path not in copies:
+                    copies.append(path)
+                continue
             hits.append(Hit(0, path, line, f"translation {key}", f"= {_snippet(value)!r}"))
             keys.setdefault(key, (path, line, value))
     used: set[tuple[str, int]] = set()
     for key in sorted(keys):
         hits += _key_uses(ctx, idx, key, keys[key], used)
-    translated = {h.path for h in hits if h.group == 0} | set(key_only)
+    translated = {h.path for h in hits if h.group == 0} | set(key_only) | set(copies)
     for path in sorted(candidates - translated):   # an invalid locale file is still searched as text
         text, lines = read.get(path) or _read(derived(ctx, path, _Source), first)
         for i, line in _lines_with(text, q, lines):
             if (path, i) not in used:
                 hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
-    hits.sort(key=lambda h: (h.group, _is_test(h.path), h.path, h.line))
+    leading = set(sources)
+    hits.sort(key=lambda h: (h.group, _is_test(h.path), h.path not in leading, h.path, h.line))
     if not hits:
         return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
                       f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
     rows = [h.row() for h in hits[:MAX_HITS]]
+    at = sum(h.group == 0 for h in hits[:MAX_HITS])
+    if copies:   # other languages' files not translated yet: the source file's line is the one to change
+        rows.insert(at, _counted(copies, "untranslated, under the same key"))
+        at += 1
     if key_only:   # the same key in every other language: where a changed English key must change too
-        folder = posixpath.commonpath(key_only) if len(key_only) > 1 else posixpath.dirname(key_only[0])
-        rows.insert(sum(h.group == 0 for h in hits[:MAX_HITS]),
-                    f"{len(key_only)} more locale files{' under ' + shown(folder) + '/' if folder else ''} hold it only "
-                    f"as a key (`rt find ... --json` lists them)")
+        rows.insert(at, _counted(key_only, "only as a key"))
     if len(hits) > MAX_HITS:
         rows.append(f"... and {len(hits) - MAX_HITS} more hits (`rt find ... --json` lists them all)")
-    return Result("\n".join(rows), {"text": query, "found": True, "key_only": key_only, "hits": [
+    return Result("\n".join(rows), {"text": query, "found": True, "key_only": sorted(key_only), "copies": sorted(copies), "hits": [
         {"path": h.path, "line": h.line, "why": h.why, "snippet": h.snippet} for h in hits]})
+
+
+def _counted(paths: list[str], how: str) -> str:
+    """The row counting the locale files that hold the text `how`, instead of a row each."""
+    n = len(paths)
+    folder = posixpath.commonpath(paths) if n > 1 else posixpath.dirname(paths[0])
+    where = f" under {shown(folder)}/" if folder else ""
+    return (f"{n} more locale {'file' if n == 1 else 'files'}{where} {'holds' if n == 1 else 'hold'} it {how} "
+            f"(`rt find ... --json` lists them)")
 
 
 def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[str, int]]) -> list[Hit]:
