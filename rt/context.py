@@ -155,6 +155,10 @@ def _dependencies(view: View) -> dict[str, list[str]]:
     return deps
 
 
+def _files(n: int) -> str:
+    return "1 file" if n == 1 else f"{n} files"
+
+
 def section_stack(view: View) -> list[str]:
     langs: Counter = Counter()
     for (_, lang), n in view.index.folder_langs.items():
@@ -164,7 +168,7 @@ def section_stack(view: View) -> list[str]:
     other = [(lang, n) for lang, n in langs.most_common() if lang not in CODE_LANGS]
     lines = ["## Stack"]
     if code:
-        lines.append("languages: " + ", ".join(f"{lang} ({n} files)" for lang, n in sorted(code, key=lambda x: (-x[1], x[0]))[:8]))
+        lines.append("languages: " + ", ".join(f"{lang} ({_files(n)})" for lang, n in sorted(code, key=lambda x: (-x[1], x[0]))[:8]))
     if other:
         lines.append("other files: " + ", ".join(f"{lang} {n}" for lang, n in sorted(other, key=lambda x: (-x[1], x[0]))[:8]))
     found: dict[str, list[str]] = {}
@@ -250,13 +254,13 @@ def folder_lines(view: View) -> list[tuple[str, int, str]]:
             counts.setdefault(folder, Counter())[lang] += n
             folder = folder.rpartition("/")[0]
     root_files = [p for p in view.paths if "/" not in p]
-    out = [("", len(root_files), f"- ./ ({len(root_files)} files at the root)")] if root_files else []
+    out = [("", len(root_files), f"- ./ ({_files(len(root_files))} at the root)")] if root_files else []
     for folder in sorted(counts):
         c = counts[folder]
         kinds = ", ".join(f"{lang} {n}" for lang, n in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
         summary = folder_summary(view, folder)
         total = sum(c.values())
-        out.append((folder, total, f"- {folder}/ ({total} files: {kinds})" + (f" {summary}" if summary else "")))
+        out.append((folder, total, f"- {folder}/ ({_files(total)}: {kinds})" + (f" {summary}" if summary else "")))
     return out
 
 

@@ -89,7 +89,7 @@ def test_a_folder_map_too_long_is_cut_and_says_so(project):
     project.init_git()
     out = project.rt("manifest")
     assert len(out.rstrip("\n")) <= 6000
-    assert "- area000/ (1 files: python 1)" in out
+    assert "- area000/ (1 file: python 1)" in out
     assert re.search(r"^\.\.\. \d+ more folders", out, re.MULTILINE)
 
 
