@@ -240,6 +240,19 @@ def test_a_regional_english_copy_is_counted_and_a_key_only_file_read_as_json_is_
     ]
 
 
+def test_gettext_catalogues_of_other_languages_hold_the_english_text_as_their_msgid_only(project):
+    """Every language's `.po` repeats the English text as its `msgid`: a key, counted in one row, not a string
+    literal a row each (an empty `msgstr` is the text untranslated)."""
+    project.write("locale/en/web.po", 'msgid ""\nmsgstr ""\n\nmsgid "Save changes"\nmsgstr "Save changes"\n')
+    project.write("locale/de/web.po", 'msgid ""\nmsgstr ""\n\nmsgid "Save changes"\nmsgstr "Änderungen speichern"\n')
+    project.write("locale/fr/web.po", 'msgid ""\nmsgstr ""\n\nmsgid "Save changes"\nmsgstr ""\n')
+    project.init_git()
+    assert _rows(project.rt("find", "Save changes")) == [
+        "locale/en/web.po:4  translation Save changes  = 'Save changes'",
+        "1 more locale file under locale/fr/ holds it untranslated, under the same key (`rt find ... --json` lists them)",
+        "1 more locale file under locale/de/ holds it only as a key (`rt find ... --json` lists them)"]
+
+
 def test_odd_lower_names_every_character_whose_lower_case_moves_an_ascii_word():
     """`_read` trusts the bytes' lower case unless the text has a character of `_ODD_LOWER` and the word its
     letter: every other character lowers to one character, ASCII only from ASCII, and İ is the only one

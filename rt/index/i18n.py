@@ -165,6 +165,11 @@ class Locale:
             self.out = [(m.group(1), m.group(2), text.count("\n", 0, m.start()) + 1)
                         for m in re.finditer(r'^\s*"((?:[^"\\]|\\.)*)"\s*=\s*"((?:[^"\\]|\\.)*)"\s*;', text, re.MULTILINE)]
 
+    @property
+    def parsed(self) -> bool:
+        """Whether the file was read as a locale file with entries (invalid JSON is not)."""
+        return bool(self.keys if self.keys is not None else self.out)
+
     def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
         """The entries whose text `keep` accepts (all without it). `word`: what the lower case of every text
         `keep` accepts holds (a query's first word); then only the texts holding it are tried, found in one

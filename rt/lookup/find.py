@@ -288,7 +288,7 @@ def cmd_find(ctx, args) -> Result:
                 key_only.append(path)
             continue
         found = src.locale.entries(holds, first)
-        if json_file and not found and src.locale.keys:   # parsed (`İ`, `\u` escapes), no text holds it: a key does
+        if not found and src.locale.parsed:   # no text of its entries holds it: a key does (a `.po`'s `msgid`)
             if _lines_with(src.text, q, lines_of(path, src)[1]):
                 key_only.append(path)
             continue
