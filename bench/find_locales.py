@@ -5,7 +5,7 @@ key's uses point there? This checkout against another rt (a base), on the same t
 
 For each TREE (a git repository with its `.rt/index` built or not: the first run builds it) the texts are the
 source locale file's own: every k-th string value of two to six words, `--texts` of them, from the largest source
-locale file (`i18n.is_source_locale`, not a regional copy). Each text is looked up with both rts as fresh processes
+locale file, JSON or gettext (`i18n.is_source_locale`, not a regional copy). Each text is looked up with both rts as fresh processes
 (`RT_HOOK_SERVER=0`), alternating, `--runs` times. Per tree: the median size of the answer (characters, lines);
 in how many answers the first row is a line of the source file; how many answers show a key's use (rows are cut
 at 40), and in how many of those every such row says "translation at" the source file; CPU medians (user + system)
@@ -31,7 +31,8 @@ from rt.index import i18n  # noqa: E402
 def texts(tree: Path, n: int) -> tuple[str, list[str]]:
     """The largest source locale file of `tree` and `n` of its texts, evenly spaced."""
     paths = subprocess.run(["git", "ls-files"], cwd=tree, capture_output=True, text=True, check=True).stdout.split("\n")
-    sources = [p for p in paths if p.endswith(".json") and i18n.is_source_locale(p) and not i18n.regional_copy(p, paths)]
+    sources = [p for p in paths if p.endswith((".json", ".po")) and i18n.is_source_locale(p)
+               and not i18n.regional_copy(p, paths)]
     source = max(sources, key=lambda p: (tree / p).stat().st_size)
     values = [v for _, v, _ in i18n.entries(source, (tree / source).read_text(errors="replace"))
               if isinstance(v, str) and 2 <= len(v.split()) <= 6 and v.isprintable() and "{" not in v and "<" not in v]
