@@ -23,7 +23,8 @@ def rt_api() -> SimpleNamespace:
     from rt.index.i18n import LOCALE_DIRS, is_locale
     from rt.index.langs import language
     from rt.pack.inject import INJECT_CHARS, injection
-    from rt.pack.rank import CODE_LANGS, Ranked, Ranking, is_test
+    from rt.core import is_test
+    from rt.pack.rank import CODE_LANGS, Ranked, Ranking
     return SimpleNamespace(index=index, BM25=BM25, tokens=tokens, Ctx=Ctx, CODE_LANGS=CODE_LANGS, Ranked=Ranked, Ranking=Ranking,
                            PACK_CHARS=PACK_CHARS, view=_view, build_pack=build_pack, is_test=is_test,
                            LOCALE_DIRS=LOCALE_DIRS, is_locale=is_locale, language=language,

@@ -14,10 +14,10 @@ from collections import Counter
 from functools import cached_property
 
 from rt import budget, journal, state
-from rt.core import PathError, Result, RtError, UsageError, closest_paths, read_text, to_rel
+from rt.core import PathError, Result, RtError, UsageError, closest_paths, is_test, read_text, to_rel
 from rt.index import history
 from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
-from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, is_rt_own, is_test, like_commits, parse_task, rank,
+from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, is_rt_own, like_commits, parse_task, rank,
                           settle, short)
 
 MANIFEST_CHARS = 6000

@@ -290,6 +290,28 @@ def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
     return picks[:n]
 
 
+_TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
+
+
+def is_test(path: str) -> bool:
+    """Whether a path is a test or a spec: `tests/`, `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`. (Every path
+    `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression; its answer for the others
+    is kept, `_TESTS`.)"""
+    if "test" not in path and "spec" not in path:
+        return False
+    got = _TESTS.get(path)
+    if got is None:
+        got = bool(_TEST.search(path))
+        if len(_TESTS) < 200_000:
+            _TESTS[path] = got
+    return got
+
+
+_TESTS: dict[str, bool] = {}
+"""`is_test` of each path asked so far that may be one: one `/runtask` asks it of the same test files several thousand
+times (babel: 7,600), a hook server or `rt mcp` of the same repository's paths in every call."""
+
+
 def line_ends(text: str) -> list[int]:
     """The offset just past each line of `text`, lines counted as `str.splitlines` counts them (and
     `rt slice` numbers them): `bisect_right(ends, offset)` is the 0-based line holding `offset`."""

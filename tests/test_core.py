@@ -33,3 +33,27 @@ def test_arguments_are_never_shell_words(tmp_path):
 
 def test_input_is_passed_on(tmp_path):
     assert run(["cat"], tmp_path, input=b"abc").stdout == b"abc"
+
+
+def test_a_paths_test_verdict_is_worked_out_once(monkeypatch):
+    """`is_test` (the one rule for the ranking, the pack and the look-ups) keeps its pattern's answer per path (a
+    `/runtask` asks it of the same test files thousands of times, a hook server in every call): the pattern runs
+    once per path, and its answers are the pattern's."""
+    from rt import core
+    searched = []
+    pattern = core._TEST
+
+    class Counted:
+        def search(self, path):
+            searched.append(path)
+            return pattern.search(path)
+    monkeypatch.setattr(core, "_TEST", Counted())
+    monkeypatch.setattr(core, "_TESTS", {})
+    paths = ["src/app.py", "tests/test_app.py", "src/latest.py", "pkg/spec_helper.rb", "web/a.spec.ts",
+             "lib/contest/x.go", "lib/x_test.go", "spec/models/user_spec.rb", "src/test_utils/x.py",
+             "src/__snapshots__/App.test.tsx.snap", "docs/snapshots.md"]
+    first = [core.is_test(p) for p in paths]
+    again = [core.is_test(p) for p in paths * 3]
+    assert first == [bool(pattern.search(p)) for p in paths] and again == first * 3
+    assert first == [False, True, False, False, True, False, True, True, False, False, False]
+    assert sorted(searched) == sorted(p for p in paths if "test" in p or "spec" in p)

@@ -17,7 +17,8 @@ from hooks_support import hook
 from rt.core import Repo
 from rt.index import index, terms
 from rt.index.partial import PARTIAL_FROM, Partial
-from rt.pack.rank import RANKED, is_test, rank, settle
+from rt.core import is_test
+from rt.pack.rank import RANKED, rank, settle
 from rt.snapshot import scan
 from rt.store import Store
 

@@ -319,28 +319,6 @@ def test_a_release_number_finds_where_the_project_keeps_its_version(project):
     assert "version" not in parse_task("wait 1.5 s for 127.0.0.1, then retry").keys
 
 
-def test_a_paths_test_verdict_is_worked_out_once(monkeypatch):
-    """`is_test` keeps its pattern's answer per path (a `/runtask` asks it of the same test files thousands of
-    times, a hook server in every call): the pattern runs once per path, and its answers are the pattern's."""
-    from rt.pack import rank as ranking
-    searched = []
-    pattern = ranking._TEST
-
-    class Counted:
-        def search(self, path):
-            searched.append(path)
-            return pattern.search(path)
-    monkeypatch.setattr(ranking, "_TEST", Counted())
-    monkeypatch.setattr(ranking, "_TESTS", {}, raising=False)
-    paths = ["src/app.py", "tests/test_app.py", "src/latest.py", "pkg/spec_helper.rb", "web/a.spec.ts",
-             "lib/contest/x.go", "lib/x_test.go", "spec/models/user_spec.rb", "src/test_utils/x.py"]
-    first = [ranking.is_test(p) for p in paths]
-    again = [ranking.is_test(p) for p in paths * 3]
-    assert first == [bool(pattern.search(p)) for p in paths] and again == first * 3
-    assert first == [False, True, False, False, True, False, True, True, False]
-    assert sorted(searched) == sorted(p for p in paths if "test" in p or "spec" in p)
-
-
 def test_a_word_every_module_says_still_chooses_by_the_names_it_is_in(project, monkeypatch):
     """`export` opens every TypeScript module, so its rarity in text is nil; in file names it is rare, and
     a file named by it and by another task word is the one a task saying both means."""

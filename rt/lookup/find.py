@@ -14,7 +14,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from rt.index import i18n
-from rt.core import ExitCode, Result, UsageError, decode, line_ends, shown
+from rt.core import ExitCode, Result, UsageError, decode, is_test, line_ends, shown
 from rt.index.index import derived, load
 from rt.index.langs import words
 
@@ -311,7 +311,7 @@ def cmd_find(ctx, args) -> Result:
             if (path, i) not in used:
                 hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
     leading = set(sources)
-    hits.sort(key=lambda h: (h.group, _is_test(h.path), h.path not in leading, h.path, h.line))
+    hits.sort(key=lambda h: (h.group, _after(h.path), h.path not in leading, h.path, h.line))
     if not hits:
         return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
                       f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
@@ -366,12 +366,9 @@ def _key_uses(ctx, idx, key: str, where: tuple[str, int, str], used: set[tuple[s
     return out
 
 
-_TEST_PATH = re.compile(r"(^|/)(tests?|__tests__|__snapshots__|spec)/|(^|/)test_[^/]*$|[._-](test|spec)\.[^/]*$")
-
-
-def _is_test(path: str) -> bool:
-    """Tests and snapshots repeat what the product shows; they come after the product's own files."""
-    return _TEST_PATH.search(path) is not None
+def _after(path: str) -> bool:
+    """Tests and their snapshots repeat what the product shows; they come after the product's own files."""
+    return is_test(path) or "__snapshots__/" in path
 
 
 def _literal_or_text(line: str, q: str) -> str:

@@ -27,9 +27,10 @@ import math
 import re
 
 from rt import budget, journal
+from rt.core import is_test
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
-from rt.pack.rank import is_test, short, weighed_kind
+from rt.pack.rank import short, weighed_kind
 
 INJECT_CHARS = 9500
 """The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""

@@ -25,6 +25,7 @@ import math
 import re
 from functools import lru_cache
 
+from rt.core import is_test
 from rt.index.terms import keys_of_word, word_keys
 
 STOPWORDS = frozenset("""
@@ -111,28 +112,9 @@ CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "jav
 MARKUP = frozenset({"html", "css"})
 PROSE = frozenset({"markdown", "text"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
-_TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/")
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
-
-
-def is_test(path: str) -> bool:
-    """(Every path `_TEST` finds holds "test" or "spec": most paths are ruled out without the expression; the
-    expression's answer for the others is kept, `_TESTS`.)"""
-    if "test" not in path and "spec" not in path:
-        return False
-    got = _TESTS.get(path)
-    if got is None:
-        got = bool(_TEST.search(path))
-        if len(_TESTS) < 200_000:
-            _TESTS[path] = got
-    return got
-
-
-_TESTS: dict[str, bool] = {}
-"""`is_test` of each path holding "test" or "spec" asked so far: one `/runtask` asks it of the same test files
-several thousand times (babel: 7,600), a hook server or `rt mcp` of the same repository's paths in every call."""
 
 
 def is_rt_own(path: str) -> bool:
