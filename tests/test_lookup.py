@@ -37,6 +37,9 @@ def test_name_found_nowhere_says_so_and_exits_1(project):
     assert "doesNotExist: no definition in the 4 indexed files" in out
     assert "used nowhere" in project.rt("refs", "doesNotExist", ret=1)
     assert project.rt_json("refs", "doesNotExist", ret=1) == {"name": "doesNotExist", "found": False}
+    for command in ("symbol", "refs"):   # no name at all is a usage error, not a name found nowhere
+        project.rt(command, " ", ret=2)
+        assert project.last_err.strip() == f"rt: error: give the name to look up, for example: rt {command} render"
 
 
 def test_refs_marks_definers_and_importers_first(project):
@@ -44,6 +47,21 @@ def test_refs_marks_definers_and_importers_first(project):
     lines = project.rt("refs", "checkout").splitlines()
     assert lines == ["checkout: used in 3 files, 1 import its definition",
                      "app/models.py  defines  6", "app/views.py  imports  1, 5", "app/other.py  2, 3"]
+
+
+def test_a_tests_definitions_and_uses_come_after_the_products(project):
+    """A test's fake `ServeHTTP` and a test calling it sort before the product by path (`handler_test.go`,
+    `a_test.go`); each is listed after the product's files of its kind (definers, then the other users), as
+    `rt find` lists them."""
+    project.write("lib/handler_test.go", "package lib\n\ntype fake struct{}\n\nfunc (fake) ServeHTTP() {}\n")
+    project.write("lib/a_test.go", "package lib\n\nfunc TestServe() { Server{}.ServeHTTP() }\n")
+    project.write("lib/server.go", "package lib\n\ntype Server struct{}\n\nfunc (s Server) ServeHTTP() {}\n")
+    project.write("lib/mux.go", "package lib\n\nfunc route() { Server{}.ServeHTTP() }\n")
+    project.init_git()
+    assert [r.split(":")[0] for r in project.rt("symbol", "ServeHTTP").splitlines()] == ["lib/server.go",
+                                                                                      "lib/handler_test.go"]
+    assert [r.split()[0] for r in project.rt("refs", "ServeHTTP").splitlines()[1:]] == [
+        "lib/server.go", "lib/handler_test.go", "lib/mux.go", "lib/a_test.go"]
 
 
 def test_refs_common_word_caps_at_20_files(project):
@@ -64,6 +82,7 @@ def test_slice_lines_symbol_and_cut_long_lines(project):
     assert project.rt("slice", "a.py", "--symbol", "K.m").splitlines() == [
         "a.py:7-8  method K.m", "7|     def m(self):", "8|         pass"]
     assert "(the file ends at line 8)" in project.rt("slice", "a.py", "--lines", "6:99")
+    assert project.rt("slice", "a.py", "--lines", "2-3") == project.rt("slice", "a.py", "--lines", "2:3")   # as symbol prints it
     project.rt("slice", "a.py", "--lines", "50:60", ret=2)
     assert "beyond the end, the file has 8 lines" in project.last_err
     project.rt("slice", "a.py", "--lines", "5:2", ret=2)

@@ -13,6 +13,7 @@ from rt.core import (
     Result,
     UsageError,
     closest_paths,
+    is_test,
     line_ends,
     read_text,
     shown,
@@ -55,10 +56,13 @@ def args_symbol(p) -> None:
 
 
 def cmd_symbol(ctx, args) -> Result:
+    if not args.name.strip(" ."):
+        raise UsageError("give the name to look up, for example: rt symbol render")
     idx = load(ctx)
     hits = find_definitions(idx, args.name)
     if not hits:
         return _nowhere(idx, args.name, "no definition")
+    hits = sorted(hits, key=lambda h: is_test(h[0]))   # the product's definitions first, each in path order
     rows = [f"{shown(p)}:{d.start}-{d.end}  {d.kind} {_qualified(d)}  {d.signature}" for p, d in hits[:MAX_DEFS]]
     if len(hits) > MAX_DEFS:
         rows.append(f"... and {len(hits) - MAX_DEFS} more definitions")
@@ -74,6 +78,8 @@ def args_refs(p) -> None:
 
 
 def cmd_refs(ctx, args) -> Result:
+    if not args.name.strip(" ."):
+        raise UsageError("give the name to look up, for example: rt refs render")
     idx = load(ctx)
     name = args.name.rpartition(".")[2] if "." in args.name.strip(".") else args.name
     users = idx.users(name)
@@ -89,7 +95,7 @@ def cmd_refs(ctx, args) -> Result:
         importing = {p for p in visible if definers.intersection(idx.imports_of(p))}
         note = f", defined in {len(defining)} files (imports marked among the files shown)"
     rank = {p: 1 for p in importing} | {p: 0 for p in defining}
-    ordered = sorted(users, key=lambda p: (rank.get(p, 2), p))
+    ordered = sorted(users, key=lambda p: (rank.get(p, 2), is_test(p), p))   # a test's uses after the product's
     rows, files = [], []
     for path in ordered[:MAX_REF_FILES]:
         mark = "defines" if rank.get(path) == 0 else "imports" if rank.get(path) == 1 else ""
@@ -132,7 +138,7 @@ def lines_using(name: str, text: str) -> list[int]:
 def args_slice(p) -> None:
     p.add_argument("file", help="a file inside the repository")
     which = p.add_mutually_exclusive_group(required=True)
-    which.add_argument("--lines", metavar="A:B", help="line range, 1-based and inclusive (A: or :B for open ends)")
+    which.add_argument("--lines", metavar="A:B", help="line range, 1-based and inclusive (A: or :B for open ends; A-B too)")
     which.add_argument("--symbol", metavar="NAME", help="the range of a definition in that file (Class.method narrows)")
     p.add_argument("--budget", type=int, metavar="TOKENS", help="cut the slice to fit a context window of this many tokens")
 
@@ -150,8 +156,9 @@ def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int, int]:
-    """(first, last, last asked for) of `A:B`, `A:`, `:B` or `A`; the end is cut to the file's length."""
-    m = re.fullmatch(r"\s*(\d*)\s*:\s*(\d*)\s*", spec)
+    """(first, last, last asked for) of `A:B`, `A:`, `:B` or `A`, or `A-B` as `rt symbol` and `rt outline` print
+    ranges; the end is cut to the file's length."""
+    m = re.fullmatch(r"\s*(\d*)\s*[:-]\s*(\d*)\s*", spec)
     if m:
         a, b = int(m[1]) if m[1] else 1, int(m[2]) if m[2] else total
     elif spec.strip().isdigit():
