@@ -87,7 +87,10 @@ def test_slice_lines_symbol_and_cut_long_lines(project):
     assert "beyond the end, the file has 8 lines" in project.last_err
     project.rt("slice", "a.py", "--lines", "5:2", ret=2)
     assert "--lines 5:2: the range must start at 1 or later and not end before it starts" in project.last_err
-    assert "not defined in a.py" in project.rt("slice", "a.py", "--symbol", "nope", ret=1)
+    assert project.rt("slice", "a.py", "--symbol", "nope", ret=1) == "nope: not defined in a.py; it defines K, K.m, f\n"
+    assert project.rt("slice", "a.py", "--symbol", "K.mm", ret=1) == (   # a misspelling: the names close to it
+        "K.mm: not defined in a.py; did you mean K.m? (`rt outline a.py` lists its 3 definitions)\n")
+    assert project.rt_json("slice", "a.py", "--symbol", "k", ret=1)["closest"] == ["K"]
     project.rt("slice", "../outside.py", "--lines", "1:2", ret=2)
     assert "outside the repository" in project.last_err
 

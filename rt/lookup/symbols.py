@@ -71,6 +71,23 @@ def cmd_symbol(ctx, args) -> Result:
          "parent": d.parent} for p, d in hits]})
 
 
+def _near(wanted: str, names: list[str], n: int = 3) -> list[str]:
+    """The definitions named like `wanted`, best first: the same name in another case, else names close to its
+    last part (a misspelling; `Class.method` compared by `method`)."""
+    import difflib
+    low = wanted.lower()
+    same = [q for q in names if low in (q.lower(), q.rpartition(".")[2].lower())]
+    if same:
+        return same[:n]
+    by_leaf: dict[str, list[str]] = {}
+    for q in names:
+        by_leaf.setdefault(q.rpartition(".")[2].lower(), []).append(q)
+    picks: list[str] = []
+    for leaf in difflib.get_close_matches(low.rpartition(".")[2], list(by_leaf), n=n, cutoff=0.6):
+        picks += by_leaf[leaf]
+    return picks[:n]
+
+
 # ---------------------------------------------------------------- refs
 
 def args_refs(p) -> None:
@@ -193,9 +210,13 @@ def cmd_slice(ctx, args) -> Result:
         hits = [d for p, d in find_definitions(idx, args.symbol) if p == rel]
         if not hits:
             entry = idx.entry(rel)
-            names = sorted({_qualified(d) for d in entry.defs})[:10] if entry else []
-            return Result(f"{args.symbol}: not defined in {rel}" + (f"; it defines {', '.join(names)}" if names else ""),
-                          {"path": rel, "found": False}, ExitCode.FINDING)
+            names = sorted({_qualified(d) for d in entry.defs}) if entry else []
+            near = _near(args.symbol, names)
+            said = (f"; did you mean {', '.join(near)}? (`rt outline {shown(rel)}` lists its {len(names)} definitions)"
+                    if near else f"; it defines {', '.join(names[:10])}" + (", ..." if len(names) > 10 else "")
+                    if names else "")
+            return Result(f"{args.symbol}: not defined in {rel}{said}", {"path": rel, "found": False, "closest": near},
+                          ExitCode.FINDING)
         d = hits[0]
         a, b = d.start, min(d.end, total)
         label = f"{shown(rel)}:{a}-{b}  {d.kind} {_qualified(d)}"
