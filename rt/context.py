@@ -14,7 +14,7 @@ from collections import Counter
 from functools import cached_property
 
 from rt import budget, journal, state
-from rt.core import PathError, Result, RtError, UsageError, closest_paths, is_test, read_text, to_rel
+from rt.core import PathError, Result, RtError, UsageError, closest_paths, counted, is_test, read_text, to_rel
 from rt.index import history
 from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
 from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, is_rt_own, like_commits, parse_task, rank,
@@ -155,10 +155,6 @@ def _dependencies(view: View) -> dict[str, list[str]]:
     return deps
 
 
-def _files(n: int) -> str:
-    return "1 file" if n == 1 else f"{n} files"
-
-
 def section_stack(view: View) -> list[str]:
     langs: Counter = Counter()
     for (_, lang), n in view.index.folder_langs.items():
@@ -168,7 +164,7 @@ def section_stack(view: View) -> list[str]:
     other = [(lang, n) for lang, n in langs.most_common() if lang not in CODE_LANGS]
     lines = ["## Stack"]
     if code:
-        lines.append("languages: " + ", ".join(f"{lang} ({_files(n)})" for lang, n in sorted(code, key=lambda x: (-x[1], x[0]))[:8]))
+        lines.append("languages: " + ", ".join(f"{lang} ({counted(n, 'file')})" for lang, n in sorted(code, key=lambda x: (-x[1], x[0]))[:8]))
     if other:
         lines.append("other files: " + ", ".join(f"{lang} {n}" for lang, n in sorted(other, key=lambda x: (-x[1], x[0]))[:8]))
     found: dict[str, list[str]] = {}
@@ -254,13 +250,13 @@ def folder_lines(view: View) -> list[tuple[str, int, str]]:
             counts.setdefault(folder, Counter())[lang] += n
             folder = folder.rpartition("/")[0]
     root_files = [p for p in view.paths if "/" not in p]
-    out = [("", len(root_files), f"- ./ ({_files(len(root_files))} at the root)")] if root_files else []
+    out = [("", len(root_files), f"- ./ ({counted(len(root_files), 'file')} at the root)")] if root_files else []
     for folder in sorted(counts):
         c = counts[folder]
         kinds = ", ".join(f"{lang} {n}" for lang, n in sorted(c.items(), key=lambda kv: (-kv[1], kv[0]))[:3])
         summary = folder_summary(view, folder)
         total = sum(c.values())
-        out.append((folder, total, f"- {folder}/ ({_files(total)}: {kinds})" + (f" {summary}" if summary else "")))
+        out.append((folder, total, f"- {folder}/ ({counted(total, 'file')}: {kinds})" + (f" {summary}" if summary else "")))
     return out
 
 

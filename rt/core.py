@@ -264,6 +264,11 @@ def shown(rel: str) -> str:
     return rel
 
 
+def counted(n: int, noun: str) -> str:
+    """`n` and the noun that counts, in the plural but for one: "1 file", "3 files", "2 more locale files"."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
     """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
     for part in parts:

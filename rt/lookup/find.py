@@ -14,7 +14,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from rt.index import i18n
-from rt.core import ExitCode, Result, UsageError, decode, is_test, line_ends, shown
+from rt.core import ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
 from rt.index.index import derived, load
 from rt.index.langs import words
 
@@ -333,7 +333,7 @@ def _counted(paths: list[str], how: str) -> str:
     n = len(paths)
     folder = posixpath.commonpath(paths) if n > 1 else posixpath.dirname(paths[0])
     where = f" under {shown(folder)}/" if folder else ""
-    return (f"{n} more locale {'file' if n == 1 else 'files'}{where} {'holds' if n == 1 else 'hold'} it {how} "
+    return (f"{counted(n, 'more locale file')}{where} {'holds' if n == 1 else 'hold'} it {how} "
             f"(`rt find ... --json` lists them)")
 
 

@@ -13,6 +13,7 @@ from rt.core import (
     Result,
     UsageError,
     closest_paths,
+    counted,
     is_test,
     line_ends,
     read_text,
@@ -122,7 +123,7 @@ def cmd_refs(ctx, args) -> Result:
         rows.append(f"{shown(path)}  {mark + '  ' if mark else ''}{listed}")
         files.append({"path": path, "mark": mark, "lines": lines})
     more = len(ordered) - len(files)
-    head = f"{name}: used in {len(ordered)} file{'s' if len(ordered) != 1 else ''}{note}"
+    head = f"{name}: used in {counted(len(ordered), 'file')}{note}"
     tail = [f"... and {more} more files (`rt refs {name} --json` lists them all)"] if more else []
     return Result("\n".join([head] + rows + tail), {"name": name, "found": True, "files": files,
                                                     "more": ordered[len(files):], "total": len(ordered),
