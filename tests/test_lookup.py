@@ -108,6 +108,21 @@ def test_outline_nests_members_and_hints_for_long_files(project):
     assert "nope.py: not a file rt indexes" in project.last_err
 
 
+def test_a_folder_given_for_a_file_is_named_a_folder_with_files_to_give_instead(project):
+    """`rt outline app/hooks` or `rt slice app/hooks`: the folder's files, not paths elsewhere that look like its name."""
+    for name in ("useBoolean", "useDictionary", "useIdle", "useStores"):
+        project.write(f"app/hooks/{name}.ts", f"export default function {name}() {{\n  return 1;\n}}\n")
+    project.write("plugins/slack/server/api/hooks.ts", "export const hooks = [];\n")
+    project.init_git()
+    for args in (("outline", "app/hooks"), ("outline", "app/hooks/"), ("slice", "app/hooks", "--lines", "1-2")):
+        project.rt(*args, ret=2)
+        assert project.last_err.startswith(f"rt: error: {args[1]}: a folder of 4 indexed files; give one of them, "
+                                           "for example app/hooks/useBoolean.ts, app/hooks/useDictionary.ts, "
+                                           "app/hooks/useIdle.ts"), project.last_err
+    project.rt("outline", "app/hook", ret=2)   # no such folder: the closest paths, as for a file
+    assert "app/hook: not a file rt indexes" in project.last_err
+
+
 def test_lookups_see_edits_without_a_manual_reindex(project):
     _repo(project)
     project.rt("symbol", "page")

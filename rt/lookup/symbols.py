@@ -161,12 +161,22 @@ def args_slice(p) -> None:
     p.add_argument("--budget", type=int, metavar="TOKENS", help="cut the slice to fit a context window of this many tokens")
 
 
+def _not_a_file(user_path: str, rel: str, paths: list[str], what: str) -> PathError:
+    """The error for a path that names no file to read: for a folder, its indexed files (a look-up takes one);
+    else the paths closest to it."""
+    inside = [p for p in paths if p.startswith(rel.rstrip("/") + "/")] if rel not in ("", ".") else paths
+    if inside:
+        return PathError(f"{user_path}: a folder of {counted(len(inside), 'indexed file')}; give one of them, "
+                         f"for example {', '.join(sorted(inside)[:3])}")
+    near = closest_paths(rel, paths)
+    return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(near)}" if near else ""))
+
+
 def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
     rel = to_rel(ctx.repo, user_path)
     path = ctx.repo.root / rel
     if not path.is_file():
-        near = closest_paths(rel, load(ctx).paths)
-        raise PathError(f"{user_path}: no such file" + (f"; closest: {', '.join(near)}" if near else ""))
+        raise _not_a_file(user_path, rel, load(ctx).paths, "no such file")
     text = read_text(ctx.repo, rel)
     if text is None:
         raise UsageError(f"{rel}: binary, too large or unreadable; rt only slices text files")
@@ -244,8 +254,7 @@ def cmd_outline(ctx, args) -> Result:
     idx = load(ctx)
     entry = idx.entry(rel)
     if entry is None:
-        near = closest_paths(rel, idx.paths)
-        raise PathError(f"{args.file}: not a file rt indexes" + (f"; closest: {', '.join(near)}" if near else ""))
+        raise _not_a_file(args.file, rel, idx.paths, "not a file rt indexes")
     head = f"{shown(rel)}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
     rows = []
     for d in entry.defs:
