@@ -50,7 +50,7 @@ COMMANDS: dict[str, Command] = {
     "symbol": Command("rt.lookup.symbols", "context", "where a name is declared: file, line range, kind and signature", True, ("name",)),
     "refs": Command("rt.lookup.symbols", "context", "the files that use a name (at most 20 shown), marking those that import it", True, ("name",)),
     "slice": Command("rt.lookup.symbols", "context", "just a line range or one definition of a file, long lines cut"),
-    "outline": Command("rt.lookup.symbols", "context", "a file's definitions with their line ranges, to read before slicing", True, ("file",)),
+    "outline": Command("rt.lookup.symbols", "context", "a file's definitions with their line ranges, to read before slicing; a folder's files and theirs", True, ("file",)),
     "find": Command("rt.lookup.find", "context", "where a text a user sees lives: paths, translations and their keys' uses, strings", True, ("text",)),
     # checks: baselines, new diagnostics, verify
     "checks": Command("rt.checks", "checks", "the project's checks rt found (linters, type checkers, tests) and why"),

@@ -9,6 +9,7 @@ import time
 import pytest
 
 import rt.index.index
+import rt.lookup.symbols as symbols
 import rt.snapshot
 
 
@@ -108,19 +109,49 @@ def test_outline_nests_members_and_hints_for_long_files(project):
     assert "nope.py: not a file rt indexes" in project.last_err
 
 
-def test_a_folder_given_for_a_file_is_named_a_folder_with_files_to_give_instead(project):
-    """`rt outline app/hooks` or `rt slice app/hooks`: the folder's files, not paths elsewhere that look like its name."""
+def test_a_folder_given_to_slice_is_named_a_folder_with_files_to_give_instead(project):
+    """`rt slice app/hooks`: the folder's files, not paths elsewhere that look like its name."""
     for name in ("useBoolean", "useDictionary", "useIdle", "useStores"):
         project.write(f"app/hooks/{name}.ts", f"export default function {name}() {{\n  return 1;\n}}\n")
     project.write("plugins/slack/server/api/hooks.ts", "export const hooks = [];\n")
     project.init_git()
-    for args in (("outline", "app/hooks"), ("outline", "app/hooks/"), ("slice", "app/hooks", "--lines", "1-2")):
+    for args in (("slice", "app/hooks", "--lines", "1-2"), ("slice", "app/hooks/", "--symbol", "useIdle")):
         project.rt(*args, ret=2)
         assert project.last_err.startswith(f"rt: error: {args[1]}: a folder of 4 indexed files; give one of them, "
                                            "for example app/hooks/useBoolean.ts, app/hooks/useDictionary.ts, "
                                            "app/hooks/useIdle.ts"), project.last_err
     project.rt("outline", "app/hook", ret=2)   # no such folder: the closest paths, as for a file
     assert "app/hook: not a file rt indexes" in project.last_err
+
+
+def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_definitions(project, monkeypatch):
+    """A folder's map for the cost of a listing: each folder below with its file count, each file of its own with
+    its lines, language and first top-level definitions (an overload once, members left out), in path order."""
+    project.write("app/hooks/useBoolean.ts", "export type InitialState = boolean;\n"
+                  "export default function useBoolean(initial: InitialState) {\n  return initial;\n}\n")
+    project.write("app/hooks/useStores.ts", "export function useStores(): Stores;\nexport function useStores(id: string): Stores;\n"
+                  "export function useStores(id?: string) {\n  return id;\n}\n")
+    project.write("app/hooks/Pager.ts", "".join(f"export function page{i}() {{\n  return {i};\n}}\n" for i in range(9))
+                  + "export class Pager {\n  next() {\n    return 1;\n  }\n}\n")
+    project.write("app/hooks/menus/useMenu.ts", "export const useMenu = () => 1;\n")
+    project.write("app/hooks/menus/deep/useDeep.ts", "export const useDeep = () => 1;\n")
+    project.write("app/other.ts", "export const other = 1;\n")
+    project.init_git()
+    assert project.rt("outline", "app/hooks").splitlines() == [
+        "app/hooks/: 5 indexed files, 3 of them here",
+        "  menus/  2 files",
+        "  Pager.ts  32 lines, typescript  page0, page1, page2, page3, page4, page5 (+4 more)",
+        "  useBoolean.ts  4 lines, typescript  InitialState, useBoolean",
+        "  useStores.ts  5 lines, typescript  useStores"]
+    data = project.rt_json("outline", "app/hooks/menus/")
+    assert data == {"folder": "app/hooks/menus/", "folders": [{"path": "app/hooks/menus/deep/", "files": 1}],
+                    "files": [{"path": "app/hooks/menus/useMenu.ts", "lines": 1, "lang": "typescript",
+                               "definitions": ["useMenu"]}]}
+    assert project.rt("outline", ".").splitlines() == ["./: 6 indexed files", "  app/  6 files"]
+    monkeypatch.setattr(symbols, "FOLDER_FILES", 2)
+    assert project.rt("outline", "app/hooks").splitlines()[-1] == \
+        "... and 1 more file (`rt outline app/hooks/ --json` lists them all)"
+    assert len(project.rt_json("outline", "app/hooks")["files"]) == 3
 
 
 def test_lookups_see_edits_without_a_manual_reindex(project):

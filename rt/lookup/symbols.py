@@ -30,6 +30,10 @@ MAX_LINE = 400
 MAX_DEFS = 50
 OUTLINE_HINT = 150
 """Files longer than this are read through `rt outline` then `rt slice`, not whole."""
+FOLDER_FILES = 100
+FOLDER_NAMES = 6
+"""`rt outline FOLDER` lists the folder's own files, this many at most (`--json` all), each with its first
+FOLDER_NAMES top-level definitions, and its folders with their file counts: a folder's map for the cost of a listing."""
 
 
 def _qualified(d: Definition) -> str:
@@ -246,7 +250,7 @@ def cmd_slice(ctx, args) -> Result:
 # ---------------------------------------------------------------- outline
 
 def args_outline(p) -> None:
-    p.add_argument("file", help="a file inside the repository")
+    p.add_argument("file", help="a file inside the repository (or a folder: its files and their definitions)")
 
 
 def cmd_outline(ctx, args) -> Result:
@@ -254,7 +258,10 @@ def cmd_outline(ctx, args) -> Result:
     idx = load(ctx)
     entry = idx.entry(rel)
     if entry is None:
-        raise _not_a_file(args.file, rel, idx.paths, "not a file rt indexes")
+        folder = _folder_outline(idx, rel)
+        if folder is None:
+            raise _not_a_file(args.file, rel, idx.paths, "not a file rt indexes")
+        return folder
     head = f"{shown(rel)}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
     rows = []
     for d in entry.defs:
@@ -268,3 +275,39 @@ def cmd_outline(ctx, args) -> Result:
                                              "definitions": [{"name": d.name, "kind": d.kind, "start": d.start,
                                                               "end": d.end, "signature": cut(d.signature),
                                                               "parent": d.parent} for d in entry.defs]})
+
+
+def _folder_outline(idx: Index, rel: str) -> Result | None:
+    """The outline of a folder holding indexed files: its folders (files below each), then its own files (lines,
+    language, first top-level definitions); None when it holds none."""
+    prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
+    inside = [p[len(prefix):] for p in idx.paths if p.startswith(prefix)]
+    if not inside:
+        return None
+    below: dict[str, int] = {}
+    own = []
+    for p in sorted(inside):
+        folder, slash, _ = p.partition("/")
+        if slash:
+            below[folder] = below.get(folder, 0) + 1
+        else:
+            own.append(p)
+    files = []
+    for name in own:
+        entry = idx.entry(prefix + name)
+        top = list(dict.fromkeys(d.name for d in entry.defs if not d.parent)) if entry else []   # overloads once
+        files.append({"path": prefix + name, "lines": entry.lines if entry else 0, "lang": entry.lang if entry else "",
+                      "definitions": top})
+    head = f"{shown(prefix) or './'}: {counted(len(inside), 'indexed file')}" + (
+        f", {len(own)} of them here" if below and own else "")
+    rows = [f"  {shown(name)}/  {counted(n, 'file')}" for name, n in below.items()]
+    for f in files[:FOLDER_FILES]:
+        names = f["definitions"][:FOLDER_NAMES]
+        more = len(f["definitions"]) - len(names)
+        rows.append(f"  {shown(f['path'][len(prefix):])}  {f['lines']} lines, {f['lang']}"
+                    + (f"  {', '.join(names)}" if names else "") + (f" (+{more} more)" if more > 0 else ""))
+    if len(files) > FOLDER_FILES:
+        rows.append(f"... and {counted(len(files) - FOLDER_FILES, 'more file')} "
+                    f"(`rt outline {shown(prefix) or '.'} --json` lists them all)")
+    folders = [{"path": prefix + name + "/", "files": n} for name, n in below.items()]
+    return Result("\n".join([head] + rows), {"folder": prefix, "files": files, "folders": folders})
