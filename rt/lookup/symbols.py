@@ -165,13 +165,19 @@ def args_slice(p) -> None:
     p.add_argument("--budget", type=int, metavar="TOKENS", help="cut the slice to fit a context window of this many tokens")
 
 
+def _in_folder(rel: str, paths: list[str]) -> tuple[str, list[str]]:
+    """The folder `rel` as a prefix ("" for the repository's root), and the paths under it without it, sorted."""
+    prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
+    return prefix, sorted(p[len(prefix):] for p in paths if p.startswith(prefix))
+
+
 def _not_a_file(user_path: str, rel: str, paths: list[str], what: str) -> PathError:
     """The error for a path that names no file to read: for a folder, its indexed files (a look-up takes one);
     else the paths closest to it."""
-    inside = [p for p in paths if p.startswith(rel.rstrip("/") + "/")] if rel not in ("", ".") else paths
+    prefix, inside = _in_folder(rel, paths)
     if inside:
         return PathError(f"{user_path}: a folder of {counted(len(inside), 'indexed file')}; give one of them, "
-                         f"for example {', '.join(sorted(inside)[:3])}")
+                         f"for example {', '.join(shown(prefix + p) for p in inside[:3])}")
     near = closest_paths(rel, paths)
     return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(near)}" if near else ""))
 
@@ -280,13 +286,12 @@ def cmd_outline(ctx, args) -> Result:
 def _folder_outline(idx: Index, rel: str) -> Result | None:
     """The outline of a folder holding indexed files: its folders (files below each), then its own files (lines,
     language, first top-level definitions); None when it holds none."""
-    prefix = "" if rel in ("", ".") else rel.rstrip("/") + "/"
-    inside = [p[len(prefix):] for p in idx.paths if p.startswith(prefix)]
+    prefix, inside = _in_folder(rel, idx.paths)
     if not inside:
         return None
     below: dict[str, int] = {}
     own = []
-    for p in sorted(inside):
+    for p in inside:
         folder, slash, _ = p.partition("/")
         if slash:
             below[folder] = below.get(folder, 0) + 1
