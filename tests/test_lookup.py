@@ -148,6 +148,8 @@ def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_d
                     "files": [{"path": "app/hooks/menus/useMenu.ts", "lines": 1, "lang": "typescript",
                                "definitions": ["useMenu"]}]}
     assert project.rt("outline", ".").splitlines() == ["./: 6 indexed files", "  app/  6 files"]
+    assert project.rt("outline", ".", cwd=project.root / "app").splitlines()[:3] == [   # a folder from where one is
+        "app/: 6 indexed files, 1 of them here", "  hooks/  5 files", "  other.ts  1 line, typescript  other"]
     monkeypatch.setattr(symbols, "FOLDER_FILES", 2)
     assert project.rt("outline", "app/hooks").splitlines()[-1] == \
         "... and 1 more file (`rt outline app/hooks/ --json` lists them all)"

@@ -268,7 +268,7 @@ def cmd_outline(ctx, args) -> Result:
         if folder is None:
             raise _not_a_file(args.file, rel, idx.paths, "not a file rt indexes")
         return folder
-    head = f"{shown(rel)}: {entry.lines} lines, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
+    head = f"{shown(rel)}: {counted(entry.lines, 'line')}, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
     rows = []
     for d in entry.defs:
         depth = d.parent.count(".") + 1 if d.parent else 0
@@ -309,7 +309,7 @@ def _folder_outline(idx: Index, rel: str) -> Result | None:
     for f in files[:FOLDER_FILES]:
         names = f["definitions"][:FOLDER_NAMES]
         more = len(f["definitions"]) - len(names)
-        rows.append(f"  {shown(f['path'][len(prefix):])}  {f['lines']} lines, {f['lang']}"
+        rows.append(f"  {shown(f['path'][len(prefix):])}  {counted(f['lines'], 'line')}, {f['lang']}"
                     + (f"  {', '.join(names)}" if names else "") + (f" (+{more} more)" if more > 0 else ""))
     if len(files) > FOLDER_FILES:
         rows.append(f"... and {counted(len(files) - FOLDER_FILES, 'more file')} "
