@@ -413,7 +413,7 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     """One file's fragments under one heading: its length and why it is here, then each part's lines."""
     if not frags:
         return ""
-    head = f"### {path} ({frags[0].total} lines" + (f"; {why}" if why else "") + ")\n"
+    head = f"### {path} ({counted(frags[0].total, 'line')}" + (f"; {why}" if why else "") + ")\n"
     if len(frags) == 1 and frags[0].what == "whole file":
         return head + frags[0].code()
     return head + "".join(f.shown() for f in frags)

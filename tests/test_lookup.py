@@ -86,6 +86,9 @@ def test_slice_lines_symbol_and_cut_long_lines(project):
     assert project.rt("slice", "a.py", "--lines", "2-3") == project.rt("slice", "a.py", "--lines", "2:3")   # as symbol prints it
     project.rt("slice", "a.py", "--lines", "50:60", ret=2)
     assert "beyond the end, the file has 8 lines" in project.last_err
+    project.write("one.py", "VALUE = 1\n")
+    project.rt("slice", "one.py", "--lines", "2:3", ret=2)
+    assert "beyond the end, the file has 1 line" in project.last_err
     project.rt("slice", "a.py", "--lines", "5:2", ret=2)
     assert "--lines 5:2: the range must start at 1 or later and not end before it starts" in project.last_err
     assert project.rt("slice", "a.py", "--symbol", "nope", ret=1) == "nope: not defined in a.py; it defines K, K.m, f\n"

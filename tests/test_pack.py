@@ -360,3 +360,10 @@ def test_a_test_named_after_a_file_many_folders_hold_goes_with_the_nearest_one(p
     assert "### packages/properties/manager/index.tsx" in text and "### shop/money.py" in text
     assert "tests shop/money.py" in text
     assert "index.spec.ts" not in text
+
+
+def test_a_one_line_file_is_headed_one_line(project):
+    project.write("billing/rates.py", "INVOICE_RATE = 0.2\n")
+    project.write("billing/invoice.py", "from billing.rates import INVOICE_RATE\n\n\ndef invoice_total(x):\n    return x * INVOICE_RATE\n")
+    project.init_git()
+    assert "### billing/rates.py (1 line;" in project.rt_json("pack", "invoice rate")["pack"]

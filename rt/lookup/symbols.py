@@ -206,7 +206,7 @@ def parse_range(spec: str, total: int) -> tuple[int, int, int]:
     if a < 1 or b < a:
         raise UsageError(f"--lines {spec}: the range must start at 1 or later and not end before it starts")
     if a > total:
-        raise UsageError(f"--lines {spec}: beyond the end, the file has {total} lines")
+        raise UsageError(f"--lines {spec}: beyond the end, the file has {counted(total, 'line')}")
     return a, min(b, total), b
 
 
