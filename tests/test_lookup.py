@@ -125,6 +125,10 @@ def test_a_folder_given_to_slice_is_named_a_folder_with_files_to_give_instead(pr
                                            "app/hooks/useIdle.ts"), project.last_err
     project.rt("outline", "app/hook", ret=2)   # no such folder: the closest paths, as for a file
     assert "app/hook: not a file rt indexes" in project.last_err
+    (project.root / "app/empty").mkdir()
+    for args in (("outline", "app/empty"), ("slice", "app/empty", "--lines", "1-2")):
+        project.rt(*args, ret=2)
+        assert project.last_err == "rt: error: app/empty: a folder holding no file rt indexes\n"
 
 
 def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_definitions(project, monkeypatch):
@@ -148,11 +152,13 @@ def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_d
         "  useStores.ts  5 lines, typescript  useStores"]
     data = project.rt_json("outline", "app/hooks/menus/")
     assert data == {"folder": "app/hooks/menus/", "folders": [{"path": "app/hooks/menus/deep/", "files": 1}],
-                    "files": [{"path": "app/hooks/menus/useMenu.ts", "lines": 1, "lang": "typescript",
+                    "files": [{"path": "app/hooks/menus/useMenu.ts", "lines": 1, "lang": "typescript", "note": "",
                                "definitions": ["useMenu"]}]}
     assert project.rt("outline", ".").splitlines() == ["./: 6 indexed files", "  app/  6 files"]
     assert project.rt("outline", ".", cwd=project.root / "app").splitlines()[:3] == [   # a folder from where one is
         "app/: 6 indexed files, 1 of them here", "  hooks/  5 files", "  other.ts  1 line, typescript  other"]
+    project.write("app/logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")
+    assert "  logo.png  0 lines, other (binary)" in project.rt("outline", "app").splitlines()
     monkeypatch.setattr(symbols, "FOLDER_FILES", 2)
     assert project.rt("outline", "app/hooks").splitlines()[-1] == \
         "... and 1 more file (`rt outline app/hooks/ --json` lists them all)"

@@ -171,13 +171,15 @@ def _in_folder(rel: str, paths: list[str]) -> tuple[str, list[str]]:
     return prefix, sorted(p[len(prefix):] for p in paths if p.startswith(prefix))
 
 
-def _not_a_file(user_path: str, rel: str, paths: list[str], what: str) -> PathError:
+def _not_a_file(ctx, user_path: str, rel: str, paths: list[str], what: str) -> PathError:
     """The error for a path that names no file to read: for a folder, its indexed files (a look-up takes one);
     else the paths closest to it."""
     prefix, inside = _in_folder(rel, paths)
     if inside:
         return PathError(f"{user_path}: a folder of {counted(len(inside), 'indexed file')}; give one of them, "
                          f"for example {', '.join(shown(prefix + p) for p in inside[:3])}")
+    if (ctx.repo.root / rel).is_dir():
+        return PathError(f"{user_path}: a folder holding no file rt indexes")
     near = closest_paths(rel, paths)
     return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(near)}" if near else ""))
 
@@ -186,7 +188,7 @@ def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
     rel = to_rel(ctx.repo, user_path)
     path = ctx.repo.root / rel
     if not path.is_file():
-        raise _not_a_file(user_path, rel, load(ctx).paths, "no such file")
+        raise _not_a_file(ctx, user_path, rel, load(ctx).paths, "no such file")
     text = read_text(ctx.repo, rel)
     if text is None:
         raise UsageError(f"{rel}: binary, too large or unreadable; rt only slices text files")
@@ -266,7 +268,7 @@ def cmd_outline(ctx, args) -> Result:
     if entry is None:
         folder = _folder_outline(idx, rel)
         if folder is None:
-            raise _not_a_file(args.file, rel, idx.paths, "not a file rt indexes")
+            raise _not_a_file(ctx, args.file, rel, idx.paths, "not a file rt indexes")
         return folder
     head = f"{shown(rel)}: {counted(entry.lines, 'line')}, {entry.lang}" + (f" ({entry.note})" if entry.note else "")
     rows = []
@@ -302,7 +304,7 @@ def _folder_outline(idx: Index, rel: str) -> Result | None:
         entry = idx.entry(prefix + name)
         top = list(dict.fromkeys(d.name for d in entry.defs if not d.parent)) if entry else []   # overloads once
         files.append({"path": prefix + name, "lines": entry.lines if entry else 0, "lang": entry.lang if entry else "",
-                      "definitions": top})
+                      "note": entry.note if entry else "", "definitions": top})
     head = f"{shown(prefix) or './'}: {counted(len(inside), 'indexed file')}" + (
         f", {len(own)} of them here" if below and own else "")
     rows = [f"  {shown(name)}/  {counted(n, 'file')}" for name, n in below.items()]
@@ -310,6 +312,7 @@ def _folder_outline(idx: Index, rel: str) -> Result | None:
         names = f["definitions"][:FOLDER_NAMES]
         more = len(f["definitions"]) - len(names)
         rows.append(f"  {shown(f['path'][len(prefix):])}  {counted(f['lines'], 'line')}, {f['lang']}"
+                    + (f" ({f['note']})" if f["note"] else "")
                     + (f"  {', '.join(names)}" if names else "") + (f" (+{more} more)" if more > 0 else ""))
     if len(files) > FOLDER_FILES:
         rows.append(f"... and {counted(len(files) - FOLDER_FILES, 'more file')} "
