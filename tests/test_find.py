@@ -28,8 +28,8 @@ def test_translation_to_key_to_code(project):
         "src/Cart.tsx:6  uses key cart.checkout (translation at locales/en/common.json:3)  <Trans i18nKey=\"cart.checkout\" />",
         "src/intl.tsx:2  uses key cart.checkout (translation at locales/en/common.json:3)  export const B = () => <b>{t('checkout')}</b>;",
         "src/intl.tsx:3  uses key cart.checkout (translation at locales/en/common.json:3)  export const C = () => <FormattedMessage id=\"cart.checkout\" />;",
-        "README.md:1  text  Click Proceed to checkout.",
         "src/Legacy.jsx:1  string literal  export const Old = () => <a title=\"Proceed to checkout\">Proceed to checkout</a>;",
+        "README.md:1  text  Click Proceed to checkout.",
     ]
     project.write("src/actions.ts", "export const go = { label: 'cart.checkout', run() {} };\n")
     assert "src/actions.ts:1  names key cart.checkout (translation at locales/en/common.json:3)" in project.rt(
@@ -94,6 +94,20 @@ def test_product_files_come_before_tests(project):
     project.init_git()
     assert [r.split(":")[0] for r in _rows(project.rt("find", "welcome back"))] == [
         "src/ui.py", "src/ui.test.ts", "tests/test_ui.py"]
+
+
+def test_an_apostrophe_opens_no_string_and_documentation_comes_after_the_code(project):
+    project.write("docs/GUIDE.md", "Ripgrep's \"binary data\" mode is described below.\n")
+    project.write("src/search.py", "# it's binary data we skip\nWARN = f'binary data in {path}'\n"
+                                   "HINT = rb'binary data'\n")
+    project.write("src/search.rs", "// Don't print binary data to a terminal.\n")
+    project.init_git()
+    assert _rows(project.rt("find", "binary data")) == [
+        "src/search.py:1  text  # it's binary data we skip",
+        "src/search.py:2  string literal  WARN = f'binary data in {path}'",
+        "src/search.py:3  string literal  HINT = rb'binary data'",
+        "src/search.rs:1  text  // Don't print binary data to a terminal.",
+        "docs/GUIDE.md:1  text  Ripgrep's \"binary data\" mode is described below."]
 
 
 def test_find_caps_output(project):

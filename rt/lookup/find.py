@@ -16,7 +16,7 @@ from functools import cached_property
 from rt.index import i18n
 from rt.core import ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
 from rt.index.index import derived, load
-from rt.index.langs import words
+from rt.index.langs import language, words
 
 MAX_HITS = 40
 SNIPPET = 160
@@ -309,9 +309,10 @@ def cmd_find(ctx, args) -> Result:
         text, lines = read.get(path) or _read(derived(ctx, path, _Source), first)
         for i, line in _lines_with(text, q, lines):
             if (path, i) not in used:
-                hits.append(Hit(2, path, i, _literal_or_text(line, q), _snippet(line)))
+                hits.append(Hit(2, path, i, "text" if prose(path) else _literal_or_text(line, q), _snippet(line)))
     leading = set(sources)
-    hits.sort(key=lambda h: (h.group, _after(h.path), h.path not in leading, h.path, h.line))
+    hits.sort(key=lambda h: (h.group, _after(h.path), h.path not in leading, h.group == 2 and prose(h.path), h.path,
+                             h.line))
     if not hits:
         return Result(f"{query!r}: found nowhere (no path, translation, string or text in the "
                       f"{idx.meta['files']} indexed files)", {"text": query, "found": False, "hits": []}, ExitCode.FINDING)
@@ -371,10 +372,26 @@ def _after(path: str) -> bool:
     return is_test(path) or "__snapshots__/" in path
 
 
+def prose(path: str) -> bool:
+    """Markdown and plain text: documentation, which holds no string literal and comes after the code saying
+    the same text."""
+    return language(path) in ("markdown", "text")
+
+
+_APOSTROPHE = re.compile(r"\b([^\W\d_]+)'(?=[^\W\d_])")
+"""A quote between two letters (`it's`, `doesn't`): an apostrophe, which opens no string, unless the letters
+before it are a string's prefix (`f'`, `rb'`)."""
+_PREFIXES = frozenset({"r", "b", "u", "f", "rb", "br", "fr", "rf"})
+
+
+def _apostrophes_out(text: str) -> str:
+    return _APOSTROPHE.sub(lambda m: m.group(0) if m.group(1) in _PREFIXES else m.group(1), text)
+
+
 def _literal_or_text(line: str, q: str) -> str:
     low = " ".join(line.split()).lower()
     at = low.find(q)
-    before = low[:at]
+    before = _apostrophes_out(low[:at])
     for quote in ("'", '"', "`"):
         if before.count(quote) % 2 == 1:
             return "string literal"
