@@ -125,6 +125,9 @@ def test_a_folder_given_to_slice_is_named_a_folder_with_files_to_give_instead(pr
                                            "app/hooks/useIdle.ts"), project.last_err
     project.rt("outline", "app/hook", ret=2)   # no such folder: the closest paths, as for a file
     assert "app/hook: not a file rt indexes" in project.last_err
+    for args in (("outline", "app/hook/"), ("slice", "app/hook/", "--lines", "1-2")):   # a folder meant: folders
+        project.rt(*args, ret=2)
+        assert project.last_err == "rt: error: app/hook/: no such folder; closest: app/hooks/, app/\n"
     (project.root / "app/empty").mkdir()
     for args in (("outline", "app/empty"), ("slice", "app/empty", "--lines", "1-2")):
         project.rt(*args, ret=2)
@@ -143,7 +146,13 @@ def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_d
     project.write("app/hooks/menus/useMenu.ts", "export const useMenu = () => 1;\n")
     project.write("app/hooks/menus/deep/useDeep.ts", "export const useDeep = () => 1;\n")
     project.write("app/other.ts", "export const other = 1;\n")
+    project.write("src/sink.rs", "pub trait Sink {\n    fn finish(&self);\n}\n\npub struct Finish;\n\n"
+                  "impl Sink for Box<dyn Sink> {\n    fn finish(&self) {}\n}\n\nimpl Finish {\n    fn done() {}\n}\n")
+    project.write("src/handler.go", "package src\n\nvar _ Handler = (*Static)(nil)\n\ntype Static struct{}\n\n"
+                  "func (s *Static) Serve() {}\n\nfunc New() *Static {\n\treturn nil\n}\n")
     project.init_git()
+    assert project.rt("outline", "src").splitlines() == [   # an `impl` names another's type, Go's `var _` nothing
+        "src/: 2 indexed files", "  handler.go  11 lines, go  Static, New", "  sink.rs  13 lines, rust  Sink, Finish"]
     assert project.rt("outline", "app/hooks").splitlines() == [
         "app/hooks/: 5 indexed files, 3 of them here",
         "  menus/  2 files",
@@ -154,7 +163,7 @@ def test_outline_of_a_folder_lists_its_folders_then_its_files_with_their_first_d
     assert data == {"folder": "app/hooks/menus/", "folders": [{"path": "app/hooks/menus/deep/", "files": 1}],
                     "files": [{"path": "app/hooks/menus/useMenu.ts", "lines": 1, "lang": "typescript", "note": "",
                                "definitions": ["useMenu"]}]}
-    assert project.rt("outline", ".").splitlines() == ["./: 6 indexed files", "  app/  6 files"]
+    assert project.rt("outline", ".").splitlines() == ["./: 8 indexed files", "  app/  6 files", "  src/  2 files"]
     assert project.rt("outline", ".", cwd=project.root / "app").splitlines()[:3] == [   # a folder from where one is
         "app/: 6 indexed files, 1 of them here", "  hooks/  5 files", "  other.ts  1 line, typescript  other"]
     project.write("app/logo.png", b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR")

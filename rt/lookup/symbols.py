@@ -14,6 +14,7 @@ from rt.core import (
     UsageError,
     closest_paths,
     counted,
+    folders_up,
     is_test,
     line_ends,
     read_text,
@@ -180,6 +181,9 @@ def _not_a_file(ctx, user_path: str, rel: str, paths: list[str], what: str) -> P
                          f"for example {', '.join(shown(prefix + p) for p in inside[:3])}")
     if (ctx.repo.root / rel).is_dir():
         return PathError(f"{user_path}: a folder holding no file rt indexes")
+    if user_path.endswith("/"):   # a folder meant: the folders like it, not files
+        near = [f"{f}/" for f in closest_paths(rel.rstrip("/"), sorted(folders_up(paths) - {"."}))]
+        return PathError(f"{user_path}: no such folder" + (f"; closest: {', '.join(near)}" if near else ""))
     near = closest_paths(rel, paths)
     return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(near)}" if near else ""))
 
@@ -302,7 +306,8 @@ def _folder_outline(idx: Index, rel: str) -> Result | None:
     files = []
     for name in own:
         entry = idx.entry(prefix + name)
-        top = list(dict.fromkeys(d.name for d in entry.defs if not d.parent)) if entry else []   # overloads once
+        top = list(dict.fromkeys(d.name for d in entry.defs if not d.parent and d.kind != "impl" and d.name != "_")) \
+            if entry else []   # overloads once; an `impl` names another's type, Go's `var _` nothing
         files.append({"path": prefix + name, "lines": entry.lines if entry else 0, "lang": entry.lang if entry else "",
                       "note": entry.note if entry else "", "definitions": top})
     head = f"{shown(prefix) or './'}: {counted(len(inside), 'indexed file')}" + (
