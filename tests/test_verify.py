@@ -71,7 +71,11 @@ def test_check_file_reports_only_that_file(project):
     data = project.rt_json("check", "legacy.py", ret=1)
     assert [d["message"] for d in data["files"][0]["new"]] == ["`sys` imported but unused"]
     project.write("calc.py", CALC)
-    assert project.rt("check", "calc.py") == "nothing new in calc.py\n"
+    assert project.rt("check", "calc.py") == "nothing new in calc.py (mypy, ruff)\n"
+    project.write("notes.md", "# notes\n")
+    assert project.rt("check", "notes.md", "calc.py").splitlines() == [   # what was checked, never hidden
+        "no check reads notes.md on its own, so nothing was checked (`rt verify` runs every check)",
+        "nothing new in calc.py (mypy, ruff)"]
 
 
 def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
@@ -86,7 +90,7 @@ def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
     project.rt("start", "touch mod")
     project.rt("plan", "--edit", "pkg/mod.py")
     project.write("pkg/mod.py", 'def f() -> int:\n    return "x"  # reworded\n')
-    assert project.rt("check", "pkg/mod.py") == "nothing new in pkg/mod.py\n"
+    assert project.rt("check", "pkg/mod.py") == "nothing new in pkg/mod.py (mypy)\n"
 
 
 def test_check_file_api_for_hooks(project):
@@ -141,6 +145,17 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     out = project.rt("start", "broken tool", ret=3)   # its only check could not run
     assert "- ruff: could not run: exit 1 and no output the ruff parser understands (it reads: full (the default)," in out
     assert "    | ruff crashed: boom" in out
+
+
+def test_a_check_that_could_not_run_is_reported_by_its_own_error_line(project):
+    """`cargo check` offline: exit 101 and `error: failed to get ...` after warnings; that line is the reason."""
+    python_project(project, tools="ruff")
+    script = ("import sys; print('warning: spurious network error (3 tries remaining)'); "
+              "print('error: failed to get `aho-corasick` as a dependency of package `globset`'); sys.exit(101)")
+    commit_config(project, f'[checks.ruff]\nparser = "cargo"\ncommand = ["python3", "-c", "{script}"]\n')
+    out = project.rt("start", "offline tool", ret=3)
+    assert "- ruff: could not run: exit 101: error: failed to get `aho-corasick` as a dependency of package " \
+           "`globset`\n" in out
 
 
 def test_scope_outside_and_not_done_fail(project):
@@ -306,7 +321,7 @@ def test_timeout_option_and_deleted_file(project):
     project.rt("verify", "--timeout", "0", ret=2)
     assert "'0' is not a positive whole number of seconds" in project.last_err
     (project.root / "legacy.py").unlink()
-    assert project.rt("check", "legacy.py") == "nothing new in legacy.py\n"
+    assert project.rt("check", "legacy.py") == "legacy.py: no such file now, nothing to check\n"
     out = project.rt("verify", "--timeout", "60")
     assert "- passed, nothing new: ruff (1 fixed)" in out
 

@@ -160,10 +160,30 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     if found is None:
         if exit_code == 0:
             return Run(check, required, "ok", [])
+        said = error_line(output, root)
+        if said:   # the tool's own account first (a dependency it cannot fetch, a bad configuration)
+            return failed(f"exit {exit_code}: {said}")
         return failed(f"exit {exit_code} and no output the {parser} parser understands (it reads: {FORMS[parser]})")
     if exit_code != 0 and not found:
         return failed(f"exit {exit_code} without any diagnostic")
     return Run(check, required, "findings" if found else "ok", found)
+
+
+def error_line(output: str, root: str | None = None) -> str:
+    """The first line of an output saying what went wrong in the usual words (`error: ...`, `error[E0433]: ...`,
+    `fatal: ...`, `ModuleNotFoundError: ...`), cut to ERROR_LINE characters; "" when none does."""
+    for line in ANSI.sub("", output).splitlines():
+        text = line.strip()
+        lead = text.split(":", 1)[0]
+        if ":" in text and (lead.lower() in ("error", "fatal", "fatal error") or lead.lower().startswith("error[")
+                            or " " not in lead and lead.endswith(("Error", "Exception"))):
+            if root:
+                text = text.replace(root.rstrip("/") + "/", "")
+            return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
+    return ""
+
+
+ERROR_LINE = 160
 
 
 def cut_short(exit_code: int) -> str:

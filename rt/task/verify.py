@@ -228,13 +228,15 @@ def rerun_failed(ctx, task: dict, compared: list[Compared], baseline: dict[str, 
 # ---------------------------------------------------------------- rt check FILE
 
 class FileCheck:
-    """What `rt check F` and the post-edit hook found in one file: the new diagnostics, and (check, reason)
-    for each check that could not run."""
+    """What `rt check F` and the post-edit hook found in one file: the new diagnostics, (check, reason) for
+    each check that could not run, the checks that ran, and whether the file is there at all."""
 
-    __slots__ = ("path", "new", "could_not_run")
+    __slots__ = ("path", "new", "could_not_run", "ran", "exists")
 
-    def __init__(self, path: str, new: list[Diagnostic], could_not_run: list[tuple[str, str]]):
+    def __init__(self, path: str, new: list[Diagnostic], could_not_run: list[tuple[str, str]],
+                 ran: list[str] = (), exists: bool = True):
         self.path, self.new, self.could_not_run = path, new, could_not_run
+        self.ran, self.exists = list(ran), exists
 
 
 def check_file(ctx, task: dict, rel: str) -> FileCheck:
@@ -243,7 +245,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
     new: list[Diagnostic] = []
     failed: list[tuple[str, str]] = []
     if not (ctx.repo.root / rel).is_file():
-        return FileCheck(rel, new, failed)  # deleted, or not a file: nothing to check in it
+        return FileCheck(rel, new, failed, exists=False)  # deleted, or not a file: nothing to check in it
     baseline = load_baseline(ctx.store, task)
     done: list[Compared] = []
     for check in detect(ctx.repo):
@@ -258,7 +260,8 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         new += got.new
         if got.run.status == "could_not_run":
             failed.append((check.name, got.run.reason))
-    result = FileCheck(rel, sorted(new, key=_order), failed)
+    result = FileCheck(rel, sorted(new, key=_order), failed,
+                       [c.check.name for c in done if c.run.status != "could_not_run"])
     if done:
         blob = hash_path(ctx.repo, rel)
         verdict_ = "FAIL" if new else "INCOMPLETE" if failed else "PASS"
@@ -332,12 +335,25 @@ def args_check(p) -> None:
 def cmd_check(ctx, args) -> Result:
     task = state.active_task(ctx.store)
     results = [check_file(ctx, task, to_rel(ctx.repo, f)) for f in args.files]
-    text = "\n".join(t for t in (format_file_check(r) for r in results) if t)
+    text = "\n".join(filter(None, (line for r in results for line in (_nothing_new(r), format_file_check(r)))))
     new = sum(len(r.new) for r in results)
     code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
     data = {"files": [{"path": r.path, "new": [d._asdict() for d in r.new],
-                       "could_not_run": [list(x) for x in r.could_not_run]} for r in results]}
-    return Result(without_root(ctx, text) or f"nothing new in {', '.join(r.path for r in results)}", data, code)
+                       "could_not_run": [list(x) for x in r.could_not_run], "ran": r.ran} for r in results]}
+    return Result(without_root(ctx, text), data, code)
+
+
+def _nothing_new(result: FileCheck) -> str:
+    """`rt check`'s line for a file in which nothing new was found, saying what was checked: a file no per-file
+    check reads was not checked at all, which "nothing new" alone would hide; "" when something new was found or
+    no check could run (`format_file_check` says so)."""
+    if result.new or result.could_not_run and not result.ran:
+        return ""
+    if not result.exists:
+        return f"{result.path}: no such file now, nothing to check"
+    if result.ran:
+        return f"nothing new in {result.path} ({', '.join(result.ran)})"
+    return f"no check reads {result.path} on its own, so nothing was checked (`rt verify` runs every check)"
 
 
 # ---------------------------------------------------------------- verify
