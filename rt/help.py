@@ -19,7 +19,7 @@ TOP = 5
 
 
 def args_help(p: argparse.ArgumentParser) -> None:
-    p.add_argument("command", nargs="?", help="print this command's full usage")
+    p.add_argument("command", nargs="*", help="print this command's full usage; other words search the commands")
     p.add_argument("--search", metavar="WORDS", help="rank the commands for what you want to do, in your words")
 
 
@@ -77,6 +77,14 @@ def search(query: str) -> list[tuple[str, float]]:
 
 
 def cmd_help(ctx, args) -> Result:
+    words = " ".join(args.command)
+    if len(args.command) == 1 and args.command[0] in COMMANDS or args.search is not None:
+        args.command = words
+    elif words:   # not a command's name: what the user wants to do, unless it is a command's name mistyped
+        near = closest_paths(words, list(COMMANDS)) if len(args.command) == 1 else []
+        if near:
+            raise UsageError(f"unknown command {words!r}; closest: {', '.join(near)}; `rt help` lists every command")
+        args.command, args.search = "", words
     if args.command and args.search:
         raise UsageError("give a command name or --search, not both: rt help verify, rt help --search \"run the tests\"")
     if args.search is not None:
@@ -91,10 +99,6 @@ def cmd_help(ctx, args) -> Result:
         return Result(text, {"query": args.search, "results": [
             {"command": n, "summary": COMMANDS[n].summary, "score": round(s, 4)} for n, s in hits]})
     if args.command:
-        if args.command not in COMMANDS:
-            near = closest_paths(args.command, list(COMMANDS))
-            raise UsageError(f"unknown command {args.command!r}" + (f"; closest: {', '.join(near)}" if near else "")
-                             + "; `rt help` lists every command")
         return Result(usage(args.command), {"command": args.command, "group": COMMANDS[args.command].group,
                                             "summary": COMMANDS[args.command].summary, "usage": usage(args.command)})
     return Result(overview(), {"commands": [{"command": n, "group": c.group, "summary": c.summary}

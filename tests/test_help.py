@@ -90,6 +90,14 @@ def test_empty_search_says_so_and_suggests_other_words(project):
     assert "does not mean rt cannot do it" in err and "other words" in err
 
 
+def test_words_that_name_no_command_search_the_commands(project):
+    """`rt help find where a label is`: what the user wants to do, as `--search` takes it."""
+    assert project.rt("help", "find", "where", "a", "label", "is").splitlines()[0].startswith("find ")
+    assert project.rt("help", "label") == project.rt("help", "--search", "label")
+    project.rt("help", "xylophone", "quasar", ret=1)
+    assert "no command's description matches 'xylophone quasar'" in project.last_err
+
+
 def test_unknown_command_names_the_closest(project):
     project.rt("help", "stat", ret=2)
     assert "closest: start, status" in project.last_err
