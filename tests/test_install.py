@@ -238,6 +238,10 @@ def test_doctor_on_a_project_without_rt(project, tmp_path, monkeypatch):
     assert "checks found: none" in out.stdout
     project.write("pyproject.toml", '[project]\nname = "x"\n[tool.ruff]\nline-length = 100\n')
     assert "checks found: ruff (lint)" in project.rt_proc("doctor").stdout
+    project.write("pyproject.toml", '[project]\nname = "x"\n[tool.ruff]\n[tool.pyright]\n')
+    monkeypatch.setenv("PATH", "")   # neither program here: said, as `rt checks` says it
+    assert "checks found: pyright (typecheck, not installed), ruff (lint, not installed)" in \
+        project.rt_proc("doctor").stdout
 
 
 def test_doctor_flags_an_outdated_install(project):

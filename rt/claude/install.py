@@ -589,9 +589,11 @@ def _install_status(base: Path, shown: str) -> dict:
 
 
 def _checks(ctx) -> list[str]:
-    """The project's checks rt found, as `name (kind)`."""
-    from rt.checks import detect
-    return [f"{c.name} ({c.kind})" for c in detect(ctx.repo)]
+    """The project's checks rt found, as `name (kind)`, or `name (kind, not installed)` for one whose program
+    is missing here: `rt verify` is INCOMPLETE until it is installed."""
+    from rt.checks import detect, installed
+    return [f"{c.name} ({c.kind}{'' if installed(ctx.repo, c.command[0]) else ', not installed'})"
+            for c in detect(ctx.repo)]
 
 
 def _ping(ctx, event: str, command: str) -> tuple[bool, str]:
