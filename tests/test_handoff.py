@@ -73,6 +73,23 @@ def test_the_output_of_a_failing_check_is_kept_with_its_run(project):
 
 # ---------------------------------------------------------------- quoting and the cap
 
+def test_a_check_that_could_not_run_is_no_error_to_fix_and_its_empty_output_is_not_quoted(project):
+    """A missing program is not the change's doing: the next step says what `rt verify` lacks, not "fix"."""
+    project.write("pyproject.toml", '[project]\nname = "x"\n')
+    project.write("rt.toml", '[checks.lint]\nkind = "lint"\ncommand = ["python3", "-c", "raise SystemExit(3)"]\n')
+    project.write("calc.py", "X = 1\n")
+    project.init_git()
+    project.rt("start", "touch calc", ret=3)
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", "X = 2\n")
+    project.rt("verify", ret=3)
+    out = project.rt("handoff")
+    assert "- 1 check(s) could not run (Error history): `rt verify` stays INCOMPLETE until they run; tell the user " \
+           "what they need" in out
+    assert "fix what this task caused" not in out and "output of lint" not in out
+    assert "- lint could not run: exit 3 without any diagnostic\n" in out
+
+
 def test_quote_keeps_head_and_tail_with_a_visible_marker():
     lines = [f"line {i:04d} " + "x" * 60 for i in range(400)]
     text = "\n".join(lines)

@@ -280,8 +280,13 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
         [Item("- none recorded (`rt note --decision \"...\"` keeps one)")]
 
     nxt = [f"- {state.NEXT_STEP[task['state']]}"]
-    if opened:
-        nxt.append(f"- {len(opened)} error(s) still there (Error history): fix what this task caused, then `rt verify`")
+    blind = sum(e.kind == "blind" for e in opened)   # a check that cannot run: no error fixing the code ends
+    if len(opened) > blind:
+        nxt.append(f"- {len(opened) - blind} error(s) still there (Error history): fix what this task caused, "
+                   "then `rt verify`")
+    if blind:
+        nxt.append(f"- {blind} check(s) could not run (Error history): `rt verify` stays "
+                   "INCOMPLETE until they run; tell the user what they need")
     outside, undone = scope_mismatch(task, found)
     if undone and task["state"] in ("building", "verified"):
         nxt.append(f"- planned, not done yet: {', '.join(map(shown, undone))}")
@@ -310,6 +315,8 @@ def build(ctx, task: dict) -> tuple[dict[str, list[Item]], dict]:
         if e.output:
             n, check = e.output
             body = next(r for r in history if r["n"] == n)["outputs"][check]
+            if not body.strip():   # it printed nothing: the reason above is all there is
+                continue
             block = f"output of {check} in {labels[n]}:\n" + "\n".join(f"  | {ln}" for ln in body.splitlines())
             if block not in (q.text for q in quoted):
                 quoted.append(Item(block))
