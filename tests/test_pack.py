@@ -97,7 +97,7 @@ def test_a_function_cut_to_a_small_room_keeps_its_signature_above_its_matching_l
     assert {1, 142} <= lines and sum(len(f.shown()) for f in shown) <= 600
 
 
-def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_function_is_not_one(project):
+def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_function_or_a_string_is_not_one(project):
     helpers = "".join(f"def helper_{k}(x):\n    return x + {k}\n\n\n" for k in range(40))
     project.write("pkg/client.py", "from pkg._exceptions import (\n    TimeoutError,\n    ProtocolError,\n)\n"
                   "from pkg._models import Request\n\n\n" + helpers +
@@ -107,7 +107,8 @@ def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_functi
     rust = "".join(f"fn helper_{k}(x: u32) -> u32 {{\n    x + {k}\n}}\n\n" for k in range(60))
     project.write("src/cache.rs", "use std::collections::HashMap;\nuse std::sync::Mutex;\n\n" + rust +
                   "fn evict_entries(map: &mut HashMap<u32, u32>) {\n    use std::cmp::Ordering;\n"
-                  "    map.clear();\n}\n")
+                  "    map.clear();\n}\n\nconst EVICT_DOC: &str = r\"\nEvict the entries of the map.\n"
+                  "use the \\flag{clear} flag to keep none.\nuse this as the default;\n\";\n")
     project.init_git()
     text = project.rt_json("pack", "send_request timeout")["pack"]
     assert "from pkg._exceptions import (\n    TimeoutError,\n    ProtocolError,\n)\n" in text

@@ -41,9 +41,10 @@ the task's words point at."""
 DEF_NAME = 3.0
 """A task word in a definition's name weighs this many times one in its body, choosing the definitions."""
 IMPORT_LINES = 20
-_IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|(pub(\(\w+\))?\s+)?use\s|"
-                     r"#\s*include\b|require\s*\(|@import\b)")
-"""An import statement's first line; Rust's `use` only at the top level (inside a function it is not an import)."""
+_IMPORT = re.compile(r"^(import\b|from\s+\S+\s+import\b|export\s.*\bfrom\b|(const|let|var)\s.*\brequire\(|"
+                     r"(pub(\(\w+\))?\s+)?use\s+(::)?(\{|\w+\s*(::|;|\s+as\s+\w+\s*;))|#\s*include\b|require\s*\(|@import\b)")
+"""An import statement's first line; Rust's `use` only at the top level (inside a function it is not an import)
+and followed by a path (`use std::io;`), not a line of text starting "use the" in a long string."""
 _IMPORT_FIRST = frozenset("ifelcvpu#r@")
 """The first characters `_IMPORT` can match: a line starting otherwise (indented, most of a long file) is no
 import without asking the pattern."""
