@@ -56,6 +56,16 @@ def test_task_words_identifiers_urls_and_quotes():
     assert "parse_http_request" in q.words and "toggleSidebar" in q.words
 
 
+def test_a_negation_a_contraction_or_an_issue_link_is_no_word_of_the_task_and_an_apostrophe_ends_no_quote():
+    defined = {"can"}.__contains__   # the repository defines `can`: "Can't" still is no look-up for it
+    q = parse_task("Can't delete a comment: the menu doesn't show and we'll hide it, as it has (#77)\n\n"
+                   "Closes #123, fixes pallets/click#45", defined)
+    assert q.words == ["delete", "comment", "menu", "show", "hide"] and not q.paths
+    assert "can" in parse_task("fix: can delete", defined).keys
+    q = parse_task('The "Can\'t save" toast and \u201cDon\u2019t have an account?\u201d link')
+    assert q.phrases == ["Can't save", "Don\u2019t have an account?"]
+
+
 def test_a_kebab_case_file_the_task_names_leads(project):
     """`cancel-envelope.types.ts` is one path, not `cancel` and a path `envelope.types.ts` that no file's
     name ends with: the file it names leads, as a named path does."""

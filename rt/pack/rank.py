@@ -31,7 +31,7 @@ from rt.index.terms import keys_of_word, word_keys
 STOPWORDS = frozenset("""
 a an the and or but of to in on at by for from with without into onto as is are be been being was were it its
 this that these those there here we you they he she i me my our your their them us so if then else when while
-do does did done not no yes can could should would will shall may might must also just only very too all any
+do does did done has have had having not no yes can could should would will shall may might must also just only very too all any
 some each every more most less few many much other such same than via per about after before again against
 between during over under up down out off new now how what which who whom whose why where need needs needed want
 please make makes made get gets got let lets use used uses using fix fixes fixed fixing bug bugs issue issues
@@ -174,13 +174,21 @@ _IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^>]*>", re.IGNORECASE)
 either; its alt text is mostly a file name (`CleanShot 2024-08-23 at 12 05 12@2x`) and its address a store's."""
 _TRAILER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*-by:[ \t].*$|^Change-Id:[ \t].*$", re.MULTILINE | re.IGNORECASE)
 """A commit message's trailer (`Co-authored-by: Jane <jane@users.noreply.github.com>`): who, not what."""
+_ISSUE_LINK = re.compile(r"(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see)\s+)?(?<![\w/.-])(?:[\w.-]+/[\w.-]+)?#\d+\b",
+                         re.IGNORECASE)
+"""A reference to an issue (`Closes #123`, `fixes org/repo#4`): GitHub's link, no word of the task."""
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
-_QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']([^\"'\u201d\u2019\n]{1,200})[\"'\u201d\u2019](?![\w])")
+_QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']((?:[^\"'\u201d\u2019\n]|(?<=[^\W\d_])['\u2019](?=[^\W\d_])){1,200})"
+                     r"[\"'\u201d\u2019](?![\w])")
+"""Quoted text; an apostrophe inside it (`"Can't save"`) ends nothing."""
 _TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[\w$]+(?:-[\w$]+)+(?:\.[\w$-]*\w)+"
                     r"|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
 """A path; a kebab-case name with dots (`cancel-envelope.types.ts`: a file, if its ending is one); a dotted or
 qualified name; a word."""
+_CONTRACTED = re.compile(r"[A-Za-z]+n['\u2019]t\b|(?<=[A-Za-z]['\u2019])(?:ll|ve|re)\b")
+"""A negation (`can't`, `doesn't`, `won't`: a `can` the repository defines is not meant) and the end of a
+contraction (`we'll`, `they've`): no place in the code."""
 _KEBAB = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)+(?![\w-])")
 _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-9]+[A-Z]")
 _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
@@ -205,6 +213,8 @@ def parse_task(text: str, defined=None) -> Query:
 
     def words(span: str, weight: float, code: bool, url: bool = False) -> None:
         for m in _TOKEN.finditer(span):
+            if not code and _CONTRACTED.match(span, m.start()):   # `doesn't`, `we'll`: no word of the task
+                continue
             tok = m.group(0).strip(".-/")
             pathlike = "/" in tok or bool(_EXT.search(tok)) and "(" not in tok
             if pathlike and not url:
@@ -221,7 +231,7 @@ def parse_task(text: str, defined=None) -> Query:
         for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
             add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
-    text = _TRAILER.sub(" ", _IMAGE.sub(" ", text))
+    text = _ISSUE_LINK.sub(" ", _TRAILER.sub(" ", _IMAGE.sub(" ", text)))
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
         words(m.group(0), W["url"], False, url=True)
