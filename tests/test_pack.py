@@ -363,8 +363,12 @@ def test_a_test_named_after_a_file_many_folders_hold_goes_with_the_nearest_one(p
     assert "index.spec.ts" not in text
 
 
-def test_a_one_line_file_is_headed_one_line(project):
+def test_one_of_a_thing_is_counted_in_the_singular(project):
     project.write("billing/rates.py", "INVOICE_RATE = 0.2\n")
-    project.write("billing/invoice.py", "from billing.rates import INVOICE_RATE\n\n\ndef invoice_total(x):\n    return x * INVOICE_RATE\n")
     project.init_git()
-    assert "### billing/rates.py (1 line;" in project.rt_json("pack", "invoice rate")["pack"]
+    assert project.rt("index").splitlines()[0] == "index: 1 file, 1 definition (1 file parsed now)"
+    assert project.rt("start", "x", "--no-baseline").startswith("started 1-x: 1 file snapshotted\n")
+    project.write("billing/invoice.py", "from billing.rates import INVOICE_RATE\n\n\ndef invoice_total(x):\n    return x * INVOICE_RATE\n")
+    assert "### billing/rates.py (1 line;" in project.rt_json("pack", "invoice rate")["pack"]   # a file's heading
+    assert project.rt("slice", "billing/rates.py", "--symbol", "INVOICE_RAT", ret=1).endswith(
+        "(`rt outline billing/rates.py` lists its 1 definition)\n")

@@ -24,7 +24,7 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, Result, StoreError, read_text, read_text_bytes
+from rt.core import IndexDamaged, Result, StoreError, counted, read_text, read_text_bytes
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -998,7 +998,8 @@ def args_index(p) -> None:
 def cmd_index(ctx, args) -> Result:
     idx = load(ctx, rebuild=args.rebuild)
     m = idx.meta
-    lines = [f"index: {m['files']} files, {m['definitions']} definitions ({idx.parsed} files parsed now)"]
+    lines = [f"index: {counted(m['files'], 'file')}, {counted(m['definitions'], 'definition')} "
+             f"({counted(idx.parsed, 'file')} parsed now)"]
     lines += [f"  {lang:<12} {count}" for lang, count in sorted(m["langs"].items(), key=lambda kv: (-kv[1], kv[0]))]
     return Result("\n".join(lines), {"files": m["files"], "definitions": m["definitions"], "parsed": idx.parsed,
                                      "langs": m["langs"]})

@@ -239,7 +239,7 @@ def cmd_slice(ctx, args) -> Result:
             entry = idx.entry(rel)
             names = sorted({_qualified(d) for d in entry.defs}) if entry else []
             near = _near(args.symbol, names)
-            said = (f"; did you mean {', '.join(near)}? (`rt outline {shown(rel)}` lists its {len(names)} definitions)"
+            said = (f"; did you mean {', '.join(near)}? (`rt outline {shown(rel)}` lists its {counted(len(names), 'definition')})"
                     if near else f"; it defines {', '.join(names[:10])}" + (", ..." if len(names) > 10 else "")
                     if names else "")
             return Result(f"{args.symbol}: not defined in {rel}{said}", {"path": rel, "found": False, "closest": near},

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from rt import state
-from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, list_files, to_rel
+from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, counted, list_files, to_rel
 from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
@@ -80,7 +80,7 @@ def cmd_start(ctx, args) -> Result:
             state.save_snapshot(store, task, snap.files, snap.fingerprint)
             ctx.files = snap.files   # not read back: the baseline's tree, a cold /runtask's partial index (`context._task_index`)
         state.save_task(store, task)
-    text_out = f"started {task['id']}: {snap.count} files snapshotted"
+    text_out = f"started {task['id']}: {counted(snap.count, 'file')} snapshotted"
     data = {"task": public(task), "files": snap.count, "files_read": snap.read}
     if args.no_baseline:
         return Result(f"{text_out}\nnext: {state.NEXT_STEP[task['state']]}", data)
