@@ -53,6 +53,20 @@ def test_finish_incomplete_puts_the_missing_verification_first(project):
     assert "- whatever `rt verify` would have shown: run it, or check by hand" in lines
 
 
+def test_a_check_that_could_not_run_is_among_the_checks_not_run(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.write("rt.toml", '[checks.types]\nkind = "typecheck"\ncommand = ["no-such-checker-here"]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "a checker this machine lacks")
+    project.rt("start", "half checked")   # ruff ran: the baseline holds something
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", '"""Sums."""\n' + CALC)
+    project.rt("verify", ret=3)
+    lines = project.rt("finish", "--incomplete").splitlines()
+    assert "checks run: ruff passed" in lines   # "checks not run: none" would hide it
+    assert "checks not run: types (could not run), test (none configured)" in lines
+
+
 def test_finish_incomplete_without_any_verify(project):
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "never verified", "--no-baseline")

@@ -51,12 +51,13 @@ def _compose(task: dict, record: dict | None, found, checks, stale: bool, effort
     if stale:
         lines.append("STALE: files changed after the last verify; its verdict does not cover them.")
     lines.append(f"verdict: {last['verdict'] if last else 'none (never verified)'}")
-    ran = (record or {}).get("checks", [])
+    ran = [c for c in (record or {}).get("checks", []) if c["status"] != "could_not_run"]
     lines.append("checks run: " + (", ".join(
         f"{c['name']} {c['status'].replace('_', ' ')}" + (f" ({c['new']} new)" if c["new"] else "")
         + (f" ({c['flaky']} flaky, not counted)" if c.get("flaky") else "") for c in ran)
         or "none"))
-    not_run = [f"{n['name']} ({n['reason']})" for n in (record or {}).get("not_run", [])]
+    not_run = [f"{c['name']} (could not run)" for c in (record or {}).get("checks", []) if c["status"] == "could_not_run"]
+    not_run += [f"{n['name']} ({n['reason']})" for n in (record or {}).get("not_run", [])]
     if record is None:
         not_run = [f"{c.name} (rt verify never ran)" for c in checks]
     not_run += [f"{k} (none configured)" for k in (record or {}).get("missing_kinds", [])]
