@@ -556,7 +556,7 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
             # within the sandbox's bounds when `rt install --sandbox` set it (bounded() names what is missing)
             proc = _session(repo, bounded(repo.root, argv, writable), limit, log, env)
     except OSError as e:
-        reason = _start_failure(e.filename or argv[0], e)
+        reason = _start_failure(e.filename or argv[0], e, check)
         if log:
             Store(repo).write_text(log, f"rt: {reason}\n")
         return _could_not_run(check, reason, "", started)
@@ -641,9 +641,9 @@ def _changed_since(repo: Repo, check: Check, second: int) -> bool:
     return False
 
 
-def _start_failure(program: str, e: OSError) -> str:
+def _start_failure(program: str, e: OSError, check: Check | None = None) -> str:
     if isinstance(e, FileNotFoundError):
-        return f"program not found: {program} (install it, or set its command in {CONFIG})"
+        return f"program not found: {program} ({_install_hint(check)}, or set its command in {CONFIG})"
     if isinstance(e, PermissionError):
         return f"program cannot be run (permission denied): {program}"
     return f"program failed to start: {program}: {e.strerror or e}"
@@ -846,8 +846,15 @@ def describe_check(repo: Repo, c: Check) -> list[str]:
         lines.append(f"  per file: {' '.join(c.per_file)}")
     lines.append(f"  why:      {c.reason}")
     if not installed(repo, c.command[0]):
-        lines.append(f"  missing:  {c.command[0]} is not installed here, so this check cannot run")
+        lines.append(f"  missing:  {c.command[0]} is not installed here, so this check cannot run ({_install_hint(c)})")
     return lines
+
+
+def _install_hint(check: Check | None) -> str:
+    """How to get a missing program: a tool package.json declares comes with the project's dependencies."""
+    if check is not None and check.reason.startswith("package.json depends on"):
+        return "`npm install` puts the project's copy in node_modules/.bin"
+    return "install it"
 
 
 def args_checks(p) -> None:

@@ -15,7 +15,7 @@ def found(project) -> dict:
     return {c.name: c for c in detect(find_repo(project.root))}
 
 
-def test_node_detection_prefers_the_local_tool(project):
+def test_node_detection_prefers_the_local_tool(project, monkeypatch):
     project.write("package.json", '{"devDependencies": {"typescript": "5", "eslint": "9", "jest": "29"}, '
                                   '"scripts": {"build": "tsc -b", "test": "jest"}}')
     project.write("node_modules/.bin/eslint", "#!/bin/sh\n")
@@ -28,6 +28,9 @@ def test_node_detection_prefers_the_local_tool(project):
     assert checks["jest"].per_file[-2:] == ["--findRelatedTests", "{file}"]
     assert not checks["build"].required and checks["build"].command == ["npm", "run", "build", "--silent"]
     assert checks["tsc"].applies_to("src/a.tsx") and not checks["tsc"].applies_to("README.md")
+    monkeypatch.setenv("PATH", "")   # no tsc anywhere: the project's dependencies are what is missing, say how they come
+    assert "  missing:  tsc is not installed here, so this check cannot run (`npm install` puts the project's " \
+           "copy in node_modules/.bin)" in project.rt("checks")
 
 
 def test_eslint_legacy_config_lints_every_script_kind(project):
