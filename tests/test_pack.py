@@ -117,6 +117,17 @@ def test_imports_are_whole_statements_never_a_lone_line_and_rust_use_in_a_functi
     fragments = project.rt_json("pack", "evict_entries clears the map")["fragments"]
     imports = [f for f in fragments if f["path"] == "src/cache.rs" and "imports" in f["what"]]
     assert imports and all(f["end"] <= 2 for f in imports)
+    methods = "".join(f"    helper{k}(x) {{\n      return x + {k};\n    }},\n" for k in range(60))
+    vue = ('<template>\n  <button @click="checkout">Pay</button>\n</template>\n\n<script>\n'
+           'import a from "./a";\nimport b from "./b";\n\nexport default {\n  methods: {\n' + methods +
+           '    checkout() {\n      return a(b);\n    },\n  },\n};\n</script>\n\n<style scoped>\n'
+           '@import "../vars.scss";\n</style>\n')
+    project.write("src/Cart.vue", vue)
+    project.init_git()
+    fragments = project.rt_json("pack", "checkout button pays")["fragments"]
+    shown = [(f["start"], f["end"], f["what"]) for f in fragments if f["path"] == "src/Cart.vue"]
+    at = vue.splitlines().index('@import "../vars.scss";') + 1   # the stylesheet's lone `@import`: not shown
+    assert any("imports" in what and a <= 6 for a, _, what in shown) and not any(a <= at <= b for a, b, _ in shown)
 
 
 def test_the_pack_holds_the_tests_of_the_ranked_code(project):

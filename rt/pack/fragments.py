@@ -175,9 +175,8 @@ class Parts:
             pieces = _definition_pieces(self.entry, lines, hits, keys, self.whole_def, self.defs)
             shown = {i for p in pieces for i in range(p.start, p.end + 1)}
             pieces += _window_pieces(lines, hits, keys, shown, alone=not pieces)
-            imports = _import_lines(lines)
-            if len(imports) >= 2:
-                pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(imports, gap=GAP)]
+            # a lone import line says little (a stylesheet's `@import` at the end of a Vue file, a late `use`)
+            pieces += [_Piece(a, b, "imports", 0.5) for a, b in _ranges(_import_lines(lines), gap=GAP) if b > a]
             if not any(p.what != "imports" for p in pieces):
                 pieces.append(_Piece(1, min(len(lines), 25), "start of file; nothing in it matches the task's words", 0.1))
             self._pieces = sorted(pieces, key=lambda p: (-p.value, p.start))
