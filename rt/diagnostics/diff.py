@@ -169,6 +169,9 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     return Run(check, required, "findings" if found else "ok", found)
 
 
+ERROR_LINE = 160
+
+
 def error_line(output: str, root: str | None = None) -> str:
     """The first line of an output saying what went wrong in the usual words (`error: ...`, `error[E0433]: ...`,
     `fatal: ...`, `ModuleNotFoundError: ...`), cut to ERROR_LINE characters; "" when none does."""
@@ -181,9 +184,6 @@ def error_line(output: str, root: str | None = None) -> str:
                 text = text.replace(root.rstrip("/") + "/", "")
             return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
     return ""
-
-
-ERROR_LINE = 160
 
 
 def cut_short(exit_code: int) -> str:

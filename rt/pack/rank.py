@@ -31,8 +31,8 @@ from rt.index.terms import keys_of_word, word_keys
 STOPWORDS = frozenset("""
 a an the and or but of to in on at by for from with without into onto as is are be been being was were it its
 this that these those there here we you they he she i me my our your their them us so if then else when while
-do does did done has have had having not no yes can could should would will shall may might must also just only very too all any
-some each every more most less few many much other such same than via per about after before again against
+do does did done has have had having not no yes can could should would will shall may might must also just only
+very too all any some each every more most less few many much other such same than via per about after before again against
 between during over under up down out off new now how what which who whom whose why where need needs needed want
 please make makes made get gets got let lets use used uses using fix fixes fixed fixing bug bugs issue issues
 add adds added adding update updates updated remove removes removed change changes changed support supports
