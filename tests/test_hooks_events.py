@@ -29,6 +29,22 @@ def test_edit_moves_planned_to_building(project):
     assert _task(project)["state"] == "building"
 
 
+def test_a_check_that_cannot_run_is_said_after_the_first_edit_only(project):
+    """Every later edit would repeat the same line into the context; `rt verify` still reports it each run."""
+    project.write("rt.toml", '[checks.lint]\nkind = "lint"\ncommand = ["no-such-linter-here"]\n'
+                             'per_file = ["no-such-linter-here", "{file}"]\n')
+    planned(project, edit=("a.py", "b.py"))
+    said = []
+    for rel, text in (("a.py", "x = 2\n"), ("b.py", "y = 3\n"), ("a.py", "x = 4\n")):
+        project.write(rel, text)
+        said.append(context_text(hook(project, "post-tool-use", edit(project, rel, event="PostToolUse"))[1],
+                                 "PostToolUse"))
+    assert said[0] == ("lint could not check a.py: program not found: no-such-linter-here (install it, or set its "
+                       "command in rt.toml) (said once: `rt verify` stays INCOMPLETE while it cannot run)")
+    assert said[1:] == ["", ""]
+    assert "- lint (lint): could not run: program not found: no-such-linter-here" in project.rt("verify", ret=3)
+
+
 def test_edit_after_verify_moves_back_to_building(project):
     planned(project)
     task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))

@@ -415,10 +415,28 @@ def _after_edit(ctx, rel: str) -> str:
     if formatted:
         lines.append(formatted)
     from rt.task.verify import check_file, format_file_check
-    report = format_file_check(check_file(ctx, task, rel))
+    result = check_file(ctx, task, rel)
+    result.could_not_run = _not_said_yet(ctx, task, result.could_not_run)
+    report = format_file_check(result)
     if report:
         lines.append(report)
     return "\n".join(lines)
+
+
+def _not_said_yet(ctx, task: dict, blind: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The checks that could not run which no earlier edit of this task reported: a missing program is said
+    once, with that it will not be said again, not after every edit (`rt verify` reports it each time)."""
+    if not blind:
+        return blind
+    import re
+    seen_file = f"tasks/{task['id']}/hook-blind.json"
+    store = ctx.store
+    with store.locked():
+        seen = (store.read_json(seen_file) or {}).get("checks", {})
+        fresh = [(name, why) for name, why in blind if seen.get(name) != re.sub(r"\d+", "#", why)]
+        if fresh:
+            store.write_json(seen_file, {"checks": seen | {name: re.sub(r"\d+", "#", why) for name, why in fresh}})
+    return [(name, f"{why} (said once: `rt verify` stays INCOMPLETE while it cannot run)") for name, why in fresh]
 
 
 def _format(ctx, rel: str) -> str:
