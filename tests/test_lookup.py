@@ -123,8 +123,11 @@ def test_a_folder_given_to_slice_is_named_a_folder_with_files_to_give_instead(pr
         assert project.last_err.startswith(f"rt: error: {args[1]}: a folder of 4 indexed files; give one of them, "
                                            "for example app/hooks/useBoolean.ts, app/hooks/useDictionary.ts, "
                                            "app/hooks/useIdle.ts"), project.last_err
-    project.rt("outline", "app/hook", ret=2)   # no such folder: the closest paths, as for a file
-    assert "app/hook: not a file rt indexes" in project.last_err
+    project.rt("outline", "app/hook", ret=2)   # no extension: a folder as likely as a file, the closest of both
+    assert project.last_err == ("rt: error: app/hook: no such file or folder; closest: app/hooks/, "
+                                "plugins/slack/server/api/hooks.ts, app/hooks/useIdle.ts\n")
+    project.rt("outline", "app/hooks/useIdel.ts", ret=2)   # an extension: a file meant
+    assert project.last_err.startswith("rt: error: app/hooks/useIdel.ts: not a file rt indexes; closest: app/hooks/useIdle.ts")
     for args in (("outline", "app/hook/"), ("slice", "app/hook/", "--lines", "1-2")):   # a folder meant: folders
         project.rt(*args, ret=2)
         assert project.last_err == "rt: error: app/hook/: no such folder; closest: app/hooks/, app/\n"
