@@ -110,6 +110,18 @@ def test_an_apostrophe_opens_no_string_and_documentation_comes_after_the_code(pr
         "docs/GUIDE.md:1  text  Ripgrep's \"binary data\" mode is described below."]
 
 
+def test_a_text_with_its_quotes_written_the_other_way_is_found_and_said_so(project):
+    """Copied from an issue or a chat, "Don’t" has the curly apostrophe the locale file's "Don't" has not."""
+    project.write("locales/en.json", '{\n  "token_help": "Don\'t know how to get the token?"\n}\n')
+    project.write("src/hint.ts", "export const HINT = 'We\u2019ll email you';\n")
+    project.init_git()
+    assert _rows(project.rt("find", "Don\u2019t know how")) == [
+        "'Don\u2019t know how' is found as \"Don't know how\", its quotes written the other way:",
+        "locales/en.json:2  translation token_help  = \"Don't know how to get the token?\""]
+    assert project.rt_json("find", "We'll email")["as"] == "We\u2019ll email"
+    assert project.rt("find", "Can\u2019t find me", ret=1).startswith("'Can\u2019t find me': found nowhere")
+
+
 def test_find_caps_output(project):
     for i in range(50):
         project.write(f"m{i:02}.py", "print('hello there')\n")

@@ -242,11 +242,31 @@ def args_find(p) -> None:
     p.add_argument("text", help="text a user sees (a label, a message), part of a path, or a string in the code")
 
 
+_CURLY = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
+_STRAIGHT = str.maketrans("'\"", "\u2019\u201d")
+
+
 def cmd_find(ctx, args) -> Result:
     query = args.text.strip()
     if not query:
         raise UsageError("give the text to find, for example: rt find \"Proceed to checkout\"")
     idx = load(ctx)
+    found = _find(ctx, idx, query)
+    if found.data["found"]:
+        return found
+    # a text copied from an issue or a chat has curly quotes where the code has straight ones, or the reverse
+    for other in dict.fromkeys((query.translate(_CURLY), query.translate(_STRAIGHT))):
+        if other != query:
+            again = _find(ctx, idx, other)
+            if again.data["found"]:
+                again.text = f"{query!r} is found as {other!r}, its quotes written the other way:\n{again.text}"
+                again.data["as"] = other
+                return again
+    return found
+
+
+def _find(ctx, idx, query: str) -> Result:
+    """`rt find`'s answer for `query` as written."""
     q = _norm(query)
     paths = idx.paths   # one search over all paths first: most texts match none
     hits: list[Hit] = [Hit(3, p, 0, "path matches", "") for p in paths if q in p.lower()] \
