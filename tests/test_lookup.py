@@ -37,7 +37,13 @@ def test_name_found_nowhere_says_so_and_exits_1(project):
     out = project.rt("symbol", "doesNotExist", ret=1)
     assert "doesNotExist: no definition in the 4 indexed files" in out
     assert "used nowhere" in project.rt("refs", "doesNotExist", ret=1)
-    assert project.rt_json("refs", "doesNotExist", ret=1) == {"name": "doesNotExist", "found": False}
+    assert project.rt_json("refs", "doesNotExist", ret=1) == {"name": "doesNotExist", "found": False, "closest": []}
+    # another case or a misspelling: the defined names like it, in the form asked (`Class.method` or bare)
+    assert project.rt("symbol", "checkOut", ret=1) == ("checkOut: no definition in the 4 indexed files; did you mean "
+                                                       "checkout? `rt find \"checkOut\"` searches paths, translations and text\n")
+    assert project.rt_json("symbol", "chekout_helper", ret=1)["closest"] == ["checkout_helper"]
+    assert project.rt_json("symbol", "cart.totl", ret=1)["closest"] == ["Cart.total"]
+    assert project.rt_json("refs", "Checkout", ret=1)["closest"] == ["checkout"]
     for command in ("symbol", "refs"):   # no name at all is a usage error, not a name found nowhere
         project.rt(command, " ", ret=2)
         assert project.last_err.strip() == f"rt: error: give the name to look up, for example: rt {command} render"

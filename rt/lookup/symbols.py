@@ -50,9 +50,34 @@ def find_definitions(idx: Index, name: str) -> list[tuple[str, Definition]]:
 
 
 def _nowhere(idx: Index, name: str, what: str) -> Result:
+    near = _named_like(idx, name)
     text = (f"{name}: {what} in the {idx.meta['files']} indexed files; "
-            f"`rt find \"{name}\"` searches paths, translations and text")
-    return Result(text, {"name": name, "found": False}, ExitCode.FINDING)
+            + (f"did you mean {', '.join(near)}? " if near else "")
+            + f"`rt find \"{name}\"` searches paths, translations and text")
+    return Result(text, {"name": name, "found": False, "closest": near}, ExitCode.FINDING)
+
+
+NEAR_FILES = 200
+"""The most files whose definitions a miss compares with the name asked for (`_named_like`)."""
+
+
+def _named_like(idx: Index, name: str) -> list[str]:
+    """Defined names like `name` (another case, a misspelling), found through the ranking's postings of the
+    words in definition names: the files defining names with its rarest words, whose definitions `_near`
+    compares. Only a miss pays for it."""
+    from rt.index.terms import keys_of_word
+    keys = {k for part in name.split(".") if part   # `Cart.totl`: the files defining `Cart` hold `Cart.total`
+            for k in (*keys_of_word(part), part.lower())}   # `usestores`: `useStores` is kept whole, never stemmed
+    lists = sorted((p for p in (idx.postings("nterms", k) for k in sorted(keys)) if p), key=len)
+    numbers: dict[int, None] = {}   # the files of the rarest words first, NEAR_FILES at most
+    for postings in lists:
+        numbers.update((v if type(v) is int else v[0], None) for v in postings[:NEAR_FILES - len(numbers)])
+        if len(numbers) >= NEAR_FILES:
+            break
+    qualified = "." in name.strip(".")   # `Class.method` asked: the same form back; a bare name: bare names
+    names = sorted({_qualified(d) if qualified else d.name
+                    for n in numbers if (e := idx.entry(idx.path_of(n))) for d in e.defs})
+    return _near(name, names)
 
 
 # ---------------------------------------------------------------- symbol
