@@ -164,6 +164,18 @@ def test_path_pins_files_and_folders(shop):
     assert "closest: shop/" in shop.last_err
 
 
+def test_a_pinned_folders_files_come_by_their_score_for_the_task(project):
+    """`--path crates/searcher`: its code matching the task first, not its licence and manifest by path order."""
+    project.write("lib/AUTHORS", "Jane\n")
+    project.write("lib/Cargo.toml", '[package]\nname = "searcher"\n')
+    project.write("lib/LICENSE", "MIT\n")
+    project.write("lib/src/lines.rs", "pub fn count(b: &[u8]) -> usize {\n    b.len()\n}\n")
+    project.write("lib/src/binary.rs", "pub fn detect_binary(b: &[u8]) -> bool {\n    b.contains(&0)\n}\n")
+    project.init_git()
+    ranked = [r["path"] for r in project.rt_json("pack", "binary detection stops too early", "--path", "lib")["ranked"]]
+    assert ranked[:5] == ["lib/src/binary.rs", "lib/AUTHORS", "lib/Cargo.toml", "lib/LICENSE", "lib/src/lines.rs"]
+
+
 def test_active_task_is_used_and_its_manifest_and_pack_are_saved(shop):
     shop.rt("pack", ret=2)
     assert "no task text and no active task" in shop.last_err

@@ -394,7 +394,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
     paths = index.paths
-    pins = _expand_pins(paths, pinned)
+    pins = _expand_pins(paths, pinned, scores)
     ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
     rest = sorted((p for p in scores if p not in set(pins)), key=lambda p: (-scores[p], p))
     ids = {index.path_of(f): f for f in matched}
@@ -638,12 +638,15 @@ def _lent(ranking: Ranking, scores: dict[str, float], lent: dict[str, tuple[floa
     return Ranking(pinned + files, ranking.terms, ranking.informative, ranking.weights)
 
 
-def _expand_pins(paths: list[str], pinned) -> list[str]:
+def _expand_pins(paths: list[str], pinned, scores: dict[str, float]) -> list[str]:
+    """The pinned files, in the order pinned; a pinned folder's files by their score for the task, best first
+    (its README, licences and manifests after the files the task's words are in), then by path."""
     out: list[str] = []
     for pin in pinned:
         if pin in ("", "."):
             continue
-        hits = [pin] if pin in paths else [p for p in paths if p.startswith(pin.rstrip("/") + "/")]
+        hits = [pin] if pin in paths else sorted((p for p in paths if p.startswith(pin.rstrip("/") + "/")),
+                                                 key=lambda p: (-scores.get(p, 0.0), p))
         out += [h for h in hits if h not in out]
     return out
 
