@@ -417,12 +417,16 @@ def _checks(baseline: dict) -> str:
     only new diagnostics count either way)."""
     if not baseline:
         return "`rt verify` has no checks to run here (see `rt checks`): its verdict will be INCOMPLETE."
-    parts = []
+    parts: list[list[str]] = []   # [text] for a check that ran; [reason, names ...] for those it stopped
+    blind: dict[str, list[str]] = {}   # one line for the checks one reason stopped: cargo's check and test alike
     for name, run in sorted(baseline.items()):
-        if run["status"] == "could_not_run":
-            parts.append(f"{name} (could not run: {short(run['reason'], 120)})")
+        if run["status"] != "could_not_run":
+            parts.append([f"{name} ({len(run['diagnostics'])} before)" if run["diagnostics"] else name])
+        elif short(run["reason"], 120) in blind:
+            blind[short(run["reason"], 120)].append(name)
         else:
-            parts.append(f"{name} ({len(run['diagnostics'])} before)" if run["diagnostics"] else name)
+            parts.append(blind.setdefault(short(run["reason"], 120), [short(run["reason"], 120), name]))
+    parts = [f"{', '.join(p[1:])} (could not run: {p[0]})" if len(p) > 1 else p[0] for p in parts]
     return "`rt verify` runs " + ", ".join(parts) + "; only diagnostics new since then count."
 
 
