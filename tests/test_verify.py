@@ -147,6 +147,17 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     assert "    | ruff crashed: boom" in out
 
 
+def test_a_program_that_never_started_has_no_output_to_point_at(project):
+    python_project(project, tools="ruff", old_problem=False)
+    commit_config(project, '[checks.types]\nkind = "typecheck"\ncommand = ["no-such-checker-here"]\n')
+    project.rt("start", "missing checker")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)
+    assert "- types (typecheck): could not run: program not found: no-such-checker-here (install it, or set its " \
+           "command in rt.toml)\n- " in out   # the next check's line: no "full output" of a log holding the reason
+
+
 def test_a_check_that_could_not_run_is_reported_by_its_own_error_line(project):
     """`cargo check` offline: exit 101 and `error: failed to get ...` after warnings; that line is the reason."""
     python_project(project, tools="ruff")
