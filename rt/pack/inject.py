@@ -422,10 +422,12 @@ def _checks(baseline: dict) -> str:
     for name, run in sorted(baseline.items()):
         if run["status"] != "could_not_run":
             parts.append([f"{name} ({len(run['diagnostics'])} before)" if run["diagnostics"] else name])
-        elif short(run["reason"], 120) in blind:
-            blind[short(run["reason"], 120)].append(name)
+            continue
+        reason = short(run["reason"], 120)
+        if reason in blind:
+            blind[reason].append(name)
         else:
-            parts.append(blind.setdefault(short(run["reason"], 120), [short(run["reason"], 120), name]))
+            parts.append(blind.setdefault(reason, [reason, name]))
     parts = [f"{', '.join(p[1:])} (could not run: {p[0]})" if len(p) > 1 else p[0] for p in parts]
     return "`rt verify` runs " + ", ".join(parts) + "; only diagnostics new since then count."
 
