@@ -21,6 +21,9 @@ LANGS = {
     ".po": "gettext", ".pot": "gettext", ".properties": "properties", ".arb": "json", ".strings": "strings",
 }
 
+PROSE = frozenset({"markdown", "text"})
+"""Languages of documentation: the ranking weighs them as context, `rt find` lists them after the code."""
+
 MINIFIED_LINE = 5000
 """A file with a line longer than this is minified or generated data: listed, never parsed."""
 

@@ -16,7 +16,7 @@ from functools import cached_property
 from rt.index import i18n
 from rt.core import ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
 from rt.index.index import derived, load
-from rt.index.langs import language, words
+from rt.index.langs import PROSE, language, words
 
 MAX_HITS = 40
 SNIPPET = 160
@@ -395,7 +395,7 @@ def _after(path: str) -> bool:
 def prose(path: str) -> bool:
     """Markdown and plain text: documentation, which holds no string literal and comes after the code saying
     the same text."""
-    return language(path) in ("markdown", "text")
+    return language(path) in PROSE
 
 
 _APOSTROPHE = re.compile(r"\b([^\W\d_]+)'(?=[^\W\d_])")

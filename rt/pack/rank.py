@@ -110,7 +110,6 @@ LIKE_COMMITS = 20
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
                         "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
 MARKUP = frozenset({"html", "css"})
-PROSE = frozenset({"markdown", "text"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/")
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
@@ -129,7 +128,7 @@ _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", 
 def kind_of(path: str) -> str:
     """test, source-locale, locale, prose, data, vendored or code: what a file is, for the weight of its score."""
     from rt.index import i18n
-    from rt.index.langs import language
+    from rt.index.langs import PROSE, language
     if _VENDORED.search(path):
         return "vendored"
     lang = language(path)
