@@ -175,13 +175,11 @@ ERROR_LINE = 160
 def error_line(output: str, root: str | None = None) -> str:
     """The first line of an output saying what went wrong in the usual words (`error: ...`, `error[E0433]: ...`,
     `fatal: ...`, `ModuleNotFoundError: ...`), cut to ERROR_LINE characters; "" when none does."""
-    for line in ANSI.sub("", output).splitlines():
+    for line in _plain(output, root).splitlines():
         text = line.strip()
         lead = text.split(":", 1)[0]
         if ":" in text and (lead.lower() in ("error", "fatal", "fatal error") or lead.lower().startswith("error[")
                             or " " not in lead and lead.endswith(("Error", "Exception"))):
-            if root:
-                text = text.replace(root.rstrip("/") + "/", "")
             return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
     return ""
 
@@ -204,11 +202,14 @@ def cut_short(exit_code: int) -> str:
 def head(output: str, root: str | None = None) -> str:
     """The first lines of an output, without colour codes and with the repository's own absolute
     path taken out, so the text stays the same on every machine."""
-    text = ANSI.sub("", output)
-    if root:
-        text = text.replace(root.rstrip("/") + "/", "")
-    lines = [ln.rstrip() for ln in text.strip("\n").splitlines()]
+    lines = [ln.rstrip() for ln in _plain(output, root).strip("\n").splitlines()]
     return "\n".join(lines[:HEAD_LINES])
+
+
+def _plain(output: str, root: str | None) -> str:
+    """An output without colour codes and without the repository's own absolute path."""
+    text = ANSI.sub("", output)
+    return text.replace(root.rstrip("/") + "/", "") if root else text
 
 
 def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:
