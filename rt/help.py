@@ -77,29 +77,28 @@ def search(query: str) -> list[tuple[str, float]]:
 
 
 def cmd_help(ctx, args) -> Result:
-    words = " ".join(args.command)
-    if len(args.command) == 1 and args.command[0] in COMMANDS or args.search is not None:
-        args.command = words
-    elif words:   # not a command's name: what the user wants to do, unless it is a command's name mistyped
-        near = closest_paths(words, list(COMMANDS)) if len(args.command) == 1 else []
+    name, query = " ".join(args.command), args.search
+    if name and query is None and not (len(args.command) == 1 and name in COMMANDS):
+        # not a command's name: what the user wants to do, unless it is a command's name mistyped
+        near = closest_paths(name, list(COMMANDS)) if len(args.command) == 1 else []
         if near:
-            raise UsageError(f"unknown command {words!r}; closest: {', '.join(near)}; `rt help` lists every command")
-        args.command, args.search = "", words
-    if args.command and args.search:
+            raise UsageError(f"unknown command {name!r}; closest: {', '.join(near)}; `rt help` lists every command")
+        name, query = "", name
+    if name and query:
         raise UsageError("give a command name or --search, not both: rt help verify, rt help --search \"run the tests\"")
-    if args.search is not None:
-        if not tokens(args.search):
+    if query is not None:
+        if not tokens(query):
             raise UsageError("--search needs words: rt help --search \"what changed since the start\"")
-        hits = search(args.search)[:TOP]
+        hits = search(query)[:TOP]
         if not hits:
-            raise NotFoundError(f"no command's description matches {args.search!r}; this does not mean rt cannot do it: "
+            raise NotFoundError(f"no command's description matches {query!r}; this does not mean rt cannot do it: "
                                 f"try other words (what you want to find, change or check), or `rt help` for every command")
         rows = [f"{n:<10} {COMMANDS[n].summary}" for n, _ in hits]
         text = "\n".join(rows + ["", f"`rt help {hits[0][0]}` prints a command's full usage."])
-        return Result(text, {"query": args.search, "results": [
+        return Result(text, {"query": query, "results": [
             {"command": n, "summary": COMMANDS[n].summary, "score": round(s, 4)} for n, s in hits]})
-    if args.command:
-        return Result(usage(args.command), {"command": args.command, "group": COMMANDS[args.command].group,
-                                            "summary": COMMANDS[args.command].summary, "usage": usage(args.command)})
+    if name:
+        return Result(usage(name), {"command": name, "group": COMMANDS[name].group,
+                                    "summary": COMMANDS[name].summary, "usage": usage(name)})
     return Result(overview(), {"commands": [{"command": n, "group": c.group, "summary": c.summary}
                                             for n, c in COMMANDS.items()]})
