@@ -169,6 +169,16 @@ def test_a_check_that_could_not_run_is_reported_by_its_own_error_line(project):
            "`globset`\n" in out
 
 
+def test_a_python_module_that_is_not_installed_is_the_reason_without_the_interpreter_path(project):
+    """pytest not installed in the interpreter that runs `python3 -m pytest`: Python prints its own path and
+    "No module named pytest", exit 1. That line is the reason, the path left out (it is this machine's)."""
+    python_project(project, tools="ruff")
+    commit_config(project, '[checks.tests]\nkind = "test"\nparser = "pytest"\n'
+                           'command = ["python3", "-m", "no_such_test_runner_here"]\n')
+    out = project.rt("start", "runner missing")
+    assert "- tests: could not run: exit 1: python3: No module named no_such_test_runner_here\ntests could not" in out
+
+
 def test_scope_outside_and_not_done_fail(project):
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "scoped")

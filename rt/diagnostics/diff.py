@@ -9,6 +9,7 @@ diagnostic read the same, only the increase is visible, never which one is which
 """
 from __future__ import annotations
 
+import os
 import signal
 from collections import Counter
 
@@ -162,7 +163,9 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
             return Run(check, required, "ok", [])
         said = error_line(output, root)
         if said:   # the tool's own account first (a dependency it cannot fetch, a bad configuration)
-            return failed(f"exit {exit_code}: {said}")
+            shown = head(output, root)   # not when it is all the output: said once is enough
+            return Run(check, required, "could_not_run", [], f"exit {exit_code}: {said}",
+                       shown if "\n" in shown.strip() else "")
         return failed(f"exit {exit_code} and no output the {parser} parser understands (it reads: {FORMS[parser]})")
     if exit_code != 0 and not found:
         return failed(f"exit {exit_code} without any diagnostic")
@@ -174,13 +177,17 @@ ERROR_LINE = 160
 
 def error_line(output: str, root: str | None = None) -> str:
     """The first line of an output saying what went wrong in the usual words (`error: ...`, `error[E0433]: ...`,
-    `fatal: ...`, `ModuleNotFoundError: ...`), cut to ERROR_LINE characters; "" when none does."""
+    `fatal: ...`, `ModuleNotFoundError: ...`, `/usr/bin/python3: No module named pytest`), cut to ERROR_LINE
+    characters; "" when none does. A program named by its path is named without it (the path is the machine's)."""
     for line in _plain(output, root).splitlines():
         text = line.strip()
         lead = text.split(":", 1)[0]
-        if ":" in text and (lead.lower() in ("error", "fatal", "fatal error") or lead.lower().startswith("error[")
-                            or " " not in lead and lead.endswith(("Error", "Exception"))):
-            return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
+        if " " not in lead and text.startswith(lead + ": No module named "):
+            text = os.path.basename(lead) + text[len(lead):]
+        elif not (":" in text and (lead.lower() in ("error", "fatal", "fatal error") or lead.lower().startswith("error[")
+                                   or " " not in lead and lead.endswith(("Error", "Exception")))):
+            continue
+        return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
     return ""
 
 
