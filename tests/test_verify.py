@@ -179,6 +179,19 @@ def test_a_python_module_that_is_not_installed_is_the_reason_without_the_interpr
     assert "- tests: could not run: exit 1: python3: No module named no_such_test_runner_here\ntests could not" in out
 
 
+def test_a_test_run_its_conftest_stops_gives_the_missing_module(project):
+    """httpx's conftest imports `trustme`, not installed: pytest exits 4 ("ImportError while loading conftest"
+    and the exception's `E   ` lines). The reason names the missing module, not only "crash, configuration or
+    usage error"."""
+    python_project(project, tools="ruff pytest")
+    project.write("tests/conftest.py", "import no_such_plugin_here\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "conftest")
+    out = project.rt("start", "conftest stops")
+    assert "- pytest: could not run: exit 4: pytest reports a failure of its own: ModuleNotFoundError: No module " \
+           "named 'no_such_plugin_here'\n" in out
+
+
 def test_scope_outside_and_not_done_fail(project):
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "scoped")

@@ -157,7 +157,9 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     except ToolFailure as e:
         return failed(str(e))
     if exit_code in FATAL_EXIT.get(parser, ()):
-        return failed(f"exit {exit_code}: {parser} reports a failure of its own (crash, configuration or usage error)")
+        said = error_line(output, root)
+        return failed(f"exit {exit_code}: {parser} reports a failure of its own"
+                      + (f": {said}" if said else " (crash, configuration or usage error)"))
     if found is None:
         if exit_code == 0:
             return Run(check, required, "ok", [])
@@ -181,6 +183,8 @@ def error_line(output: str, root: str | None = None) -> str:
     characters; "" when none does. A program named by its path is named without it (the path is the machine's)."""
     for line in _plain(output, root).splitlines():
         text = line.strip()
+        if text.startswith("E   "):   # pytest's mark of an exception's lines
+            text = text[4:].lstrip()
         lead = text.split(":", 1)[0]
         if " " not in lead and text.startswith(lead + ": No module named "):
             text = os.path.basename(lead) + text[len(lead):]
