@@ -212,6 +212,21 @@ def test_minified_mixed_encoding_and_binary_files(project):
     assert idx.files["api/pb.go"].note == "generated" and [d.name for d in idx.files["api/pb.go"].defs] == ["Msg"]
     out = project.rt("slice", "dist/app.min.js", "--lines", "1:1")
     assert out.endswith(" more characters cut]\n") and len(out) < 600
+    # a hand-written file with one long line (bat's tests: an expected output of 16,438 characters) is parsed,
+    # by the full index and by the partial one the cold `/runtask` reads alike
+    tests = "".join(f"#[test]\nfn case_{i}() {{\n    assert_eq!(run({i}), {i});\n}}\n\n" for i in range(300))
+    project.write("tests/integration.rs", tests + 'const LONG: &str = "' + "x" * 16_438 + '";\n' + tests.replace("case_", "more_"))
+    project.git("add", "tests/integration.rs")
+    assert "more_299" in [d.name for d in _index(project).files["tests/integration.rs"].defs]
+    assert "tests/integration.rs:2998-3000  function more_299" in project.rt("symbol", "more_299")
+    from types import SimpleNamespace
+    from rt.core import Repo
+    from rt.index.partial import Partial
+    from rt.snapshot import scan
+    from rt.store import Store
+    repo = Repo(project.root, True)
+    partial = Partial(repo, scan(repo, Store(repo)).files)
+    assert partial.stats(partial.paths.index("tests/integration.rs"))[1] > 0   # its words counted, not skipped
     assert "binary, too large or unreadable" in project.rt("slice", "big.js", "--lines", "1:1", ret=2) + project.last_err
 
 

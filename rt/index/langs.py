@@ -25,7 +25,9 @@ PROSE = frozenset({"markdown", "text"})
 """Languages of documentation: the ranking weighs them as context, `rt find` lists them after the code."""
 
 MINIFIED_LINE = 5000
-"""A file with a line longer than this is minified or generated data: listed, never parsed."""
+"""A line longer than this is minified code or data. A file whose such lines hold most of its characters is
+minified (or generated data): listed, never parsed. One long line in a long hand-written file (bat's
+`integration_tests.rs`: a 16,438-character expected output in 4,436 lines) leaves the rest parsed."""
 
 _WORD = re.compile(r"[^\W_]{2,}")
 _ALNUM = bytes(c if chr(c).isalnum() and c < 128 else 32 for c in range(256))
@@ -71,10 +73,18 @@ def words(text: str) -> list[str]:
     return sorted(set(map(str.lower, set(_WORD.findall(text)))))
 
 
+def minified(text: str) -> bool:
+    """Whether lines over MINIFIED_LINE characters hold half of `text` or more."""
+    if len(text) <= MINIFIED_LINE:
+        return False
+    sizes = list(map(len, text.splitlines()))
+    return max(sizes) > MINIFIED_LINE and 2 * sum(n for n in sizes if n > MINIFIED_LINE) >= len(text)
+
+
 def parse(path: str, lang: str, text: str) -> Parsed:
     """Everything the index keeps about one file's text."""
     from rt.index import i18n
-    if max(map(len, text.splitlines()), default=0) > MINIFIED_LINE:
+    if minified(text):
         return Parsed([], [], [], note="minified")
     if lang == "python":
         from rt.index import python as lang_python

@@ -29,7 +29,7 @@ from rt.core import decode, read_text_bytes
 from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
-from rt.index.langs import MINIFIED_LINE, folder_counts, language
+from rt.index.langs import MINIFIED_LINE, folder_counts, language, minified
 
 PARTIAL_FROM = 1000
 """Files from which a cold `/runtask` ranks on this index: below, the full build in the hook costs under a
@@ -63,10 +63,8 @@ def _fold(data: bytes) -> bytes:
 
 
 def _minified(data: bytes) -> bool:
-    """`langs.parse`'s test (a line over MINIFIED_LINE characters), decoding only when a line's bytes are over."""
-    if len(data) <= MINIFIED_LINE or not _long_line(data):
-        return False
-    return any(len(line) > MINIFIED_LINE for line in decode(data).splitlines())
+    """`langs.minified`, decoding only when a line's bytes are over MINIFIED_LINE."""
+    return len(data) > MINIFIED_LINE and _long_line(data) and minified(decode(data))
 
 
 def _long_line(data: bytes) -> bool:
