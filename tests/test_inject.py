@@ -247,3 +247,20 @@ def test_a_regional_english_copy_of_the_locale_file_gives_no_lines_of_its_own(pr
     assert "### locales/en_US/translation.json 42-42 of 43: lines with task words\n" in section, section
     assert "en_GB" not in text, text
     assert_faithful(project.root, text)
+
+
+def test_the_nearest_tests_are_in_the_shown_codes_language_not_samples_under_tests(project):
+    """bat keeps sample files of many languages under `tests/syntax-tests/source/`: a Go `main` and a Svelte
+    router full of the task's words were shown as "the nearest tests" of its Rust code. A test for the shown
+    Rust code is a Rust test."""
+    project.write("src/paging.rs", "pub fn paging_mode(list: bool) -> u8 {\n    if list { 1 } else { 2 }\n}\n")
+    project.write("tests/integration.rs", "".join(f"#[test]\nfn other_{i}() {{\n    assert_eq!(1, 1);\n}}\n\n"
+                                                  for i in range(5))
+                  + "#[test]\nfn list_paging_mode() {\n    assert_eq!(bat::paging_mode(true), 1);\n}\n")
+    for lang, ext in (("Go", "go"), ("JavaScript", "js")):
+        project.write(f"tests/syntax-tests/source/{lang}/main.{ext}",
+                      "function paging_mode(list) {\n  // list paging mode, paging list mode\n  return list;\n}\n")
+    project.init_git()
+    text = runtask(project, "/runtask Respect paging mode for list languages")
+    assert "### tests/integration.rs 27-29 of 29: function list_paging_mode\n" in text
+    assert "syntax-tests" not in text

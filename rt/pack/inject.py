@@ -28,6 +28,7 @@ import re
 
 from rt import budget, journal
 from rt.core import is_test
+from rt.index.langs import language
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
 from rt.pack.rank import short, weighed_kind
@@ -258,14 +259,28 @@ def _subject(path: str) -> str:
     return re.sub(r"^test_?|_?(test|spec)$", "", stem) or stem
 
 
+_FAMILIES = {"javascript": "web", "typescript": "web", "vue": "web", "svelte": "web", "cpp": "c"}
+"""Languages whose files test each other's code: a `.test.ts` tests a `.vue` component, a C++ test C code."""
+
+
+def _family(path: str) -> str:
+    lang = language(path)
+    return _FAMILIES.get(lang, lang)
+
+
 def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> tuple[list[str], set[str]]:
     """The test files most about the shown code, and those of them named for a shown file: named for one,
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
+    langs = {_family(p) for p in sources} - {"other"}
+
+    def test(path: str) -> bool:   # a test in the shown code's language: bat's tests/syntax-tests hold Svelte
+        return is_test(path) and (not langs or _family(path) in langs)   # and Go samples, not its tests
+
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
             for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
-    paired = sorted(p for p in near if is_test(p) and _subject(p) in subjects)
-    ranked = list(itertools.islice((f.path for f in view.ranking.files if is_test(f.path)), TEST_FILES))
+    paired = sorted(p for p in near if test(p) and _subject(p) in subjects)
+    ranked = list(itertools.islice((f.path for f in view.ranking.files if test(f.path)), TEST_FILES))
 
     def most(counts: dict[str, int]) -> list[str]:
         return sorted(counts, key=lambda p: (-counts[p], p))[:TEST_FILES]
@@ -273,11 +288,11 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     worded: dict[str, int] = {}
     for t in terms:
         for path in _files_with(view, t):
-            if is_test(path):
+            if test(path):
                 worded[path] = worded.get(path, 0) + 1
     users: dict[str, int] = {}
     for name in names:
-        for path in view.index.users(name, among=is_test):
+        for path in view.index.users(name, among=test):
             users[path] = users.get(path, 0) + 1
     return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
 
