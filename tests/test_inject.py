@@ -185,15 +185,17 @@ def test_the_checks_line_counts_only_what_a_check_found_before(project):
 
 
 def test_checks_one_reason_stopped_are_named_in_one_group(project):
-    """cargo's check and test, offline, fail on the same dependency: the reason is given once."""
-    script = "import sys; print('error: failed to get `aho-corasick` as a dependency'); sys.exit(101)"
+    """cargo's check and test, offline, fail on the same dependency: the reason is given once, without the
+    repository's absolute path (cargo names the package by its folder)."""
+    script = ("import os, sys; print('error: failed to get `aho-corasick` as a dependency of package `bat v0.26.1 ('"
+              " + os.getcwd() + ')`'); sys.exit(101)")
     project.write("rt.toml", "".join(f'[checks.{n}]\nkind = "{k}"\nparser = "cargo"\ncommand = ["python3", "-c", "{script}"]\n'
                                      for n, k in (("cargo-check", "typecheck"), ("cargo-test", "test"))))
     project.write("src/lib.rs", "pub fn count(b: &[u8]) -> usize {\n    b.len()\n}\n")
     project.init_git()
     first = runtask(project, "/runtask count should skip NUL bytes").splitlines()[0]
     assert "`rt verify` runs cargo-check, cargo-test (could not run: exit 101: error: failed to get `aho-corasick` as " \
-           "a dependency); only diagnostics new since then count." in first, first
+           "a dependency of package `bat v0.26.1 (.)`); only diagnostics new since then count." in first, first
 
 
 def test_the_next_ranked_files_give_their_lines_with_the_most_telling_task_words(project):

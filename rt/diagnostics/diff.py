@@ -10,6 +10,7 @@ diagnostic read the same, only the increase is visible, never which one is which
 from __future__ import annotations
 
 import os
+import re
 import signal
 from collections import Counter
 
@@ -218,9 +219,13 @@ def head(output: str, root: str | None = None) -> str:
 
 
 def _plain(output: str, root: str | None) -> str:
-    """An output without colour codes and without the repository's own absolute path."""
+    """An output without colour codes and without the repository's own absolute path: a path under it made
+    relative, the folder itself (cargo's "package `bat v0.26.1 (/home/me/bat)`") made `.`."""
     text = ANSI.sub("", output)
-    return text.replace(root.rstrip("/") + "/", "") if root else text
+    if not root:
+        return text
+    base = root.rstrip("/")
+    return re.sub(re.escape(base) + r"(?![\w.-])", ".", text.replace(base + "/", ""))
 
 
 def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:
