@@ -192,6 +192,17 @@ def test_a_test_run_its_conftest_stops_gives_the_missing_module(project):
            "named 'no_such_plugin_here'\n" in out
 
 
+def test_a_script_calling_a_missing_program_names_it(project):
+    """hoppscotch's `npm test` runs `pnpm -r do-test`, and pnpm is not installed: `sh: 1: pnpm: not found`,
+    exit 127. The reason names pnpm."""
+    needs("npm")
+    project.write("package.json", '{"name": "app", "private": true, "scripts": {"test": "no-such-runner-here -r test"}}\n')
+    project.write("src/app.js", "export const one = 1;\n")
+    project.init_git()
+    out = project.rt("start", "runner missing", ret=3)   # no check could run
+    assert "- test: could not run: exit 127: program missing or not executable: no-such-runner-here\nno check" in out
+
+
 def test_scope_outside_and_not_done_fail(project):
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "scoped")

@@ -139,8 +139,10 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     understood: a run cut short (timeout, signal), a non-zero exit with nothing parsed, a crash or a
     configuration error is `could_not_run`, never zero diagnostics, whatever it printed.
     """
-    def failed(reason: str) -> Run:
-        return Run(check, required, "could_not_run", [], reason, head(output, root))
+    def failed(reason: str, told: bool = False) -> Run:
+        """`told`: the reason says what the output's line does, so an output of that one line is not shown."""
+        shown = head(output, root)
+        return Run(check, required, "could_not_run", [], reason, "" if told and "\n" not in shown.strip() else shown)
 
     if exit_code is None:
         return failed("did not finish: timed out or could not start")
@@ -148,7 +150,9 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
     if cut:
         return failed(cut)
     if exit_code in (126, 127):
-        return failed(f"exit {exit_code}: program missing or not executable")
+        missing = _NOT_FOUND.search(_plain(output, root))   # a shell's word for the program a script calls
+        return failed(f"exit {exit_code}: program missing or not executable"
+                      + (f": {missing.group(1) or missing.group(2)}" if missing else ""), told=bool(missing))
     try:
         found = parse(parser, output, check, root)
     except Interrupted as e:
@@ -166,9 +170,7 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
             return Run(check, required, "ok", [])
         said = error_line(output, root)
         if said:   # the tool's own account first (a dependency it cannot fetch, a bad configuration)
-            shown = head(output, root)   # not when it is all the output: said once is enough
-            return Run(check, required, "could_not_run", [], f"exit {exit_code}: {said}",
-                       shown if "\n" in shown.strip() else "")
+            return failed(f"exit {exit_code}: {said}", told=True)
         return failed(f"exit {exit_code} and no output the {parser} parser understands (it reads: {FORMS[parser]})")
     if exit_code != 0 and not found:
         return failed(f"exit {exit_code} without any diagnostic")
@@ -176,6 +178,11 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
 
 
 ERROR_LINE = 160
+
+_NOT_FOUND = re.compile(r"^(?:\S*/)?(?:(?:ba|da)?sh: (?:line )?(?:\d+: )?([^\s:]+): (?:command )?not found"
+                        r"|zsh: command not found: (\S+))$", re.MULTILINE)
+"""A shell's line for a program it could not find: `sh: 1: pnpm: not found`, `bash: line 1: pnpm: command not
+found`, `zsh: command not found: pnpm` (npm's scripts run `sh -c`)."""
 
 
 def error_line(output: str, root: str | None = None) -> str:
