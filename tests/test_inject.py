@@ -266,3 +266,35 @@ def test_the_nearest_tests_are_in_the_shown_codes_language_not_samples_under_tes
     text = runtask(project, "/runtask Respect paging mode for list languages")
     assert "### tests/integration.rs 27-29 of 29: function list_paging_mode\n" in text
     assert "syntax-tests" not in text
+
+
+def test_the_test_file_named_for_the_code_leads_and_a_long_describe_gives_way_to_its_tests(project):
+    """hoppscotch: the spec named for `curlparser.ts` leads, though a test elsewhere says more of the task's
+    words; every `index.spec.ts` is not the test of an `index.ts` in another folder; and a long `describe`
+    (1,800 lines there) is not one test: its `it` blocks are."""
+    project.write("src/helpers/curl/curlparser.ts",
+                  "export const parseCurlCommand = (command: string) => {\n  const body = JSON.parse(command)\n"
+                  "  return { body }\n}\n")
+    project.write("src/helpers/curl/__tests__/curlparser.spec.ts",
+                  'import { read } from "./reader"\n\ndescribe("headers", () => {\n'
+                  '  it("reads a header", () => {\n    expect(read("-H a")).toBeTruthy()\n  })\n})\n')
+    project.write("src/helpers/openapi/index.ts",
+                  "export function parseOpenAPIBody(body: string) {\n  // json bodies of an OpenAPI document\n"
+                  "  return JSON.parse(body)\n}\n")
+    its = "".join(f'  it("keeps menu entry {i}", () => {{\n    expect(menu.entries()[{i}]).toBeDefined()\n  }})\n\n'
+                  for i in range(12))
+    project.write("src/services/menu/__tests__/index.spec.ts",
+                  'describe("MenuService", () => {\n' + its
+                  + '  it("should preserve json bodies a curl parser reads", () => {\n    expect(menu.body()).toBe("{}")\n'
+                  '  })\n\n' + its.replace("entry", "item") + "})\n")
+    project.write("src/services/menu/index.ts", "export const menu = { entries: () => [], body: () => '{}' }\n")
+    project.init_git()
+    text = runtask(project, "/runtask fix(common): preserve JSON bodies in curl parser")
+    heads = [line for line in text.splitlines() if line.startswith("### ") and "__tests__" in line]
+    assert heads[0] == "### src/helpers/curl/__tests__/curlparser.spec.ts 3-7 of 7: block 'headers'", text
+    spec = (project.root / "src/services/menu/__tests__/index.spec.ts").read_text().splitlines()
+    at = spec.index('  it("should preserve json bodies a curl parser reads", () => {') + 1
+    assert f"src/services/menu/__tests__/index.spec.ts {at}-{at + 2} of {len(spec)}: block 'should preserve" in text \
+        or f"Read src/services/menu/__tests__/index.spec.ts offset={at} limit=3  (block 'should preserve" in text
+    assert "keeps menu" not in text and "'MenuService'" not in text
+    assert_faithful(project.root, text)

@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 
 from rt import budget, journal
 from rt.core import is_test
@@ -58,8 +59,6 @@ NAMED = 3
 NAMED_LINES = 80
 """A name the task writes as code is shown when it is defined in at most NAMED places, its first
 NAMED_LINES lines (a Read line gives the rest)."""
-PAIRED = 10
-"""What a test gains from being in the test file named for the shown code (`core_test.go` for `core.go`)."""
 KEEP = 0.4
 """Code is shown down to this share of the best fragment's value; the rest only as locations."""
 WHOLE_DEF = 40
@@ -259,6 +258,15 @@ def _subject(path: str) -> str:
     return re.sub(r"^test_?|_?(test|spec)$", "", stem) or stem
 
 
+TEST_FOLDERS = frozenset({"__tests__", "__test__", "tests", "test", "spec", "specs"})
+"""Folders that hold the tests of the folder above them, or of the tree beside them."""
+
+
+def _home(path: str) -> str:
+    """The folder a test file is about: its own, test folders left out (`curl/__tests__/x.spec.js`: `curl`)."""
+    return "/".join(part for part in path.split("/")[:-1] if part not in TEST_FOLDERS)
+
+
 _FAMILIES = {"javascript": "web", "typescript": "web", "vue": "web", "svelte": "web", "cpp": "c"}
 """Languages whose files test each other's code: a `.test.ts` tests a `.vue` component, a C++ test C code."""
 
@@ -279,7 +287,10 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
 
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
             for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
-    paired = sorted(p for p in near if test(p) and _subject(p) in subjects)
+    named = Counter(_subject(p) for p in near if not is_test(p))
+    homes = {(_subject(p), p.rpartition("/")[0]) for p in sources}
+    paired = sorted(p for p in near if test(p) and _subject(p) in subjects   # a name many files have (`index`):
+                    and (named[_subject(p)] <= 1 or (_subject(p), _home(p)) in homes))   # in the code's folder
     ranked = list(itertools.islice((f.path for f in view.ranking.files if test(f.path)), TEST_FILES))
 
     def most(counts: dict[str, int]) -> list[str]:
@@ -316,14 +327,27 @@ def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     return out
 
 
-def _outermost(blocks: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The blocks (one per first line, in line order) inside no earlier one: one ends past a later
-    block's end when it holds it."""
-    out, reach = [], 0
-    for b in blocks:
-        if b[1] > reach:
-            out.append(b)
-        reach = max(reach, b[1])
+GROUPS = frozenset({"class", "module", "mod", "namespace", "impl"})
+"""Kinds of definition that hold tests (a test class, Rust's `mod tests`), as a `describe` block does."""
+
+
+def _units(blocks: list[tuple[int, int, str, str, bool]]) -> list[tuple[int, int, str, str]]:
+    """The tests of a file to choose from, in line order: the outermost blocks (start, end, name, label, group),
+    but a group longer than TEST_LINES that holds others gives way to them. A 1,800-line `describe` holds
+    every word of the task and says nothing about which test is nearest; its `it` blocks do."""
+    blocks = sorted(blocks, key=lambda b: (b[0], -b[1]))
+    out: list[tuple[int, int, str, str]] = []
+    i = 0
+    while i < len(blocks):
+        start, end, name, label, group = blocks[i]
+        j = i + 1
+        while j < len(blocks) and blocks[j][1] <= end:   # held by this one (each starts at or after it)
+            j += 1
+        if group and j > i + 1 and end - start + 1 > TEST_LINES:
+            out += _units(blocks[i + 1:j])
+        else:
+            out.append((start, end, name, label))
+        i = j
     return out
 
 
@@ -353,24 +377,22 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         if entry is None or not text:
             continue
         lines = text.splitlines()
-        tops = [(d.start, d.end, d.name, f"{d.kind} {d.name}") for d in entry.defs
-                if not any(o is not d and o.start <= d.start and d.end <= o.end for o in entry.defs)]
-        calls = [(a, b, title, f"block {title!r}") for a, b, title in _call_blocks(lines)]
-        calls = _outermost(calls)
-        units = sorted(tops + calls)
-        for start, end, name, label in units:   # outermost: test functions, not what they hold
+        units = _units([(d.start, d.end, d.name, f"{d.kind} {d.name}", d.kind in GROUPS) for d in entry.defs]
+                       + [(a, b, title, f"block {title!r}", True) for a, b, title in _call_blocks(lines)])
+        for start, end, name, label in units:   # test functions, not what they hold
             body = "\n".join(lines[start - 1:end])
             uses = any(n in body for n in wanted)
             named = weight_of(terms & line_keys(name), weight)
             if uses or named or path in paired:   # the file named for the code: where its tests go,
                 value = (3 * named + 2 * uses + len(terms & line_keys(body)) / 4    # a new one often last
-                         + (PAIRED + (start == units[-1][0]) if path in paired else 0))
-                found.append((value, path, start, end, label))
-    found.sort(key=lambda x: (-x[0], x[1], x[2]))
-    found = [x for x in found if x[0] >= found[0][0] * KEEP] if found else []
+                         + (path in paired and start == units[-1][0]))
+                found.append((path in paired, value, path, start, end, label))
+    found.sort(key=lambda x: (not x[0], -x[1], x[2], x[3]))   # the file named for the code leads
+    best = max((x[1] for x in found), default=0.0)
+    found = [x for x in found if x[0] or x[1] >= best * KEEP]
     code: list[str] = []
     reads: list[str] = []
-    for _, path, start, end, label in found:
+    for _, _, path, start, end, label in found:
         if len(code) < TEST_CODE:
             total = view.index.entry(path).lines
             lines_ = view.read(path).splitlines(keepends=True)
