@@ -280,6 +280,17 @@ def test_arrow_in_a_type_argument_is_not_a_function():
                         ("class", "", "Store", 4, 7), ("method", "Store", "onClick", 6, 6)]
 
 
+def test_a_value_definition_that_ends_the_file_runs_to_its_last_line():
+    """hoppscotch's `curlparser.ts` ends with `export const parseCurlCommand = (...) => {` and its 211 lines:
+    no statement after it ends the value, and it was given its first line alone."""
+    body = "export const parseCurlCommand = (command: string) => {\n" + "  step()\n" * 5 + "}\n"
+    assert _defs(_parse("src/curl.ts", "const one = 1\n\n" + body)) == [
+        ("variable", "", "one", 1, 1), ("function", "", "parseCurlCommand", 3, 9)]
+    assert _defs(_parse("src/messages.js", "export const messages = {\n  save: 'Save',\n}\n\n\n")) == [
+        ("variable", "", "messages", 1, 3)]
+    assert _defs(_parse("src/ids.ts", "export declare const id: number\n")) == [("variable", "", "id", 1, 1)]
+
+
 def test_every_script_block_of_svelte_and_vue_and_optional_methods():
     p = _parse("src/Card.svelte", '<script context="module">\n  export function preload() {}\n</script>\n\n'
                                   '<script lang="ts">\n  import Button from "./Button.svelte";\n'

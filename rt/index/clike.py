@@ -363,9 +363,8 @@ class _Definitions:
                     d, style = found
                     self.out.append(d)
                     (pending if style == "body" else values).append((d, depth))
-        last = lines[-1] if lines else 1
-        for d, _ in pending + values:
-            d.end = max(d.end, last if d.end < d.start else d.end)
+        for d, _ in values:   # the file's last statement (`export const f = () => {...}`) runs to its last token
+            d.end = max(d.end, lines[-1])
         self.out.sort(key=lambda d: (d.start, d.end))
         return self.out
 
