@@ -143,8 +143,11 @@ def test_output_the_parser_cannot_read_is_could_not_run(project):
     python_project(project, tools="ruff")
     commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "import sys; sys.exit(\'ruff crashed: boom\')"]\n')
     out = project.rt("start", "broken tool", ret=3)   # its only check could not run
+    assert "- ruff: could not run: exit 1: ruff crashed: boom\n" in out   # its only line is its reason
+    commit_config(project, '[checks.ruff]\ncommand = ["python3", "-c", "print(1); print(2); raise SystemExit(1)"]\n')
+    out = project.rt("start", "--force", "broken tool again", ret=3)
     assert "- ruff: could not run: exit 1 and no output the ruff parser understands (it reads: full (the default)," in out
-    assert "    | ruff crashed: boom" in out
+    assert "    | 1\n    | 2" in out
 
 
 def test_a_program_that_never_started_has_no_output_to_point_at(project):
@@ -201,6 +204,19 @@ def test_a_script_calling_a_missing_program_names_it(project):
     project.init_git()
     out = project.rt("start", "runner missing", ret=3)   # no check could run
     assert "- test: could not run: exit 127: program missing or not executable: no-such-runner-here\nno check" in out
+
+
+def test_a_check_whose_whole_output_is_one_line_gives_that_line(project):
+    """prometheus's go.work asks for a newer Go than the one installed: go build, vet and test print one line
+    ("reading go.work: ...go.work:1: invalid go version '1.25.10': must match format 1.23"), exit 1. That line is
+    the reason, the repository's path taken out; it is not shown again under it."""
+    python_project(project, tools="ruff")
+    project.write("oldgo.py", "import os, sys\nprint('reading go.work: ' + os.getcwd() + \"/go.work:1: invalid go version "
+                              "'1.25.10': must match format 1.23\")\nprint()\nsys.exit(1)\n")
+    commit_config(project, '[checks.go-vet]\nparser = "go"\ncommand = ["python3", "oldgo.py"]\n')
+    out = project.rt("start", "old go")
+    assert "- go-vet: could not run: exit 1: reading go.work: go.work:1: invalid go version '1.25.10': must match " \
+           "format 1.23\n" in out
 
 
 def test_scope_outside_and_not_done_fail(project):

@@ -188,9 +188,10 @@ found`, `zsh: command not found: pnpm` (npm's scripts run `sh -c`)."""
 def error_line(output: str, root: str | None = None) -> str:
     """The first line of an output saying what went wrong in the usual words (`error: ...`, `error[E0433]: ...`,
     `fatal: ...`, `ModuleNotFoundError: ...`, `/usr/bin/python3: No module named pytest`), cut to ERROR_LINE
-    characters; "" when none does. A program named by its path is named without it (the path is the machine's)."""
-    for line in _plain(output, root).splitlines():
-        text = line.strip()
+    characters; else the output's only line (go's "reading go.work: go.work:1: invalid go version ..."); else "".
+    A program named by its path is named without it (the path is the machine's)."""
+    lines = [line.strip() for line in _plain(output, root).splitlines() if line.strip()]
+    for text in lines:
         if text.startswith("E   "):   # pytest's mark of an exception's lines
             text = text[4:].lstrip()
         lead = text.split(":", 1)[0]
@@ -199,8 +200,12 @@ def error_line(output: str, root: str | None = None) -> str:
         elif not (":" in text and (lead.lower() in ("error", "fatal", "fatal error") or lead.lower().startswith("error[")
                                    or " " not in lead and lead.endswith(("Error", "Exception")))):
             continue
-        return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
-    return ""
+        return _cut(text)
+    return _cut(lines[0]) if len(lines) == 1 else ""
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= ERROR_LINE else text[:ERROR_LINE - 3] + "..."
 
 
 def cut_short(exit_code: int) -> str:
