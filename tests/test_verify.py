@@ -180,6 +180,10 @@ def test_a_python_module_that_is_not_installed_is_the_reason_without_the_interpr
                            'command = ["python3", "-m", "no_such_test_runner_here"]\n')
     out = project.rt("start", "runner missing")
     assert "- tests: could not run: exit 1: python3: No module named no_such_test_runner_here\ntests could not" in out
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", CALC + "\n")
+    out = project.rt("verify", ret=3)   # the log holds that line only: no pointer to it
+    assert "- tests (test): could not run: exit 1: python3: No module named no_such_test_runner_here\n- " in out
 
 
 def test_a_test_run_its_conftest_stops_gives_the_missing_module(project):

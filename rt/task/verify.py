@@ -399,9 +399,10 @@ def _check_line(c: Compared, log: str) -> str:
     """A check that failed or could not run, on a line of its own with the path of its full output."""
     head = f"- {c.check.name} ({c.check.kind}{'' if c.check.required else ', optional'}): "
     if c.run.status == "could_not_run":
-        # a program that never started printed nothing: its log holds the reason alone, already given
+        # a program that never started printed nothing, and one whose one line is the reason printed no more:
+        # the log holds what is already given
         return head + f"could not run: {c.run.reason}" + _head(c.run) + (
-            _cut_line(c.ran, log) or (f"\n    full output: {log}" if c.ran.printed is not None else ""))
+            _cut_line(c.ran, log) or (f"\n    full output: {log}" if c.ran.printed is not None and c.run.head else ""))
     if c.new:
         return head + f"failed: {len(c.new)} new{_counts(c)}" + (_cut_line(c.ran, log) or f"; full output: {log}")
     if c.run.status == "partial":
