@@ -289,6 +289,12 @@ def test_a_value_definition_that_ends_the_file_runs_to_its_last_line():
     assert _defs(_parse("src/messages.js", "export const messages = {\n  save: 'Save',\n}\n\n\n")) == [
         ("variable", "", "messages", 1, 3)]
     assert _defs(_parse("src/ids.ts", "export declare const id: number\n")) == [("variable", "", "id", 1, 1)]
+    # without semicolons, a call on a new line ends the value before it (curlparser.spec.js: `const samples = [`
+    # and its 1,052 lines, then `describe(...)`); an operator or `as` on the next line goes on with it
+    spec = "const samples = [\n  { a: 1 },\n]\n\ndescribe('curl', () => {\n  test('x', () => {})\n})\n"
+    assert _defs(_parse("src/curl.spec.js", spec)) == [("variable", "", "samples", 1, 3)]
+    assert _defs(_parse("src/a.ts", "const a = {\n  b: 1,\n} as const\nconst c = d\n  .e()\n  ? f\n  : g\nrun()\n")) == [
+        ("variable", "", "a", 1, 3), ("variable", "", "c", 4, 7)]
 
 
 def test_every_script_block_of_svelte_and_vue_and_optional_methods():

@@ -375,7 +375,15 @@ class _Definitions:
         if self.family == "go":
             prev = self.toks[i - 1][1]
             return prev not in (",", "(", "{", "[", "=", "+", "-", "*", "/", "&&", "||", ".", ":=")
-        return (kind == "id" and val in self._STARTERS) or val == "@"
+        if (kind == "id" and val in self._STARTERS) or val == "@":
+            return True
+        # JS/TS without semicolons: a name on a new line after a value's last token (`]`, `)`, `}`, a name, a
+        # literal) starts the next statement (`describe(...)` after `const samples = [...]`)
+        before, prev, _ = self.toks[i - 1]
+        return (self.family == "js" and kind == "id" and val not in self._CONTINUING
+                and (before in ("id", "str", "num") or prev in (")", "]", "}")))
+
+    _CONTINUING = frozenset(["as", "satisfies", "in", "instanceof", "of", "extends"])
 
     def parent(self, stack: list[_Scope]) -> str:
         return ".".join(s.d.name for s in stack if s.d is not None and s.kind in (
