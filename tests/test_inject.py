@@ -298,3 +298,23 @@ def test_the_test_file_named_for_the_code_leads_and_a_long_describe_gives_way_to
         or f"Read src/services/menu/__tests__/index.spec.ts offset={at} limit=3  (block 'should preserve" in text
     assert "keeps menu" not in text and "'MenuService'" not in text
     assert_faithful(project.root, text)
+
+
+def test_tests_come_from_the_shown_codes_package(project):
+    """A monorepo (hoppscotch): for the admin app's config code, a backend test named with the task's words is
+    no test of it; the admin package's own test is."""
+    project.write("package.json", '{"name": "mono", "private": true}\n')
+    project.write("packages/admin/package.json", '{"name": "admin"}\n')
+    project.write("packages/admin/src/config.ts", "export function saveConfig(fields: string[]) {\n"
+                  "  // config fields that block saving\n  return fields.length > 0\n}\n")
+    project.write("packages/admin/src/__tests__/settings.spec.ts",
+                  'describe("settings", () => {\n  it("saves the config", () => {\n    expect(saveConfig([])).toBe(false)\n'
+                  '  })\n})\n')
+    project.write("packages/backend/package.json", '{"name": "backend"}\n')
+    project.write("packages/backend/src/auth.spec.ts",
+                  'describe("auth", () => {\n  it("should surface config fields that block saving", () => {\n'
+                  '    expect(saveConfig(["a"])).toBe(true)\n  })\n})\n')
+    project.init_git()
+    text = runtask(project, "/runtask surface which config fields block saving")
+    assert "### packages/admin/src/__tests__/settings.spec.ts 1-5 of 5: block 'settings'\n" in text
+    assert "backend" not in text

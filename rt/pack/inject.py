@@ -267,6 +267,24 @@ def _home(path: str) -> str:
     return "/".join(part for part in path.split("/")[:-1] if part not in TEST_FOLDERS)
 
 
+PACKAGE_FILES = ("package.json", "Cargo.toml", "go.mod", "pyproject.toml", "setup.py", "pom.xml", "build.gradle")
+
+
+class _Packages:
+    """The package a file belongs to: the nearest folder above it with a package's manifest ("" for none)."""
+
+    def __init__(self, indexed: frozenset[str]):
+        self.indexed, self.known = indexed, {"": ""}
+
+    def __call__(self, path: str) -> str:
+        folder = path.rpartition("/")[0]
+        found = self.known.get(folder)
+        if found is None:
+            found = folder if any(f"{folder}/{name}" in self.indexed for name in PACKAGE_FILES) else self(folder)
+            self.known[folder] = found
+        return found
+
+
 _FAMILIES = {"javascript": "web", "typescript": "web", "vue": "web", "svelte": "web", "cpp": "c"}
 """Languages whose files test each other's code: a `.test.ts` tests a `.vue` component, a C++ test C code."""
 
@@ -281,9 +299,12 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
     langs = {_family(p) for p in sources} - {"other"}
+    package = _Packages(view.indexed)
+    packages = {package(p) for p in sources}
 
-    def test(path: str) -> bool:   # a test in the shown code's language: bat's tests/syntax-tests hold Svelte
-        return is_test(path) and (not langs or _family(path) in langs)   # and Go samples, not its tests
+    def test(path: str) -> bool:   # a test in the shown code's language (bat's tests/syntax-tests hold Svelte
+        return (is_test(path) and (not langs or _family(path) in langs)   # and Go samples, not its tests) and
+                and package(path) in packages)   # package (a monorepo's backend tests no admin page)
 
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
             for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
