@@ -331,6 +331,13 @@ def test_locale_entries_lines_after_a_key_quoted_in_a_value_or_a_key_holding_a_l
                                                 ("n.title", "Deep", 4)]
     text = sep.join(['{', '  "title": "Title",', '  "x\u2028y": "Two",', '  "n": {"title": "Deep"}', '}', ''])
     assert entries("locales/en.json", text, lambda v: v != "Title") == [("x\u2028y", "Two", 2), ("n.title", "Deep", 5)]
+    # the same key in an object and right after it (hoppscotch: `"token": {... "update_failure": "..."},` then
+    # `"update_failure": "..."`): the second is after the first, not on its line again; so on one line too
+    for brk in ("\u2028", ""):
+        text = sep.join(['{', '  "p": {', f'    "t": {{"fail": "Token{brk}"}},', '    "fail": "Provider"', '  },',
+                         '  "q": {"fail": "A", "fail2": "B"}', '}', ''])
+        assert entries("locales/en.json", text) == [("p.t.fail", f"Token{brk}", 3), ("p.fail", "Provider", 4 + bool(brk)),
+                                                    ("q.fail", "A", 6 + bool(brk)), ("q.fail2", "B", 6 + bool(brk))]
 
 
 @pytest.mark.parametrize("raw", [

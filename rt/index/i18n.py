@@ -145,7 +145,9 @@ class Locale:
         self.text = text
         self.keys: list[tuple[str, str | None, str]] | None = None   # JSON: (key as written, dotted path for a text, text)
         self.lines: list[int] = []   # JSON: the line of each of the first keys, as far as found
-        self.cursor = 0   # JSON: the 0-based line the last key found is on
+        self.cursor = (0, 0)   # JSON: the 0-based line the last key found is on, and where its key ends (in the
+        # text; in that line when read line by line): the next key is looked for after it, not on its line
+        # again (`"token": {... "update_failure": ...}, "update_failure": ...` on two lines)
         self.ends: list[int] | None = None   # JSON: `line_ends(text)`, once a line is looked for
         self.split: list[str] | None = None   # JSON holding a line break json.dumps keeps (U+0085, U+2028, U+2029): its lines
         self.lows: tuple[str, list[int], list[int]] | None = None   # JSON: for `_holding`, once asked
@@ -204,7 +206,8 @@ class Locale:
     def _find_lines(self, upto: int) -> None:
         """The line of each key before `upto`; the texts are filtered first, so the lines are looked for only
         up to the last entry kept."""
-        text, keys, found, cursor = self.text, self.keys, self.lines, self.cursor
+        text, keys, found = self.text, self.keys, self.lines
+        cursor, after = self.cursor
         if len(found) >= upto:
             return
         if self.ends is None:
@@ -217,20 +220,24 @@ class Locale:
                 needles: tuple[str, ...] = (f'"{k}"',)   # what json.dumps writes for it, either way
             else:
                 needles = (json.dumps(k, ensure_ascii=False), json.dumps(k))
-            line = cursor + 1
             if lines is not None:   # a key may hold a line break json.dumps leaves as it is: line by line
                 for j in range(cursor, len(ends)):
-                    if any(n in lines[j] for n in needles):
-                        cursor, line = j, j + 1
+                    hit = _first(lines[j], needles, after if j == cursor else 0)
+                    if hit:
+                        cursor, after = j, hit
                         break
-            else:   # the first needle from the cursor's line on, in one search: no needle holds a line break
-                start = ends[cursor - 1] if cursor else 0
-                at = min((at for at in (text.find(n, start) for n in needles) if at != -1), default=-1)
-                if at != -1:
-                    cursor = bisect_right(ends, at)
-                    line = cursor + 1
-            found.append(line)
-        self.cursor = cursor
+            else:   # the first needle after the last key, in one search: no needle holds a line break
+                hit = _first(text, needles, after)
+                if hit:
+                    cursor, after = bisect_right(ends, hit - 1), hit
+            found.append(cursor + 1)
+        self.cursor = cursor, after
+
+
+def _first(text: str, needles: tuple[str, ...], start: int) -> int:
+    """Where the first of `needles` found in `text` from `start` on ends; 0 when none is there."""
+    at, n = min(((text.find(n, start), n) for n in needles), key=lambda x: (x[0] == -1, x[0]))
+    return 0 if at == -1 else at + len(n)
 
 
 def _json_keys(text: str, skip_meta: bool) -> list[tuple[str, str | None, str]]:
