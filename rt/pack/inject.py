@@ -268,6 +268,7 @@ def _home(path: str) -> str:
 
 
 PACKAGE_FILES = ("package.json", "Cargo.toml", "go.mod", "pyproject.toml", "setup.py", "pom.xml", "build.gradle")
+"""A package's manifests: the folder holding one is a package of a monorepo (or the repository itself)."""
 
 
 class _Packages:
@@ -302,9 +303,10 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     package = _Packages(view.indexed)
     packages = {package(p) for p in sources}
 
-    def test(path: str) -> bool:   # a test in the shown code's language (bat's tests/syntax-tests hold Svelte
-        return (is_test(path) and (not langs or _family(path) in langs)   # and Go samples, not its tests) and
-                and package(path) in packages)   # package (a monorepo's backend tests no admin page)
+    def test(path: str) -> bool:
+        """A test in the shown code's language (bat's `tests/syntax-tests` hold Svelte and Go samples, no tests
+        of its Rust) and package (a monorepo's backend specs test no page of its admin app)."""
+        return is_test(path) and (not langs or _family(path) in langs) and package(path) in packages
 
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
             for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
