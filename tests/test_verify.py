@@ -59,6 +59,26 @@ def test_verify_output_is_byte_stable_and_points_at_full_output(project):
     assert "calc.py:25:8: F401" in log
 
 
+def test_one_finding_repeated_down_a_file_is_one_line_with_its_other_lines(project):
+    """An import put above httpx's `from __future__`: ruff's E402 for each of the ten imports below. After the
+    edit and in `rt verify` the finding is one line naming its other lines, the first eight of them."""
+    needs("ruff")
+    project.write("pyproject.toml", '[tool.ruff.lint]\nselect = ["E402", "F401"]\n')
+    project.write("calc.py", "import os\nimport sys\n" + CALC)
+    project.init_git()
+    project.rt("start", "move a statement")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", "X = 1\n" + "".join(f"import m{i}  # noqa: F401\n" for i in range(11)) + "import os\nimport sys\n"
+                  + CALC)
+    out = project.rt("check", "calc.py", ret=1)
+    assert out.splitlines() == ["13 new diagnostic(s) after editing calc.py:",
+                                "  calc.py:2:1 ruff [E402] Module level import not at top of file (also lines 3, 4, 5, 6, 7, "
+                                "8, 9, 10 and 4 more)"]
+    out = project.rt("verify", ret=1)
+    assert "## new diagnostics (13)\n- calc.py:2:1 ruff [E402] Module level import not at top of file (also lines 3, " \
+           "4, 5, 6, 7, 8, 9, 10 and 4 more)\n\n" in out
+
+
 def test_check_file_reports_only_that_file(project):
     python_project(project, tools="ruff mypy")
     project.rt("start", "edit two files")

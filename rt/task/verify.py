@@ -312,6 +312,33 @@ def merged(found: list[Diagnostic]) -> list[tuple[Diagnostic, str | None]]:
     return out
 
 
+def folded(groups: list[tuple[Diagnostic, str | None]]) -> list[tuple[Diagnostic, str | None, list[int]]]:
+    """The same finding at several lines of one file (ruff's E402 for each import below a statement) as one
+    entry with its other lines; a finding with details of its own (a test's failure) stays alone."""
+    out: list[tuple[Diagnostic, str | None, list[int]]] = []
+    first: dict[tuple, int] = {}
+    for d, checks in groups:
+        key = (d.file, checks or d.check, d.code, d.kind, d.message) if d.file and not d.detail else None
+        if key is not None and key in first:
+            out[first[key]][2].append(d.line)
+            continue
+        if key is not None:
+            first[key] = len(out)
+        out.append((d, checks, []))
+    return out
+
+
+FOLDED_LINES = 8
+"""The other lines of a folded finding named; the rest counted."""
+
+
+def format_folded(d: Diagnostic, checks: str | None, lines: list[int]) -> str:
+    if not lines:
+        return format_diagnostic(d, checks)
+    named = ", ".join(map(str, lines[:FOLDED_LINES])) + (f" and {len(lines) - FOLDED_LINES} more" if len(lines) > FOLDED_LINES else "")
+    return f"{format_diagnostic(d, checks)} (also line{'s' if len(lines) > 1 else ''} {named})"
+
+
 def format_file_check(result: FileCheck) -> str:
     """Short text for the model after an edit; '' when nothing new appeared and every check ran."""
     if not result.new and not result.could_not_run:
@@ -319,10 +346,10 @@ def format_file_check(result: FileCheck) -> str:
     lines = []
     if result.new:
         lines.append(f"{len(result.new)} new diagnostic(s) after editing {result.path}:")
-        groups = merged(result.new)
-        lines += [f"  {format_diagnostic(d, checks)}" for d, checks in groups[:SHOWN]]
+        groups = folded(merged(result.new))
+        lines += [f"  {format_folded(*g)}" for g in groups[:SHOWN]]
         if len(groups) > SHOWN:
-            lines.append(f"  ... and {len(groups) - SHOWN} more (`rt check {result.path}`)")
+            lines.append(f"  ... and {sum(1 + len(g[2]) for g in groups[SHOWN:])} more (`rt check {result.path}`)")
     for name, reason in result.could_not_run:
         lines.append(f"{name} could not check {result.path}: {reason}")
     return "\n".join(lines)
@@ -547,13 +574,14 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
         groups = merged(new)
         alike = f", {len(new) - len(groups)} more at the same place by another check" if len(groups) < len(new) else ""
         lines += ["", f"## new diagnostics ({len(groups)}{alike})"]
-        explained = [d for d, _ in groups[:SHOWN] if d.detail][:DETAILS_SHOWN]
-        for d, checks in groups[:SHOWN]:
-            lines.append(f"- {format_diagnostic(d, checks)}")
+        entries = folded(groups)
+        explained = [d for d, _, _ in entries[:SHOWN] if d.detail][:DETAILS_SHOWN]
+        for d, checks, also in entries[:SHOWN]:
+            lines.append(f"- {format_folded(d, checks, also)}")
             lines += [f"    | {ln}" for ln in explaining(d.message, d.detail)] if d in explained else []
-        if len(groups) > SHOWN:
-            logs = sorted({f"{base}/verify/{d.check}.log" for d, _ in groups[SHOWN:]})
-            lines.append(f"- ... and {len(groups) - SHOWN} more, in {', '.join(logs)}")
+        if len(entries) > SHOWN:
+            logs = sorted({f"{base}/verify/{d.check}.log" for d, _, _ in entries[SHOWN:]})
+            lines.append(f"- ... and {sum(1 + len(e[2]) for e in entries[SHOWN:])} more, in {', '.join(logs)}")
     changed = [d for c in compared for d in c.changed]
     if changed:
         lines += ["", "## old failures"]
