@@ -245,6 +245,35 @@ def read_lines(text: str) -> dict[str, list[dict]]:
     return out
 
 
+def changed_tests(clone: Path, parent: str, sha: str) -> list[str]:
+    """The test files a commit changed (rt's `is_test`), which the answer leaves out."""
+    from rt.core import is_test
+    out = subprocess.run(["git", "diff", "--name-only", "--no-renames", parent, sha], cwd=clone, capture_output=True,
+                         text=True, check=True).stdout
+    return sorted(p for p in out.splitlines() if is_test(p))
+
+
+def named_tests(text: str) -> list[str]:
+    """The test files an injection names: as numbered code under a `### path` heading or on a Read line."""
+    from rt.core import is_test
+    named = re.findall(r"^### (\S+) \d+-\d+ of \d+: ", text, re.MULTILINE) + re.findall(r"^Read (\S+) offset=", text, re.MULTILINE)
+    return sorted({p for p in named if is_test(p)})
+
+
+def test_lines(results: list[dict]) -> str:
+    """For tasks whose commit changed a test file: how often the injection names one of those files (as code or
+    as a Read line), and how many test files it names in all."""
+    out = []
+    for which, group, rows in grouped(results):
+        tested = [r["inject"]["tests"] for r in rows if r["inject"].get("tests", {}).get("changed")]
+        if tested:
+            hit = sum(bool(set(t["changed"]) & set(t["named"])) for t in tested)
+            named = sum(len(t["named"]) for t in tested)
+            out.append(f"{which} {group}, rt /runtask injection: of {len(tested)} tasks whose commit changed a test "
+                       f"file, {hit} name one of those files; {named} test files named in all")
+    return "\n".join(out)
+
+
 def located(text: str, edits: dict) -> dict:
     """Per section of Read lines: their characters, and whether they point at an edited line."""
     return {section: {"chars": sum(r["chars"] for r in reads),
@@ -359,7 +388,9 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                                    RT.INJECT_CHARS),
                            "s": round(rt.inject_s, 3), "cpu": round(rt.inject_cpu, 3), "index_s": 0.0,
                            "files": len({f["path"] for f in numbered(rt.injected)}),
-                           "reads": located(rt.injected, edits)},
+                           "reads": located(rt.injected, edits),
+                           "tests": {"changed": changed_tests(clone, c["parent"], c["sha"]),
+                                     "named": named_tests(rt.injected)}},
                 "bm25": {**judge(b_ranked, b_frags, b_chars, c["answer"], edits, sizes),
                          "s": round(t2 - t1, 3), "cpu": round(c2 - c1, 3), "index_s": round(t1 - t0, 3),
                          "files": len({f["path"] for f in b_frags})},
@@ -587,7 +618,7 @@ def main() -> None:
 
 def report(rt_commit: str, results: list[dict], n_misses: int) -> None:
     print(f"rt {rt_commit}; pack budget {RT.PACK_CHARS} characters\n")
-    print(table(results), "", repo_table(results), "", locale_lines(results), "", missed_lines(results), "", near_misses(results), "",
+    print(table(results), "", repo_table(results), "", locale_lines(results), "", test_lines(results), "", missed_lines(results), "", near_misses(results), "",
           targets(results), sep="\n")
     if n_misses:
         print("\n" + misses(results, n_misses))
