@@ -318,3 +318,34 @@ def test_tests_come_from_the_shown_codes_package(project):
     text = runtask(project, "/runtask surface which config fields block saving")
     assert "### packages/admin/src/__tests__/settings.spec.ts 1-5 of 5: block 'settings'\n" in text
     assert "backend" not in text
+
+
+def test_a_workspace_root_tests_its_crates_and_a_sibling_crate_does_not(project):
+    """ripgrep: `tests/tests.rs` at the workspace's root tests the `ignore` crate the code is in; a test of the
+    sibling `globset` crate, however worded, is no test of it."""
+    project.write("Cargo.toml", '[workspace]\nmembers = ["ignore", "globset"]\n')
+    project.write("ignore/Cargo.toml", '[package]\nname = "ignore"\n')
+    project.write("ignore/src/gitignore.rs", "pub fn add_line(line: &str) -> bool {\n    line.starts_with('/')\n}\n")
+    project.write("tests/tests.rs", "#[test]\nfn leading_slash() {\n    assert!(ignore::add_line(\"/a\"));\n}\n")
+    project.write("globset/Cargo.toml", '[package]\nname = "globset"\n')
+    project.write("globset/tests/glob.rs", "#[test]\nfn leading_slash_line_bug() {\n    assert!(true);\n}\n")
+    project.init_git()
+    text = runtask(project, "/runtask Fix leading slash bug when add_line gets a line")
+    assert "### tests/tests.rs 2-4 of 4: function leading_slash\n" in text
+    assert "globset/tests" not in text
+
+
+def test_one_test_file_gives_two_tests_at_most(project):
+    """outline: every test of `Document.test.ts` uses `Document`, the shown code's class; it gave all five
+    places, and the API route's test of the task went unnamed."""
+    project.write("package.json", '{"name": "app"}\n')
+    project.write("server/models/Document.ts", "export class Document {\n  restoreTo(revision: string) {\n"
+                  "    return revision\n  }\n}\n")
+    project.write("server/models/Document.test.ts", "".join(
+        f'it("keeps case {i}", () => {{\n  expect(new Document()).toBeTruthy()\n}})\n\n' for i in range(6)))
+    project.write("server/routes/documents.test.ts",
+                  'it("should return 404 for a missing revision on restore", () => {\n  expect(restore()).toBe(404)\n})\n')
+    project.init_git()
+    text = runtask(project, "/runtask fix: Missing revision on restore returns 404 instead of authorization error")
+    named = re.findall(r"^(?:### |Read )(server/\S+\.test\.ts)", text, re.MULTILINE)
+    assert named.count("server/models/Document.test.ts") == 2 and "server/routes/documents.test.ts" in named, text

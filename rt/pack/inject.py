@@ -51,6 +51,8 @@ TEST_LINES = 30
 TEST_HEAD, TEST_TAIL = 8, 4
 """The best tests (TEST_CODE at most) are shown as code when the code room allows: whole when shorter
 than TEST_LINES, else their first and last lines."""
+PER_FILE = 2
+"""At most this many tests of one file, as code or Read lines."""
 TEST_FILES = 3
 """Test files read to find the test functions using the shown code."""
 LEAD_IN = ("#", "//", "/*", "*", "@")
@@ -263,7 +265,8 @@ TEST_FOLDERS = frozenset({"__tests__", "__test__", "tests", "test", "spec", "spe
 
 
 def _home(path: str) -> str:
-    """The folder a test file is about: its own, test folders left out (`curl/__tests__/x.spec.js`: `curl`)."""
+    """The folder a test file is about: its own, test folders left out (`curl/__tests__/x.spec.js`: `curl`,
+    `server/tests/auth/controller.spec.ts`: `server/auth`)."""
     return "/".join(part for part in path.split("/")[:-1] if part not in TEST_FOLDERS)
 
 
@@ -305,15 +308,26 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
 
     def test(path: str) -> bool:
         """A test in the shown code's language (bat's `tests/syntax-tests` hold Svelte and Go samples, no tests
-        of its Rust) and package (a monorepo's backend specs test no page of its admin app)."""
-        return is_test(path) and (not langs or _family(path) in langs) and package(path) in packages
+        of its Rust) and package, or a package holding it (a monorepo's backend specs test no page of its admin
+        app; ripgrep's root tests its crates)."""
+        if not is_test(path) or langs and _family(path) not in langs:
+            return False
+        home = package(path)   # the code's own package or one holding it (ripgrep's root tests its crates)
+        return any(p == home or not home or p.startswith(home + "/") for p in packages)
 
     near = {view.index.path_of(x[0] if isinstance(x, list) else x)   # files with the name in their path
             for s in subjects for k in keys_of_word(s)[-1:] for x in view.index.postings("pterms", k)}
     named = Counter(_subject(p) for p in near if not is_test(p))
-    homes = {(_subject(p), p.rpartition("/")[0]) for p in sources}
-    paired = sorted(p for p in near if test(p) and _subject(p) in subjects   # a name many files have (`index`):
-                    and (named[_subject(p)] <= 1 or (_subject(p), _home(p)) in homes))   # in the code's folder
+    homes = {(_subject(p), p.rpartition("/")[0].rpartition("/")[2]) for p in sources}
+
+    def pairs(path: str) -> bool:
+        """A test file named for a shown file; for a name many files have (`index`), in a folder named as the
+        code's (`curl/__tests__/`, a tests tree mirroring the sources: `tests/auth/`) or the top tests folder
+        (`tests/test_utils.py` for `src/click/utils.py`)."""
+        subject, home = _subject(path), _home(path)
+        return subject in subjects and (named[subject] <= 1 or not home or (subject, home.rpartition("/")[2]) in homes)
+
+    paired = sorted(p for p in near if test(p) and pairs(p))
     ranked = list(itertools.islice((f.path for f in view.ranking.files if test(f.path)), TEST_FILES))
 
     def most(counts: dict[str, int]) -> list[str]:
@@ -407,15 +421,19 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
             uses = any(n in body for n in wanted)
             named = weight_of(terms & line_keys(name), weight)
             if uses or named or path in paired:   # the file named for the code: where its tests go,
-                value = (3 * named + 2 * uses + len(terms & line_keys(body)) / 4    # a new one often last
-                         + (path in paired and start == units[-1][0]))
-                found.append((path in paired, value, path, start, end, label))
-    found.sort(key=lambda x: (not x[0], -x[1], x[2], x[3]))   # the file named for the code leads
+                last = path in paired and start == units[-1][0]   # a new one often last
+                value = 3 * named + 2 * uses + len(terms & line_keys(body)) / 4 + last
+                found.append((path in paired and bool(uses or named or last), value, path, start, end, label))
+    found.sort(key=lambda x: (not x[0], -x[1], x[2], x[3]))   # the file named for the code leads with its tests
     best = max((x[1] for x in found), default=0.0)
     found = [x for x in found if x[0] or x[1] >= best * KEEP]
     code: list[str] = []
     reads: list[str] = []
+    per_file: Counter = Counter()
     for _, _, path, start, end, label in found:
+        if per_file[path] == PER_FILE:   # the tests of one file hold one style: the next file's say more
+            continue
+        per_file[path] += 1
         if len(code) < TEST_CODE:
             total = view.index.entry(path).lines
             lines_ = view.read(path).splitlines(keepends=True)
