@@ -285,7 +285,9 @@ def test_ci_line_stamps_are_stripped():
 
 def test_classify_rules():
     assert classify("x", "ruff", None, "", None).status == "could_not_run"
-    assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason == "exit 127: program missing or not executable"
+    assert classify("x", "ruff", 127, "sh: ruff: not found", None).reason == \
+        "exit 127: program missing or not executable: ruff"   # the shell's line names it
+    assert classify("x", "ruff", 127, "", None).reason == "exit 127: program missing or not executable"
     hup = classify("x", "ruff", 129, "a.py:1:1: F401 `os` imported but unused\n", None)   # 128 + SIGHUP
     assert hup.status == "could_not_run"
     assert hup.reason == "exit 129: killed by signal 1 (SIGHUP); what it printed is not the whole run"
