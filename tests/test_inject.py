@@ -198,6 +198,18 @@ def test_checks_one_reason_stopped_are_named_in_one_group(project):
            "a dependency of package `bat v0.26.1 (.)`); only diagnostics new since then count." in first, first
 
 
+def test_checks_whose_programs_are_missing_alike_are_named_in_one_group(project):
+    """uptime-kuma without node_modules: eslint and tsc not found, each with the same `npm install` hint; the hint
+    is given once, after both programs' names."""
+    project.write("rt.toml", "".join(f'[checks.{n}]\nkind = "{k}"\ncommand = ["no-such-{n}-here", "."]\n'
+                                     for n, k in (("lint", "lint"), ("types", "typecheck"))))
+    project.write("src/count.js", "export function count(b) {\n  return b.length\n}\n")
+    project.init_git()
+    first = runtask(project, "/runtask count should skip NUL bytes").splitlines()[0]
+    assert "`rt verify` runs lint, types (could not run: program not found: no-such-lint-here, no-such-types-here " \
+           "(install it, or set its command in rt.toml)); only diagnostics" in first, first
+
+
 def test_the_next_ranked_files_give_their_lines_with_the_most_telling_task_words(project):
     """Code files ranked after the one shown as code give, numbered as Read numbers them, the few lines whose
     task words weigh most, as Grep with line numbers would: the change is often there. A line holding only a

@@ -495,18 +495,22 @@ def _checks(baseline: dict) -> str:
     only new diagnostics count either way)."""
     if not baseline:
         return "`rt verify` has no checks to run here (see `rt checks`): its verdict will be INCOMPLETE."
-    parts: list[list[str]] = []   # [text] for a check that ran; [reason, names ...] for those it stopped
-    blind: dict[str, list[str]] = {}   # one line for the checks one reason stopped: cargo's check and test alike
-    for name, run in sorted(baseline.items()):
+    parts: list[list] = []   # [text] for a check that ran; [reason, names, programs] for those it stopped
+    blind: dict[str, list] = {}   # one line for the checks one reason stopped: cargo's check and test alike,
+    for name, run in sorted(baseline.items()):   # eslint and tsc not installed alike
         if run["status"] != "could_not_run":
             parts.append([f"{name} ({len(run['diagnostics'])} before)" if run["diagnostics"] else name])
             continue
+        program = (run.get("command") or [""])[0]
         reason = short(run["reason"], 120)
-        if reason in blind:
-            blind[reason].append(name)
-        else:
-            parts.append(blind.setdefault(reason, [reason, name]))
-    parts = [f"{', '.join(p[1:])} (could not run: {p[0]})" if len(p) > 1 else p[0] for p in parts]
+        named = bool(program) and f": {program} " in reason   # the reason names the check's own program
+        key = reason.replace(f": {program} ", ": \0 ", 1) if named else reason
+        if key not in blind:
+            parts.append(blind.setdefault(key, [key, [], []]))
+        blind[key][1].append(name)
+        blind[key][2] += [program] if named else []
+    parts = [f"{', '.join(p[1])} (could not run: {p[0].replace(chr(0), ', '.join(p[2]))})" if len(p) > 1 else p[0]
+             for p in parts]
     return "`rt verify` runs " + ", ".join(parts) + "; only diagnostics new since then count."
 
 
