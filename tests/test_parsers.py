@@ -229,6 +229,11 @@ def test_go():
         ("add_test.go", 8, "example.com/m.TestAdd", "expected 3, got 4"),
         ("", 0, "example.com/m.TestPanics", "panic: runtime error: index out of range [3] with length 1 [recovered]")]
     assert PARSERS["go"]("ok  \texample.com/m\t0.002s\n", "go", None) == []
+    # fzf's go.mod asks a newer Go than the one installed: the reason is go's line and the one it ends with ":" for
+    old = classify("go-vet", "go", 1, "go: errors parsing go.mod:\n/w/fzf/go.mod:20: invalid go version '1.23.0': must "
+                                      "match format 1.23\n", "/w/fzf")
+    assert old.reason == ("go could not load the module: go: errors parsing go.mod: go.mod:20: invalid go version "
+                          "'1.23.0': must match format 1.23")
 
 
 @pytest.mark.skipif(not have("go"), reason="needs go: not installed here (`bash .ci/run` installs it)")
