@@ -106,6 +106,9 @@ def test_go_rust_java_definitions():
     assert _defs(go) == [("constant", "", "A", 9, 9), ("constant", "", "B", 10, 10), ("struct", "", "S", 13, 15),
                          ("method", "S", "Run", 17, 20), ("function", "", "main", 22, 24)]
     assert go.imports == ["example.com/m/util", "fmt"]
+    # fzf's `var atExitFuncs []func()`: a function type, no method named `func` (the next line's keyword)
+    funcs = _parse("atexit.go", "package util\n\nvar atExitFuncs []func()\n\nfunc AtExit(fn func()) {\n}\n")
+    assert _defs(funcs) == [("variable", "", "atExitFuncs", 3, 3), ("function", "", "AtExit", 5, 6)]
     rs = _parse("src/lib.rs", "use crate::cfg::{A, B};\nmod parser;\npub struct P<'a> { x: &'a str }\n"
                               "impl<'a> Draw for P<'a> {\n    fn draw(&self) -> char {\n        let s = r#\"}\"#;\n"
                               "        '{'\n    }\n}\npub fn run() -> i32 { 1 }\n")

@@ -448,7 +448,8 @@ class _Definitions:
                 return make(i, "method", "value")
             return None
         if fam == "go":
-            if val == "func" and top.kind == "file":
+            if val == "func" and top.kind == "file" and (prev in (None, "}", ";") or lines[i - 1] < line):
+                # a declaration starts its line: `var atExitFuncs []func()` holds a function type, no method
                 if is_id(i + 1):
                     return make(i + 1, "function")
                 if nxt[1] == "(":
