@@ -222,7 +222,6 @@ def test_minified_mixed_encoding_and_binary_files(project):
     project.git("add", "tests/integration.rs")
     assert "more_299" in [d.name for d in _index(project).files["tests/integration.rs"].defs]
     assert "tests/integration.rs:2998-3000  function more_299" in project.rt("symbol", "more_299")
-    from types import SimpleNamespace
     from rt.core import Repo
     from rt.index.partial import Partial
     from rt.snapshot import scan
