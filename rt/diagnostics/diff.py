@@ -155,12 +155,12 @@ def classify(check: str, parser: str, exit_code: int | None, output: str, root: 
                       + (f": {missing.group(1) or missing.group(2)}" if missing else ""), told=bool(missing))
     try:
         found = parse(parser, output, check, root)
-    except Interrupted as e:
+    except Interrupted as e:   # a parser's account may quote the output: a path in it is made relative here
         if not e.diagnostics:
-            return failed(str(e))
-        return Run(check, required, "partial", e.diagnostics, str(e), head(output, root))
+            return failed(strip_root(str(e), root))
+        return Run(check, required, "partial", e.diagnostics, strip_root(str(e), root), head(output, root))
     except ToolFailure as e:
-        return failed(str(e))
+        return failed(strip_root(str(e), root))
     if exit_code in FATAL_EXIT.get(parser, ()):
         said = error_line(output, root)
         return failed(f"exit {exit_code}: {parser} reports a failure of its own"
@@ -230,14 +230,18 @@ def head(output: str, root: str | None = None) -> str:
     return "\n".join(lines[:HEAD_LINES])
 
 
-def _plain(output: str, root: str | None) -> str:
-    """An output without colour codes and without the repository's own absolute path: a path under it made
-    relative, the folder itself (cargo's "package `bat v0.26.1 (/home/me/bat)`") made `.`."""
-    text = ANSI.sub("", output)
+def strip_root(text: str, root: str | None) -> str:
+    """`text` without the repository's own absolute path, so it stays the same on every machine: a path under it
+    made relative, the folder itself (cargo's "package `bat v0.26.1 (/home/me/bat)`") made `.`."""
     if not root:
         return text
     base = root.rstrip("/")
     return re.sub(re.escape(base) + r"(?![\w.-])", ".", text.replace(base + "/", ""))
+
+
+def _plain(output: str, root: str | None) -> str:
+    """An output without colour codes and without the repository's own absolute path."""
+    return strip_root(ANSI.sub("", output), root)
 
 
 def verdict(runs: list[Run], new_count: int, scope_ok: bool = True) -> str:

@@ -13,7 +13,7 @@ from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import (CONFIG, Check, Ran, cut_note, detect, failed_test_reruns, fix_attempt_limit, run_all, run_check,
                        seconds, select)
 from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
-from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, verdict
+from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, strip_root, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import ANSI, Diagnostic
 from rt.snapshot import changes, current_bytes, fingerprint, hash_path, scan, text_lines
@@ -40,7 +40,7 @@ def load_baseline(store, task: dict) -> dict[str, dict]:
 
 def without_root(ctx, text: str) -> str:
     """Text for a model with the repository's absolute path taken out of tools' output (byte-stable)."""
-    return text.replace(f"{ctx.repo.root}/", "").replace(str(ctx.repo.root), ".")
+    return strip_root(text, str(ctx.repo.root))
 
 
 def _head(run: Run) -> str:

@@ -36,7 +36,7 @@ def parse_go(output: str, check: str, root: str | None) -> list[Diagnostic] | No
            for ln in text_lines):
         at = next(i for i, ln in enumerate(text_lines) if ln.startswith("go: "))
         said = text_lines[at] + (" " + text_lines[at + 1] if text_lines[at].endswith(":") and at + 1 < len(text_lines) else "")
-        raise ToolFailure("go could not load the module: " + (said.replace(root.rstrip("/") + "/", "") if root else said))
+        raise ToolFailure("go could not load the module: " + said)
     diags: list[Diagnostic] = []
     tests: dict[str, _Test] = {}
     verbose = any(_EVENT.match(ln) for ln in text_lines)
