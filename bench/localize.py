@@ -59,6 +59,7 @@ from types import SimpleNamespace
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.localize_history import RT, edited_lines, eligible_commits, task_text  # noqa: E402
+from rt.core import is_test  # noqa: E402
 
 REPOS = {
     "encode/httpx": ("python", "tune", "ae1b9f66238f75ced3ced5e4485408435de10768"),
@@ -247,7 +248,6 @@ def read_lines(text: str) -> dict[str, list[dict]]:
 
 def changed_tests(clone: Path, parent: str, sha: str) -> list[str]:
     """The test files a commit changed (rt's `is_test`), which the answer leaves out."""
-    from rt.core import is_test
     out = subprocess.run(["git", "diff", "--name-only", "--no-renames", parent, sha], cwd=clone, capture_output=True,
                          text=True, check=True).stdout
     return sorted(p for p in out.splitlines() if is_test(p))
@@ -255,7 +255,6 @@ def changed_tests(clone: Path, parent: str, sha: str) -> list[str]:
 
 def named_tests(text: str) -> list[str]:
     """The test files an injection names: as numbered code under a `### path` heading or on a Read line."""
-    from rt.core import is_test
     named = re.findall(r"^### (\S+) \d+-\d+ of \d+: ", text, re.MULTILINE) + re.findall(r"^Read (\S+) offset=", text, re.MULTILINE)
     return sorted({p for p in named if is_test(p)})
 
