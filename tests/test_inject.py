@@ -234,6 +234,31 @@ def test_the_next_ranked_files_give_their_lines_with_the_most_telling_task_words
     assert_faithful(project.root, text)
 
 
+def test_a_grammar_and_a_language_rt_reads_no_definitions_of_are_code(project):
+    """mermaid's `wardley.langium` (its diagram's syntax) was data, weighed as JSON is, and gave no lines: a task
+    about the syntax showed the TypeScript around it. A parser generator's grammar, and a file of a language rt
+    reads no definitions of (Lua), rank and show as code."""
+    project.write("packages/parser/src/language/wardley/wardley.langium", "grammar Wardley\n\n" + "".join(
+        f"Rule{k}:\n    KW_{k} value=ID EOL\n;\n\n" for k in range(20))
+        + "terminal NAME_WITH_SPACES: /[A-Za-z][A-Za-z0-9_]*(?:[ \\t]+[A-Za-z][A-Za-z0-9_]*)*/;  // unquoted names\n")
+    project.write("packages/mermaid/src/diagrams/wardley/wardleyParser.ts", "".join(
+        f"export function parseRule{k}(ast: unknown) {{\n  return ast;\n}}\n\n" for k in range(20))
+        + "// names may be quoted or unquoted\n")
+    project.write("packages/mermaid/src/diagrams/wardley/names.json", '{"unquoted": "names with spaces"}\n')
+    project.write("scripts/plugin/names.lua", "local M = {}\n\n" + "".join(
+        f"function M.step{k}(x)\n  return x\nend\n\n" for k in range(20)) + "-- unquoted names\nreturn M\n")
+    project.init_git()
+    ranked = [f["path"] for f in project.rt_json("pack", "allow hyphens in unquoted names with spaces")["ranked"]]
+    assert ranked.index("packages/parser/src/language/wardley/wardley.langium") < ranked.index(
+        "packages/mermaid/src/diagrams/wardley/names.json"), ranked
+    assert ranked.index("scripts/plugin/names.lua") < ranked.index("packages/mermaid/src/diagrams/wardley/names.json")
+    text = runtask(project, "/runtask allow hyphens in unquoted names with spaces")
+    assert "NAME_WITH_SPACES" in text and "-- unquoted names" in text, text
+    assert_faithful(project.root, text)
+    manifest = project.rt("manifest")
+    assert "lua (1 file)" in manifest and "grammar (1 file)" in manifest, manifest
+
+
 def test_a_keyword_is_not_the_tasks_english_word(project):
     """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
     nothing of the task, and no section is made of them."""

@@ -19,7 +19,19 @@ LANGS = {
     ".svelte": "svelte", ".html": "html", ".css": "css", ".scss": "css", ".md": "markdown", ".rst": "text",
     ".txt": "text", ".json": "json", ".yaml": "yaml", ".yml": "yaml", ".toml": "toml", ".xml": "xml",
     ".po": "gettext", ".pot": "gettext", ".properties": "properties", ".arb": "json", ".strings": "strings",
+    ".cxx": "cpp", ".hh": "cpp", ".hxx": "cpp", ".kts": "kotlin", ".bash": "shell", ".zsh": "shell",
+    ".lua": "lua", ".dart": "dart", ".ex": "elixir", ".exs": "elixir", ".erl": "erlang", ".hrl": "erlang",
+    ".hs": "haskell", ".ml": "ocaml", ".mli": "ocaml", ".fs": "fsharp", ".fsx": "fsharp", ".clj": "clojure",
+    ".cljs": "clojure", ".cljc": "clojure", ".zig": "zig", ".nim": "nim", ".jl": "julia", ".r": "r", ".pl": "perl",
+    ".pm": "perl", ".mm": "objective-c", ".groovy": "groovy", ".gradle": "groovy", ".ps1": "powershell",
+    ".elm": "elm", ".sol": "solidity",
+    ".jison": "grammar", ".jisonlex": "grammar", ".langium": "grammar", ".g4": "grammar", ".y": "grammar",
+    ".yy": "grammar", ".l": "grammar", ".pegjs": "grammar", ".peggy": "grammar", ".pest": "grammar",
+    ".lark": "grammar", ".grammar": "grammar",
 }
+"""File extension -> language. Languages rt reads no definitions of still count as code (`rank.CODE_LANGS`):
+their files rank and show as code, not as data beside the JSON. "grammar" is a parser generator's source
+(`.y`, `.jison`, `.langium`, ANTLR's `.g4` ...): the code a change to a language's syntax edits."""
 
 PROSE = frozenset({"markdown", "text"})
 """Languages of documentation: the ranking weighs them as context, `rt find` lists them after the code."""

@@ -302,7 +302,7 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     """The test files most about the shown code, and those of them named for a shown file: named for one,
     found by the ranking, holding the most task words, or using the most shown names."""
     subjects = {_subject(p) for p in sources}
-    langs = {_family(p) for p in sources} - {"other"}
+    langs = {_family(p) for p in sources} - {"other", "grammar"}   # a grammar's tests are in its parser's language
     package = _Packages(view.indexed)
     packages = {package(p) for p in sources}
 

@@ -108,7 +108,9 @@ LIKE_COMMITS = 20
 """The most like commits that lend."""
 
 CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
-                        "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte"})
+                        "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte", "lua", "dart", "elixir",
+                        "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
+                        "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
 MARKUP = frozenset({"html", "css"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/")
