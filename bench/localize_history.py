@@ -39,8 +39,15 @@ _ENGLISH = re.compile(r"(^|[_.-])en([-_](us|gb|en))?$")
 _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 
 
+SOURCE = re.compile(r"\.(py|pyi|[cm]?js|jsx|[cm]?ts|tsx|go|rs|java|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|kts?|swift|rb|php|scala"
+                    r"|sh|bash|zsh|vue|svelte|lua|dart|exs?|erl|hrl|hs|mli?|fsx?|clj[sc]?|zig|nim|jl|r|p[lm]|mm|groovy"
+                    r"|gradle|ps1|elm|sol|jison|jisonlex|langium|g4|yy?|l|pegjs|peggy|pest|lark|grammar)$", re.IGNORECASE)
+"""A source file's name: the benchmark's own list, not the rt under test's (`rank.CODE_LANGS`), so that runs of
+two rt commits judge the same tasks."""
+
+
 def is_source(path: str) -> bool:
-    return RT.language(path) in RT.CODE_LANGS and not RT.is_test(path)
+    return bool(SOURCE.search(path)) and not RT.is_test(path)
 
 
 def is_locale_file(path: str) -> bool:
