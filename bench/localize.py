@@ -58,8 +58,7 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bench.localize_history import RT, edited_lines, eligible_commits, task_text  # noqa: E402
-from rt.core import is_test  # noqa: E402
+from bench.localize_history import RT, edited_lines, eligible_commits, is_test, task_text  # noqa: E402
 
 REPOS = {
     "encode/httpx": ("python", "tune", "ae1b9f66238f75ced3ced5e4485408435de10768"),
@@ -247,7 +246,7 @@ def read_lines(text: str) -> dict[str, list[dict]]:
 
 
 def changed_tests(clone: Path, parent: str, sha: str) -> list[str]:
-    """The test files a commit changed (rt's `is_test`), which the answer leaves out."""
+    """The test files a commit changed (`localize_history.is_test`), which the answer leaves out."""
     out = subprocess.run(["git", "diff", "--name-only", "--no-renames", parent, sha], cwd=clone, capture_output=True,
                          text=True, check=True).stdout
     return sorted(p for p in out.splitlines() if is_test(p))

@@ -23,10 +23,9 @@ def rt_api() -> SimpleNamespace:
     from rt.index.i18n import LOCALE_DIRS, is_locale
     from rt.index.langs import language
     from rt.pack.inject import INJECT_CHARS, injection
-    from rt.core import is_test
     from rt.pack.rank import CODE_LANGS, Ranked, Ranking
     return SimpleNamespace(index=index, BM25=BM25, tokens=tokens, Ctx=Ctx, CODE_LANGS=CODE_LANGS, Ranked=Ranked, Ranking=Ranking,
-                           PACK_CHARS=PACK_CHARS, view=_view, build_pack=build_pack, is_test=is_test,
+                           PACK_CHARS=PACK_CHARS, view=_view, build_pack=build_pack,
                            LOCALE_DIRS=LOCALE_DIRS, is_locale=is_locale, language=language,
                            injection=injection, INJECT_CHARS=INJECT_CHARS)
 
@@ -42,12 +41,18 @@ _HUNK = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,\d+)? @@")
 SOURCE = re.compile(r"\.(py|pyi|[cm]?js|jsx|[cm]?ts|tsx|go|rs|java|c|h|cc|cpp|cxx|hh|hpp|hxx|cs|kts?|swift|rb|php|scala"
                     r"|sh|bash|zsh|vue|svelte|lua|dart|exs?|erl|hrl|hs|mli?|fsx?|clj[sc]?|zig|nim|jl|r|p[lm]|mm|groovy"
                     r"|gradle|ps1|elm|sol|jison|jisonlex|langium|g4|yy?|l|pegjs|peggy|pest|lark|grammar)$", re.IGNORECASE)
-"""A source file's name: the benchmark's own list, not the rt under test's (`rank.CODE_LANGS`), so that runs of
-two rt commits judge the same tasks."""
+TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing|e2e|cypress)/|(^|/)test_[^/]*$|_test\.[a-z]+$"
+                  r"|\.(test|spec)\.[a-z]+$")
+"""A source file's name, and a test's: the benchmark's own rules, not the rt under test's (`rank.CODE_LANGS`,
+`core.is_test`), so that runs of two rt commits judge the same tasks."""
+
+
+def is_test(path: str) -> bool:
+    return bool(TEST.search(path))
 
 
 def is_source(path: str) -> bool:
-    return bool(SOURCE.search(path)) and not RT.is_test(path)
+    return bool(SOURCE.search(path)) and not is_test(path)
 
 
 def is_locale_file(path: str) -> bool:

@@ -171,6 +171,21 @@ def test_a_common_word_in_many_names_does_not_outweigh_rare_words_in_a_large_fil
     assert top[0] == "src/editor/Editor.tsx"    # 4,000 lines, the rare words in its body
 
 
+def test_the_pages_and_helpers_of_end_to_end_tests_rank_as_tests(project):
+    """mermaid's `cypress/platform/*.html` (pages its Cypress tests load, full of diagram syntax) led a task about
+    the class diagram's syntax, ahead of the grammar it edits. Cypress's folder and an `e2e/` folder hold tests."""
+    project.write("packages/mermaid/src/diagrams/class/parser/classDiagram.jison", "%lex\n" + "".join(
+        f"<INITIAL>\"rule{k}\" return 'RULE{k}';\n" for k in range(30)) + "\"<<\" return 'ANNOTATION_START'; /* class annotation */\n%%\n")
+    page = "<html><body><pre class=\"mermaid\">\nclassDiagram\n" + "".join(
+        f"class Shape{k} <<interface>>\nShape{k} : annotation syntax inline\n" for k in range(8)) + "</pre></body></html>\n"
+    project.write("cypress/platform/class.html", page)
+    project.write("packages/app-tests/e2e/fixtures/class.ts", "export const annotation = `class Shape <<interface>>`;\n"
+                  "export const inlineAnnotationSyntax = 'class diagram annotation syntax';\n")
+    project.init_git()
+    got = ranked(project, "fix(classDiagram): support inline annotation syntax (class Shape <<interface>>)")
+    assert got[0] == "packages/mermaid/src/diagrams/class/parser/classDiagram.jison", got
+
+
 def test_files_without_definitions_are_not_scored_down(project):
     _ui_repo(project)
     project.init_git()
