@@ -259,6 +259,23 @@ def test_a_grammar_and_a_language_rt_reads_no_definitions_of_are_code(project):
     assert "lua (1 file)" in manifest and "grammar (1 file)" in manifest, manifest
 
 
+def test_a_definition_shown_in_part_offers_a_read_of_the_rest_only_when_short(project):
+    """rich's `class Console` (2,025 lines) was shown by its first line "(to line 587; Read rich/console.py offset=588
+    limit=2025 for the rest)": a Read costing far more than the task. A rest over REST_LINES is only located."""
+    methods = "".join(f"    def method_{k}(self, value):\n        return value + {k}\n\n" for k in range(110))
+    project.write("rich/console.py", "class Console:\n    \"\"\"The console.\"\"\"\n\n" + methods + "\n\n"
+                  + "def render_console_instance(console, value):\n" + "".join(f"    value = value + {k}\n" for k in range(120))
+                  + "    return value\n")
+    project.init_git()
+    text = runtask(project, "/runtask respect the custom console instance")
+    heads = [line for line in text.splitlines() if line.startswith("### rich/console.py")]
+    assert any(re.search(r"1-332 of 457: class Console \(to line (\d+); lines \d+-332 not shown\)$", h) for h in heads), heads
+    assert any(re.search(r"function render_console_instance \(to line \d+; Read rich/console.py offset=\d+ limit=\d+ for "
+                         r"the rest\)$", h) for h in heads), heads
+    assert all(int(n) <= 200 for n in re.findall(r"limit=(\d+)", text)), text
+    assert_faithful(project.root, text)
+
+
 def test_a_keyword_is_not_the_tasks_english_word(project):
     """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
     nothing of the task, and no section is made of them."""

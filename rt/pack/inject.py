@@ -55,6 +55,8 @@ PER_FILE = 2
 """At most this many tests of one file, as code or Read lines."""
 TEST_FILES = 3
 """Test files read to find the test functions using the shown code."""
+REST_LINES = 200
+"""The most lines of a definition shown in part that its header offers to Read whole."""
 LEAD_IN = ("#", "//", "/*", "*", "@")
 """Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
@@ -92,6 +94,14 @@ def _numbered(frag: Fragment) -> str:
 
 def _read_line(path: str, start: int, end: int, what: str) -> str:
     return f"Read {path} offset={start} limit={end - start + 1}" + (f"  ({what})" if what else "")
+
+
+def _rest(path: str, start: int, end: int) -> str:
+    """What a header says of the lines `start`-`end` of a definition it does not show: a Read of them, unless
+    they are more than REST_LINES (rich's `class Console`: 2,025 lines), which a Read costs more than the task."""
+    if end - start + 1 > REST_LINES:
+        return f" (to line {start - 1}; lines {start}-{end} not shown)"
+    return f" (to line {start - 1}; {_read_line(path, start, end, '')} for the rest)"
 
 
 def _value(frag: Fragment, terms: set[str], place: int) -> float:
@@ -233,11 +243,9 @@ def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], l
             if not keep:
                 continue
             body = "".join(keep)
-            cut = frag.start + len(keep)
-            head = (f"### {frag.path} {frag.start}-{last} of {frag.total}: {label} (to line {cut - 1}; "
-                    f"{_read_line(frag.path, cut, last, '')} for the rest)\n")
+            head = f"### {frag.path} {frag.start}-{last} of {frag.total}: {label}{_rest(frag.path, frag.start + len(keep), last)}\n"
         elif last > frag.end:
-            head = head[:-1] + f" (to line {frag.end}; {_read_line(frag.path, frag.end + 1, last, '')} for the rest)\n"
+            head = head[:-1] + _rest(frag.path, frag.end + 1, last) + "\n"
         out.append(head + body)
         shown.append(frag)
         used += len(head) + len(body)
