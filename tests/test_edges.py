@@ -67,7 +67,7 @@ def test_a_newline_in_a_file_name_keeps_one_line_per_hit(project):
     ]
     assert project.rt("symbol", "weird_fn").splitlines() == ['"notes\\nweird.py":1-2  function weird_fn  def weird_fn():']
     refs = project.rt("refs", "weird_fn").splitlines()
-    assert refs[1:] == ['"notes\\nweird.py"  defines  1', "use.py  1, 2"]
+    assert refs[1:] == ['"notes\\nweird.py" (defines it): 1', "use.py: 1, 2"]
     project.rt("start", "rename", "--no-baseline")
     project.write("notes\nweird.py", "def weird_fn():\n    return 'odd'\n")
     assert project.rt("delta").splitlines()[1] == 'M "notes\\nweird.py"  +1 -1'

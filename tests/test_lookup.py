@@ -53,7 +53,7 @@ def test_refs_marks_definers_and_importers_first(project):
     _repo(project)
     lines = project.rt("refs", "checkout").splitlines()
     assert lines == ["checkout: used in 3 files, 1 import its definition",
-                     "app/models.py  defines  6", "app/views.py  imports  1, 5", "app/other.py  2, 3"]
+                     "app/models.py (defines it): 6", "app/views.py (imports it): 1, 5", "app/other.py: 2, 3"]
 
 
 def test_a_tests_definitions_and_uses_come_after_the_products(project):
@@ -67,7 +67,7 @@ def test_a_tests_definitions_and_uses_come_after_the_products(project):
     project.init_git()
     assert [r.split(":")[0] for r in project.rt("symbol", "ServeHTTP").splitlines()] == ["lib/server.go",
                                                                                       "lib/handler_test.go"]
-    assert [r.split()[0] for r in project.rt("refs", "ServeHTTP").splitlines()[1:]] == [
+    assert [r.split(":")[0].split(" (")[0] for r in project.rt("refs", "ServeHTTP").splitlines()[1:]] == [
         "lib/server.go", "lib/handler_test.go", "lib/mux.go", "lib/a_test.go"]
 
 

@@ -172,7 +172,7 @@ def test_a_long_lived_server_sees_every_edit_since_its_last_call(project):
         assert s.text("symbol", name="fresh") == "pkg/fresh.py:1-2  function fresh  def fresh():"
         project.git("add", "-A")
         project.git("commit", "-qm", "more")   # git rewrites its index
-        assert s.text("refs", name="total").endswith("\napp.py  defines  5, 11, 18")
+        assert s.text("refs", name="total").endswith("\napp.py (defines it): 5, 11, 18")
         os.remove(project.root / "pkg/fresh.py")
         assert "no definition" in s.text("symbol", name="fresh")
         rebuilt = project.rt_proc("index", "--rebuild")   # another process rewrites the index meanwhile

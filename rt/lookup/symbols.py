@@ -150,7 +150,7 @@ def cmd_refs(ctx, args) -> Result:
         text = read_text(ctx.repo, path) or ""
         lines = lines_using(name, text)
         listed = ", ".join(map(str, lines[:12])) + (f", ... ({len(lines)} lines)" if len(lines) > 12 else "")
-        rows.append(f"{shown(path)}  {mark + '  ' if mark else ''}{listed}")
+        rows.append(f"{shown(path)}{f' ({mark} it)' if mark else ''}: {listed}")   # "defines 258, 298" read as two definitions
         files.append({"path": path, "mark": mark, "lines": lines})
     more = len(ordered) - len(files)
     head = f"{name}: used in {counted(len(ordered), 'file')}{note}"
