@@ -276,6 +276,34 @@ def test_a_definition_shown_in_part_offers_a_read_of_the_rest_only_when_short(pr
     assert_faithful(project.root, text)
 
 
+def test_a_files_blocks_come_in_line_order(project, monkeypatch):
+    """mermaid's `populateDb` came as two windows inside it (lines 100 and 116), then its first line (68), as the
+    fragments were valued: a file's blocks now read in line order, as Read gives the file, the files still in the
+    order of their best block."""
+    from rt.cli import Ctx
+    from rt.context import _view
+    from rt.pack.fragments import Fragment
+    from rt.pack.inject import _code
+    lines = ["import sys\n", "\n", "\n", "def populate_db(ast, db):\n"] + [f"    step_{k} = rows[{k}]\n" for k in range(150)]
+    project.write("src/parser.py", "".join(lines) + "    return db\n")
+    project.write("src/db.py", "def add_node(node):\n    return node\n")
+    project.init_git()
+    monkeypatch.chdir(project.root)
+    view = _view(Ctx(False), "populate the db", [])
+
+    def frag(path, start, end, what):
+        text = (project.root / path).read_text().splitlines(keepends=True)
+        return Fragment(path, start, end, len(text), what, text[start - 1:end])
+    chosen = [(True, 3.0, frag("src/parser.py", 100, 106, "in function populate_db")),
+              (False, 2.5, frag("src/db.py", 1, 2, "function add_node")),
+              (False, 2.0, frag("src/parser.py", 116, 122, "in function populate_db")),
+              (False, 1.5, frag("src/parser.py", 4, 4, "function populate_db"))]
+    blocks, shown = _code(view, chosen)
+    assert [re.match(r"### (\S+) (\d+)-", b).groups() for b in blocks] == [
+        ("src/parser.py", "4"), ("src/parser.py", "100"), ("src/parser.py", "116"), ("src/db.py", "1")], blocks
+    assert [f.start for f in shown] == [100, 1, 116, 4]   # what follows (the tests) reads them as chosen
+
+
 def test_a_keyword_is_not_the_tasks_english_word(project):
     """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
     nothing of the task, and no section is made of them."""

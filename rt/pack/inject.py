@@ -218,7 +218,9 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
 
 def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], list[Fragment]]:
     """Numbered code within CODE_CHARS: the fragments that must be shown, then the others down to KEEP of
-    the best one's value; the first is cut to fit rather than left out."""
+    the best one's value; the first is cut to fit rather than left out. The blocks come file by file (the files
+    in the order of their best block), each file's in line order: a long function's first line, then the
+    windows inside it, not the windows first (mermaid's `populateDb`)."""
     out: list[str] = []
     shown: list[Fragment] = []
     used = 0
@@ -249,7 +251,9 @@ def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], l
         out.append(head + body)
         shown.append(frag)
         used += len(head) + len(body)
-    return out, shown
+    files = list(dict.fromkeys(f.path for f in shown))   # shown as chosen; read as Read gives a file: each file's
+    order = sorted(range(len(out)), key=lambda i: (files.index(shown[i].path), shown[i].start))   # in line order
+    return [out[i] for i in order], shown
 
 
 def _enclosing(entry, line: int):
