@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, Result, StoreError, counted, read_text, read_t
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 21
+VERSION = 22
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -845,9 +845,10 @@ def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True) 
 def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = True) -> list[FileEntry]:
     """Read and parse each file of `todo` (path, blob id, kind): what one pool task does."""
     from rt.core import Repo
-    from rt.index import langs
+    from rt.index import langs, tags
     repo = Repo(root, False)
     out = []
+    tagged = []   # (path, language, text) of the files whose definitions ctags gives
     for path, blob, kind in todo:
         lang = langs.language(path)
         text = read_text(repo, path) if kind == "text" else None
@@ -860,6 +861,12 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
                       [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
         e.terms = _text_terms(e, text) if counts else None
         out.append(e)
+        if lang in tags.TAGGED and p.note != "minified":
+            tagged.append((path, lang, text))
+    if tagged:
+        found = tags.definitions(root, tagged)
+        for e in out:
+            e.defs = found.get(e.path, e.defs)
     return out
 
 

@@ -30,6 +30,7 @@ from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
 from rt.index.langs import MINIFIED_LINE, folder_counts, language, minified
+from rt.index.tags import TAGGED
 
 PARTIAL_FROM = 1000
 """Files from which a cold `/runtask` ranks on this index: below, the full build in the hook costs under a
@@ -231,6 +232,12 @@ class Partial:
         return list(_holders(self._blob, self._starts, _fold(needle)))
 
 
+    @cached_property
+    def _tagged(self) -> frozenset[str]:
+        """The languages whose definitions ctags gives here (`tags.py`): none without it."""
+        from rt.index.tags import program
+        return TAGGED if program() else frozenset()
+
     def parse(self, fids) -> None:
         """Parse these files as the full build does (in a process pool when many)."""
         todo = [(self.paths[f], *self._files[self.paths[f]]) for f in sorted(set(fids)) if f not in self.entries]
@@ -303,9 +310,12 @@ class Partial:
         for fid in self._find(needle):
             data, lang = self._texts[fid], language(self.paths[fid])
             n = d = 0
+            tagged = lang in TAGGED and lang in self._tagged
             for start, word in self._holding(fid, needle):
                 k = terms.keys_of_word(word.decode("ascii")).count(key)
-                if k and lang in DEF_LANGS:
+                if k and tagged:   # ctags' languages: every occurrence may be a definition's name
+                    d += k
+                elif k and lang in DEF_LANGS:
                     s, e = start, start + len(word)
                     while s and data[s - 1] in _TOKEN_CHARS:
                         s -= 1
@@ -378,7 +388,7 @@ class Partial:
 
         def keep(f: int) -> bool:
             lang = language(self.paths[f])
-            return lang in DEF_LANGS and defining.search(self._texts[f], lang)
+            return lang in TAGGED and lang in self._tagged or lang in DEF_LANGS and defining.search(self._texts[f], lang)
         return [(self.paths[f], d) for f in self._reach("defs", name, keep) for d in self.entries[f].defs if d.name == name]
 
     def users(self, ident: str, among=None) -> list[str]:

@@ -1,0 +1,127 @@
+"""Definitions in the languages rt has no reader of (C, C++, C#, Ruby, PHP, Kotlin, shell, Lua ... and parser
+generators' grammars), from Universal Ctags when it is installed: without it, their files give words only.
+
+One `ctags` process reads a batch of files (a build's chunk), named on its standard input, each as `./path` so
+that no name is taken for an option. `--options=NONE` keeps the repository's own `.ctags.d/` and the user's
+out: what a file defines is the same on every machine with the same ctags. `RT_CTAGS=0` turns it off.
+"""
+from __future__ import annotations
+
+import json
+import os
+
+from rt.index.model import Definition
+
+TAGGED = frozenset({"c", "cpp", "csharp", "kotlin", "swift", "ruby", "php", "scala", "shell", "lua", "dart", "elixir",
+                    "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
+                    "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
+"""rt's names of the languages whose definitions come from ctags (it knows most; a file it does not know gives none)."""
+
+KINDS = {"function": "function", "method": "method", "singletonMethod": "method", "subroutine": "function",
+         "class": "class", "struct": "struct", "union": "struct", "enum": "enum", "interface": "interface",
+         "trait": "trait", "protocol": "interface", "object": "class", "implementation": "class",
+         "category": "class", "module": "module", "namespace": "namespace", "package": "module",
+         "typedef": "type", "type": "type", "typealias": "type", "record": "type", "property": "property",
+         "delegate": "type", "event": "property", "macro": "macro", "constant": "constant",
+         "define": "constant"}
+"""ctags' kinds kept, as rt names them; the rest (members, fields, variables, enumerators, aliases, heredocs,
+a C file's includes) are no place a task's change starts."""
+
+RULE = "label"
+"""ctags' kind of a YACC grammar's rule: kept for grammars only (elsewhere a label is a `goto` target)."""
+
+TIMEOUT = 60.0
+"""Seconds one batch may take; past them its files give no definitions (the build goes on)."""
+
+_PLAIN_LINES = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+"""Characters `str.splitlines` ends a line at and ctags does not: a file holding one gives no definitions, as
+ctags' line numbers would not be rt's."""
+
+_BODIES = frozenset({"method", "singletonMethod", "function", "subroutine"})
+"""ctags' kinds of a code body: a constant it finds inside one is a use (a class compared, a value read)."""
+
+_found: str | None = None
+_probed = False
+
+
+def program() -> str | None:
+    """The Universal Ctags to run (with JSON output), found once per process; None when there is none."""
+    global _found, _probed
+    if not _probed:
+        _probed = True
+        import shutil
+        exe = None if os.environ.get("RT_CTAGS", "") == "0" else shutil.which("ctags")
+        if exe:
+            import subprocess
+            from rt.core import run
+            try:
+                out = run([exe, "--version"], ".", timeout=10).stdout
+            except (OSError, subprocess.TimeoutExpired):
+                out = b""
+            _found = exe if out.startswith(b"Universal Ctags") and b"+json" in out else None
+    return _found
+
+
+def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[Definition]]:
+    """path -> its definitions, for each of `files` (path, language, text) ctags can read; {} without ctags or
+    when it fails. Sorted by line, as the other readers give them."""
+    exe = program()
+    texts = {p: (lang, t) for p, lang, t in files if "\n" not in p and not _PLAIN_LINES.intersection(t.replace("\r\n", "\n"))}
+    if exe is None or not texts:
+        return {}
+    import subprocess
+    from rt.core import run
+    argv = [exe, "--options=NONE", "--output-format=json", "--fields=+ne", "--sort=no", "-f", "-", "-L", "-"]
+    listed = "".join(f"./{p}\n" for p in texts).encode("utf-8", "surrogateescape")
+    try:
+        proc = run(argv, root, timeout=TIMEOUT, input=listed)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    found: dict[str, list[Definition]] = {}
+    lines: dict[str, list[str]] = {}
+    for raw in proc.stdout.splitlines():
+        try:
+            tag = json.loads(raw)
+        except ValueError:
+            continue
+        path = str(tag.get("path", ""))[2:]
+        if path not in texts or tag.get("_type") != "tag":
+            continue
+        lang, text = texts[path]
+        kind = "rule" if tag.get("kind") == RULE and lang == "grammar" else KINDS.get(tag.get("kind", ""))
+        start, name = tag.get("line"), tag.get("name")
+        if kind is None or type(start) is not int or not isinstance(name, str) or not name \
+                or kind == "constant" and tag.get("scopeKind") in _BODIES:   # Ruby's `if Array === body` in a method
+            continue
+        src = lines.get(path)
+        if src is None:
+            src = lines[path] = text.splitlines()
+        if not 0 < start <= len(src):
+            continue
+        end = tag.get("end")
+        end = min(max(end, start), len(src)) if type(end) is int else 0   # 0: ctags gives none (see below)
+        parent = str(tag.get("scope", ""))
+        head, dot, leaf = name.replace(":", ".").rpartition(".")   # Lua's `M.step`, `M:new`
+        if dot and head and leaf:
+            name, parent = leaf, f"{parent}.{head}" if parent else head
+        found.setdefault(path, []).append(Definition(name, kind, start, end, src[start - 1].strip()[:200], parent))
+    for path, defs in found.items():
+        unique = {tuple(d.row()): d for d in defs}   # a name ctags gives twice (a C prototype in extras ...)
+        defs[:] = sorted(unique.values(), key=lambda d: (d.start, -d.end, d.name, d.kind))
+        _ends(defs, lines[path])
+    return found
+
+
+def _ends(defs: list[Definition], src: list[str]) -> None:
+    """Where ctags gives no end: a function or a grammar's rule (shell's, Lua's) ends before the next definition
+    starts, or at the file's end, blank lines left out; anything else (a constant) is its first line."""
+    for i, d in enumerate(defs):
+        if d.end:
+            continue
+        if d.kind not in ("function", "method", "rule"):
+            d.end = d.start
+            continue
+        end = next((n.start for n in defs[i + 1:] if n.start > d.start), len(src) + 1) - 1
+        while end > d.start and not src[end - 1].strip():
+            end -= 1
+        d.end = end

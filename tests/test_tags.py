@@ -1,0 +1,118 @@
+"""Definitions in the languages rt has no reader of, from Universal Ctags (rt/index/tags.py): what the look-ups
+and the ranking get from it, the same from a cold repository's partial index, and words only without it."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+
+from rt.index import tags
+from tests.hooks_support import context_text, hook, payload
+
+pytestmark = pytest.mark.skipif(shutil.which("ctags") is None or tags.program() is None,
+                                reason="needs ctags: not installed here (`bash .ci/run` installs it)")
+
+SOURCES = {
+    "lib/billing.rb": "module Billing\n  class Invoice\n    def total(rows)\n      rows.sum\n    end\n\n"
+                      "    def self.build\n      new if Array === rows\n    end\n  end\nend\n",
+    "src/Cart.cs": "namespace Shop {\n  public class Cart {\n    public int Total(int x) {\n      return x;\n    }\n"
+                   "    public string Name { get; set; }\n  }\n}\n",
+    "src/add.c": "#include <stdio.h>\nstatic int add(int a, int b) {\n  return a + b;\n}\nstruct point { int x; };\n",
+    "grammar/calc.y": "%{\nint x;\n%}\n%token NUM\n%%\nexpr: expr '+' term\n    | term\n    ;\nterm: NUM\n    ;\n%%\n",
+    "scripts/deploy.sh": "#!/bin/sh\nrelease_build() {\n  echo build\n}\nrelease_build\n",
+    "plugin/steps.lua": "local M = {}\nfunction M.step(x)\n  return x\nend\nreturn M\n",
+}
+"""A file of each kind: Ruby modules and singleton methods, a C# namespace and property, a C function and struct,
+a YACC grammar's rules, a shell function, a Lua module's function."""
+
+
+def outline(project, path: str) -> list[str]:
+    return [" ".join(line.split()) for line in project.rt("outline", path).splitlines()[1:]]
+
+
+def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
+    for rel, text in SOURCES.items():
+        project.write(rel, text)
+    project.write("src/--options=evil.rb", "class Evil\nend\n")   # a name ctags would take for an option
+    project.write(".ctags.d/fake.ctags", "--regex-ruby=/rows/Injected/c/\n")   # the repository's ctags options
+    project.write("src/paged.c", "int first(void) {\n  return 1;\n}\n\x0c\nint second(void) {\n  return 2;\n}\n")
+    project.init_git()
+    assert outline(project, "lib/billing.rb") == ["1-11 module Billing module Billing", "2-10 class Invoice class Invoice",
+                                                  "3-5 method total def total(rows)", "7-9 method build def self.build"]
+    assert outline(project, "src/Cart.cs") == ["1-8 namespace Shop namespace Shop {", "2-7 class Cart public class Cart {",
+                                               "3-5 method Total public int Total(int x) {",
+                                               "6-6 property Name public string Name { get; set; }"]
+    assert outline(project, "src/add.c") == ["2-4 function add static int add(int a, int b) {",
+                                             "5-5 struct point struct point { int x; };"]
+    assert outline(project, "grammar/calc.y") == ["6-8 rule expr expr: expr '+' term", "9-11 rule term term: NUM"]
+    assert outline(project, "scripts/deploy.sh") == ["2-5 function release_build release_build() {"]   # no end: to the next
+    assert outline(project, "plugin/steps.lua") == ["2-5 function step function M.step(x)"]   # or the file's end
+    assert project.rt("symbol", "Total").split("  ")[:2] == ["src/Cart.cs:3-5", "method Shop.Cart.Total"]
+    assert project.rt("symbol", "Evil").startswith("src/--options=evil.rb:1-2  class Evil")
+    assert "no definition" in project.rt("symbol", "Injected", ret=1)   # the repository's .ctags.d was not read
+    assert project.rt_json("outline", "src/paged.c")["definitions"] == []   # a form feed: ctags' lines are not Read's
+    proc = project.rt_proc("outline", "lib/billing.rb", env={"RT_CTAGS": "0"})
+    assert proc.returncode == 0, proc.stderr
+
+
+def test_without_ctags_those_files_give_their_words_only(project):
+    project.write("lib/billing.rb", SOURCES["lib/billing.rb"])
+    project.init_git()
+    off = {"RT_CTAGS": "0"}
+    assert project.rt_proc("index", env=off).returncode == 0
+    proc = project.rt_proc("outline", "lib/billing.rb", "--json", env=off)
+    assert '"definitions": []' in proc.stdout, proc.stdout
+    assert "lib/billing.rb" in project.rt_proc("find", "rows.sum", env=off).stdout
+
+
+def test_a_task_naming_a_method_finds_it_in_a_language_ctags_reads(project):
+    """The definition-name channel and the injection's named definitions work for them too: a task naming
+    `Invoice.total` shows that method as code."""
+    for rel, text in SOURCES.items():
+        project.write(rel, text)
+    for k in range(30):   # other Ruby files that say "total" and "invoice" in their text
+        project.write(f"lib/report_{k}.rb", f"# the invoice total of report {k}\nREPORT_{k} = 'total invoice'\n")
+    project.init_git()
+    data = project.rt_json("pack", "Invoice.total ignores the empty rows")
+    assert data["ranked"][0] == {"path": "lib/billing.rb", "score": data["ranked"][0]["score"],
+                                 "why": ["defines: Invoice, total", "text: rows"]}, data["ranked"][:3]
+    code, out, err = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit",
+                                                                  prompt="/runtask Invoice.total ignores the empty rows"))
+    assert code == 0, err
+    assert "### lib/billing.rb 3-5 of 11: method Billing.Invoice.total\n3\t    def total(rows)\n" in \
+        context_text(out, "UserPromptSubmit")
+
+
+def test_the_partial_index_reaches_the_same_definitions(tmp_path):
+    """A cold repository's partial index (rt/index/partial.py) parses the files of ctags' languages on demand as
+    the full build does: the same definitions, and the same settled ranking."""
+    import sys
+    from pathlib import Path
+    from types import SimpleNamespace
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    from genrepo import generate
+    from rt.core import Repo
+    from rt.index import index
+    from rt.index.partial import Partial
+    from rt.pack.rank import RANKED, rank, settle
+    from rt.snapshot import scan
+    from rt.store import Store
+    root = tmp_path / "repo"
+    generate(root, 1500)
+    for rel, text in SOURCES.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
+    repo = Repo(root, True)
+    store = Store(repo)
+    full = index.load(SimpleNamespace(repo=repo, store=store, probe=None))
+    names = sorted({d.name for p in SOURCES for d in full.entry(p).defs})
+    assert {"Invoice", "total", "Total", "add", "expr", "release_build", "step"} <= set(names)
+    for task in ("Invoice total of the build", "release build of the deploy", "the Cart Total property Name"):
+        partial = Partial(repo, scan(repo, store).files)
+        got, want = settle(partial, task), rank(full, task)
+        assert [(f.path, f.score) for f in got.files[:RANKED]] == [(f.path, f.score) for f in want.files[:RANKED]], task
+    partial = Partial(repo, scan(repo, store).files)
+    assert {n: partial.definitions(n) for n in names} == {n: full.definitions(n) for n in names}
