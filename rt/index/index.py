@@ -822,13 +822,14 @@ CHUNK = 64
 """Files per pool task: enough to spread the per-task cost, few enough to keep every worker busy to the end."""
 
 
-def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True) -> list[FileEntry]:
+def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True, ctags: bool = True) -> list[FileEntry]:
     """The entries of `todo`'s files (path, blob id, kind), in its order; without `counts`, no ranking word
-    counts (`FileEntry.terms`: a partial index counts from the bytes itself). Many files are parsed by a pool
+    counts (`FileEntry.terms`: a partial index counts from the bytes itself); without `ctags`, no definitions
+    from it (the partial index has them already, `Partial._tag`). Many files are parsed by a pool
     of processes in chunks, put back in order, so the index is the same as a serial build's, byte for
     byte; where no pool can start (no fork, no semaphores) they are parsed here."""
     if WORKERS < 2 or len(todo) < POOL_FROM:
-        return _parse_chunk(root, todo, counts)
+        return _parse_chunk(root, todo, counts, ctags)
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
     try:
         import multiprocessing
@@ -836,13 +837,13 @@ def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True) 
         from concurrent.futures.process import BrokenProcessPool
         method = "fork" if sys.platform == "linux" else None   # fork: no re-import; elsewhere the platform's own
         with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context(method)) as pool:
-            return [e for part in pool.map(_parse_chunk, [root] * len(chunks), chunks, [counts] * len(chunks))
-                    for e in part]
+            return [e for part in pool.map(_parse_chunk, [root] * len(chunks), chunks, [counts] * len(chunks),
+                                           [ctags] * len(chunks)) for e in part]
     except (OSError, ImportError, BrokenProcessPool):
-        return _parse_chunk(root, todo, counts)
+        return _parse_chunk(root, todo, counts, ctags)
 
 
-def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = True) -> list[FileEntry]:
+def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = True, ctags: bool = True) -> list[FileEntry]:
     """Read and parse each file of `todo` (path, blob id, kind): what one pool task does."""
     from rt.core import Repo
     from rt.index import langs, tags
@@ -861,7 +862,7 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
                       [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
         e.terms = _text_terms(e, text) if counts else None
         out.append(e)
-        if lang in tags.TAGGED and p.note != "minified":
+        if ctags and lang in tags.TAGGED and p.note != "minified":
             tagged.append((path, lang, text))
     if tagged:
         found = tags.definitions(root, tagged)

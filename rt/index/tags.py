@@ -71,7 +71,7 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
         return {}
     import subprocess
     from rt.core import run
-    argv = [exe, "--options=NONE", "--output-format=json", "--fields=+ne", "--sort=no", "-f", "-", "-L", "-"]
+    argv = [exe, "--options=NONE", "--output-format=json", "--fields=+ne", "--fields=-P", "--sort=no", "-f", "-", "-L", "-"]
     listed = "".join(f"./{p}\n" for p in texts).encode("utf-8", "surrogateescape")
     try:
         proc = run(argv, root, timeout=TIMEOUT, input=listed)
