@@ -488,7 +488,7 @@ _PARSE_CHUNK = index_module._parse_chunk
 
 
 def _mixed_tree(project, n: int) -> None:
-    """`n` files of every kind a build meets: Python, TypeScript/TSX with imports, Go, Markdown, locale
+    """`n` files of every kind a build meets: Python, TypeScript/TSX with imports, Go, Markdown, Ruby, locale
     JSON, a syntax error, a binary and a minified file."""
     for i in range(n):
         d = f"pkg{i % 7}/sub{i % 3}"
@@ -500,8 +500,11 @@ def _mixed_tree(project, n: int) -> None:
                                            f"  return <div title=\"Cart {i}\">{{t('cart.empty')}}</div>;\n}}\n")
         elif i % 5 == 2:
             project.write(f"{d}/g{i}.go", f"package sub\n\n// Total{i} adds.\nfunc Total{i}(x int) int {{\n\treturn x + {i}\n}}\n")
-        elif i % 5 == 3:
+        elif i % 10 == 3:
             project.write(f"{d}/NOTES_{i}.md", f"# Notes {i}\n\nInvoice number {i} and the cart.\n")
+        elif i % 5 == 3:   # ctags' definitions, where it is installed: read in batches alike in both builds
+            project.write(f"{d}/r{i}.rb", f"module Shop{i}\n  class Cart\n    def total_{i}(rows)\n      rows.sum\n"
+                                          f"    end\n  end\nend\n")
         else:
             project.write(f"{d}/u{i}.ts", f"export const LIMIT_{i} = {i};\nexport function helper{i}(x: number) {{ return x; }}\n")
     project.write("locales/en.json", '{"cart": {"empty": "Your cart is empty", "checkout": "Proceed to checkout"}}\n')
@@ -511,10 +514,10 @@ def _mixed_tree(project, n: int) -> None:
     project.write("dist/app.min.js", "var a=1;" * 1000)
 
 
-def _noting_its_process(root, todo, counts=True):
+def _noting_its_process(root, todo, counts=True, ctags=True):
     """`index._parse_chunk` that leaves its process id in $RT_TEST_PIDS (module level: the pool pickles it)."""
     (Path(os.environ["RT_TEST_PIDS"]) / str(os.getpid())).touch()
-    return _PARSE_CHUNK(root, todo, counts)
+    return _PARSE_CHUNK(root, todo, counts, ctags)
 
 
 def test_a_parallel_build_equals_a_serial_build_byte_for_byte(project, monkeypatch, tmp_path):
