@@ -304,6 +304,19 @@ def test_a_files_blocks_come_in_line_order(project, monkeypatch):
     assert [f.start for f in shown] == [100, 1, 116, 4]   # what follows (the tests) reads them as chosen
 
 
+def test_a_vendored_projects_tests_are_not_the_nearest(project):
+    """redis's `deps/jemalloc/test/unit/tsd.c` (`data_cleanup`) was shown as the test of a task about expiry
+    cleanups: a vendored project's tests test that project. A top `deps/` is vendored, as `vendor/` is."""
+    project.write("src/expire.py", "".join(f"def expire_cleanup_{k}(db):\n    return db\n\n\n" for k in range(5)))
+    project.write("deps/alloc/tests/test_cleanup.py", "def test_data_cleanup():\n    # expire cleanup of the data\n"
+                  "    assert expire_cleanup_1 is not None\n")
+    project.write("tests/test_expire.py", "from src.expire import expire_cleanup_2\n\n\ndef test_expire_cleanup():\n"
+                  "    assert expire_cleanup_2({}) == {}\n")
+    project.init_git()
+    text = runtask(project, "/runtask cleanups related to expire cleanup")
+    assert "deps/alloc" not in text and "tests/test_expire.py" in text, text
+
+
 def test_a_keyword_is_not_the_tasks_english_word(project):
     """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
     nothing of the task, and no section is made of them."""

@@ -32,7 +32,7 @@ from rt.core import is_test
 from rt.index.langs import language
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
-from rt.pack.rank import short, weighed_kind
+from rt.pack.rank import kind_of, short, weighed_kind
 
 INJECT_CHARS = 9500
 """The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""
@@ -322,8 +322,8 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
         """A test in the shown code's language (bat's `tests/syntax-tests` hold Svelte and Go samples, no tests
         of its Rust) and package, or a package holding it (a monorepo's backend specs test no page of its admin
         app; ripgrep's root tests its crates)."""
-        if not is_test(path) or langs and _family(path) not in langs:
-            return False
+        if not is_test(path) or langs and _family(path) not in langs or kind_of(path) == "vendored":
+            return False   # redis's deps/jemalloc/test/ tests jemalloc
         home = package(path)   # the code's own package or one holding it (ripgrep's root tests its crates)
         return any(p == home or not home or p.startswith(home + "/") for p in packages)
 

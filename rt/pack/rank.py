@@ -113,7 +113,8 @@ CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "jav
                         "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
 MARKUP = frozenset({"html", "css"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
-_VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/")
+_VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/|^deps/")
+"""Another project's code kept in this one: Go's `vendor/`, C's `third_party/`, redis's and Node's top `deps/`."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
