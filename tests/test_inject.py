@@ -317,6 +317,23 @@ def test_a_vendored_projects_tests_are_not_the_nearest(project):
     assert "deps/alloc" not in text and "tests/test_expire.py" in text, text
 
 
+def test_a_block_holding_two_definitions_names_both():
+    """sinatra's `ETAG_KINDS = ...` line and the `etag` method after it, one block, were labelled "constant
+    ETAG_KINDS" alone; a class's methods inside it are not listed beside it."""
+    from types import SimpleNamespace
+    from rt.index.model import Definition
+    from rt.pack.fragments import Fragment
+    from rt.pack.inject import _label
+    defs = [Definition("ETAG_KINDS", "constant", 613, 613, "ETAG_KINDS = ...", ""),
+            Definition("etag", "method", 623, 650, "def etag(value)", "Base"),
+            Definition("Cart", "class", 700, 760, "class Cart", ""), Definition("total", "method", 702, 705, "def total", "Cart")]
+    entry = SimpleNamespace(defs=defs)
+    assert _label(entry, Fragment("a.rb", 613, 640, 900, "a definition", [], ["ETAG_KINDS", "etag"])) == \
+        ("constant ETAG_KINDS, method Base.etag", 650)
+    assert _label(entry, Fragment("a.rb", 700, 720, 900, "a definition", [], ["Cart", "total"])) == ("class Cart", 760)
+    assert _label(entry, Fragment("a.rb", 800, 810, 900, "lines with task words", [], [])) == ("lines with task words", 810)
+
+
 def test_a_keyword_is_not_the_tasks_english_word(project):
     """`continues` in a task and `continue;` in the code share a key: the lines holding only the keyword say
     nothing of the task, and no section is made of them."""

@@ -112,20 +112,16 @@ def _value(frag: Fragment, terms: set[str], place: int) -> float:
     return (3 * named + body) / (1 + place) * (1.0 if frag.names else 0.5)
 
 
-def _definition(entry, frag: Fragment):
-    """The definition a fragment starts with, for its true extent and its parent's name."""
-    for d in entry.defs if entry else []:
-        if frag.start <= d.start <= frag.end and d.name in frag.names:
-            return d
-    return None
-
-
 def _label(entry, frag: Fragment) -> tuple[str, int]:
-    """What a fragment shows, and the last line of the definition it belongs to (past `frag.end` when cut)."""
-    d = _definition(entry, frag)
-    if d is None:
+    """What a fragment shows, and the last line of the definition it belongs to (past `frag.end` when cut): the
+    definitions starting in it, the first three (sinatra's `ETAG_KINDS` line and the `etag` method after it were
+    labelled by the constant alone)."""
+    shown = [d for d in entry.defs if frag.start <= d.start <= frag.end and d.name in frag.names] if entry else []
+    if not shown:
         return frag.what, frag.end
-    return f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}", max(d.end, frag.end)
+    outer = [d for d in shown if not any(o is not d and o.start <= d.start and d.end <= o.end for o in shown)] or shown[:1]
+    label = ", ".join(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in outer[:3])
+    return label + (", ..." if len(outer) > 3 else ""), max(max(d.end for d in shown), frag.end)
 
 
 _IDENT = re.compile(r"(?<![\w.$/-])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
