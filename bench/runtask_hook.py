@@ -73,7 +73,7 @@ def build_cost(tree: Path, root: Path) -> tuple[float, float, int]:
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run([sys.executable, "-S", "-m", "rt", "index"], cwd=tree, capture_output=True, check=True,
-                   env={**os.environ, "PYTHONPATH": str(root)})
+                   env={**os.environ, "PYTHONPATH": str(root), **ENV.get(str(root), {})})
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime, wall, 0
@@ -88,7 +88,8 @@ def once(tree: Path, cold: bool, root: Path = ROOT, task: str = TASK) -> tuple[f
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run([sys.executable, "-S", "-m", "rt", "hook", "user-prompt-submit"], input=payload, cwd=tree,
-                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root)}, check=True)
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(root), **ENV.get(str(root), {})},
+                          check=True)
     end = time.perf_counter()
     wall = end - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -118,6 +119,9 @@ def _built(tree: Path) -> int:
     return (tree / ".rt" / "index" / "meta.json").stat().st_mtime_ns
 
 
+ENV: dict[str, dict[str, str]] = {}
+"""Per rt checkout, the environment its runs add (`--against-env`)."""
+
 READY: dict[str, list[float]] = {}
 """Per rt checkout, the seconds from each cold hook's end until the full index was ready."""
 
@@ -129,6 +133,8 @@ def main() -> None:
     ap.add_argument("--tree", type=Path, help="an existing bench/genrepo.py tree (else one is made)")
     ap.add_argument("--against", type=Path, help="another rt checkout to time in the same rounds")
     ap.add_argument("--against-tree", type=Path, help="a clone of --tree for the --against checkout to run in")
+    ap.add_argument("--against-env", action="append", default=[], metavar="NAME=VALUE",
+                    help="set for the --against checkout's runs (RT_CTAGS=0: the same rt without ctags)")
     ap.add_argument("--task", default=TASK, help="the task text (a real repository's commit subject, say)")
     ap.add_argument("--only", choices=("cold", "warm"),
                     help="only cold runs (no `rt index` row), or only warm ones, one after another (a second /runtask "
@@ -138,6 +144,8 @@ def main() -> None:
     if args.server and (args.only != "warm" or args.against):
         sys.exit("--server goes with --only warm and without --against")
     roots = [ROOT] + ([args.against.resolve()] if args.against else [])
+    if args.against_env:
+        ENV[str(roots[-1])] = dict(kv.split("=", 1) for kv in args.against_env)
     for root in roots:
         compileall.compile_dir(root / "rt", quiet=1)
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,7 +1,8 @@
 """Definitions in the languages rt has no reader of (C, C++, C#, Ruby, PHP, Kotlin, shell, Lua ... and parser
 generators' grammars), from Universal Ctags when it is installed: without it, their files give words only.
 
-One `ctags` process reads a batch of files (a build's chunk), named on its standard input, each as `./path` so
+One `ctags` process reads a batch of files (a build's chunk; for a cold repository's partial index, every file in
+its languages at once), named on its standard input, each as `./path` so
 that no name is taken for an option. `--options=NONE` keeps the repository's own `.ctags.d/` and the user's
 out: what a file defines is the same on every machine with the same ctags. `RT_CTAGS=0` turns it off.
 """
