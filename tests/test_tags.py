@@ -10,8 +10,8 @@ import pytest
 from rt.index import tags
 from tests.hooks_support import context_text, hook, payload
 
-pytestmark = pytest.mark.skipif(shutil.which("ctags") is None or tags.program() is None,
-                                reason="needs ctags: not installed here (`bash .ci/run` installs it)")
+needs_ctags = pytest.mark.skipif(shutil.which("ctags") is None or tags.program() is None,
+                                 reason="needs ctags: not installed here (`bash .ci/run` installs it)")
 
 SOURCES = {
     "lib/billing.rb": "module Billing\n  class Invoice\n    def total(rows)\n      rows.sum\n    end\n\n"
@@ -31,6 +31,7 @@ def outline(project, path: str) -> list[str]:
     return [" ".join(line.split()) for line in project.rt("outline", path).splitlines()[1:]]
 
 
+@needs_ctags
 def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
     for rel, text in SOURCES.items():
         project.write(rel, text)
@@ -60,12 +61,17 @@ def test_without_ctags_those_files_give_their_words_only(project):
     project.write("lib/billing.rb", SOURCES["lib/billing.rb"])
     project.init_git()
     off = {"RT_CTAGS": "0"}
-    assert project.rt_proc("index", env=off).returncode == 0
+    proc = project.rt_proc("index", env=off)
+    assert proc.returncode == 0 and proc.stdout.splitlines()[-1] == \
+        "ruby: words only; their definitions come from Universal Ctags (install it, then `rt index --rebuild`)", proc.stdout
+    if tags.program():
+        assert "words only" not in project.rt("index")
     proc = project.rt_proc("outline", "lib/billing.rb", "--json", env=off)
     assert '"definitions": []' in proc.stdout, proc.stdout
     assert "lib/billing.rb" in project.rt_proc("find", "rows.sum", env=off).stdout
 
 
+@needs_ctags
 def test_a_task_naming_a_method_finds_it_in_a_language_ctags_reads(project):
     """The definition-name channel and the injection's named definitions work for them too: a task naming
     `Invoice.total` shows that method as code."""
@@ -84,6 +90,7 @@ def test_a_task_naming_a_method_finds_it_in_a_language_ctags_reads(project):
         context_text(out, "UserPromptSubmit")
 
 
+@needs_ctags
 def test_the_partial_index_reaches_the_same_definitions(tmp_path):
     """A cold repository's partial index (rt/index/partial.py) parses the files of ctags' languages on demand as
     the full build does: the same definitions, and the same settled ranking."""

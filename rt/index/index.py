@@ -1009,5 +1009,11 @@ def cmd_index(ctx, args) -> Result:
     lines = [f"index: {counted(m['files'], 'file')}, {counted(m['definitions'], 'definition')} "
              f"({counted(idx.parsed, 'file')} parsed now)"]
     lines += [f"  {lang:<12} {count}" for lang, count in sorted(m["langs"].items(), key=lambda kv: (-kv[1], kv[0]))]
+    from rt.index import tags
+    untagged = sorted(lang for lang in m["langs"] if lang in tags.TAGGED)
+    untagged = untagged if untagged and tags.program() is None else []
+    if untagged:   # the user can do something about it
+        lines.append(f"{', '.join(untagged)}: words only; their definitions come from Universal Ctags "
+                     "(install it, then `rt index --rebuild`)")
     return Result("\n".join(lines), {"files": m["files"], "definitions": m["definitions"], "parsed": idx.parsed,
-                                     "langs": m["langs"]})
+                                     "langs": m["langs"], "words_only": untagged})
