@@ -22,6 +22,13 @@ SOURCES = {
     "grammar/calc.y": "%{\nint x;\n%}\n%token NUM\n%%\nexpr: expr '+' term\n    | term\n    ;\nterm: NUM\n    ;\n%%\n",
     "scripts/deploy.sh": "#!/bin/sh\nrelease_build() {\n  echo build\n}\nrelease_build\n",
     "plugin/steps.lua": "local M = {}\nfunction M.step(x)\n  return x\nend\nreturn M\n",
+    "src/Json/Convert.cs": "namespace Newtonsoft.Json\n{\n    public static class JsonConvert\n    {\n"
+                           "        public static string ToString(bool value)\n        {\n            return \"\";\n"
+                           "        }\n    }\n}\n",
+    "src/box.cpp": "namespace outer { namespace inner {\nclass Box {\n public:\n  int size() const { return 1; }\n};\n} }\n",
+    "lib/shop/cart.ex": "defmodule Shop.Cart do\n  def total(rows), do: rows\nend\n",
+    "src/Routing/Route.php": "<?php\nnamespace Slim\\Routing;\n\nclass Route\n{\n    public function run()\n    {\n"
+                             "        return 1;\n    }\n}\n",
 }
 """A file of each kind: Ruby modules and singleton methods, a C# namespace and property, a C function and struct,
 a YACC grammar's rules, a shell function, a Lua module's function."""
@@ -49,7 +56,15 @@ def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
     assert outline(project, "grammar/calc.y") == ["6-8 rule expr expr: expr '+' term", "9-11 rule term term: NUM"]
     assert outline(project, "scripts/deploy.sh") == ["2-5 function release_build release_build() {"]   # no end: to the next
     assert outline(project, "plugin/steps.lua") == ["2-5 function step function M.step(x)"]   # or the file's end
-    assert project.rt("symbol", "Total").split("  ")[:2] == ["src/Cart.cs:3-5", "method Shop.Cart.Total"]
+    assert project.rt("symbol", "Total").split("  ")[:2] == ["src/Cart.cs:3-5", "method Cart.Total"]   # no namespace
+    assert outline(project, "src/Json/Convert.cs") == [
+        "1-10 namespace Newtonsoft.Json namespace Newtonsoft.Json", "3-9 class JsonConvert public static class JsonConvert",
+        "5-8 method ToString public static string ToString(bool value)"]
+    assert project.rt("symbol", "size").split("  ")[:2] == ["src/box.cpp:4-4", "function Box.size"]
+    assert project.rt("symbol", "total").split("  ")[:2] == ["lib/billing.rb:3-5", "method Billing.Invoice.total"]
+    assert outline(project, "lib/shop/cart.ex")[0] == "1-3 module Cart defmodule Shop.Cart do"
+    assert outline(project, "src/Routing/Route.php") == ["2-2 namespace Slim\\Routing namespace Slim\\Routing;",
+                                                         "4-10 class Route class Route", "6-10 function run public function run()"]
     assert project.rt("symbol", "Evil").startswith("src/--options=evil.rb:1-2  class Evil")
     assert "no definition" in project.rt("symbol", "Injected", ret=1)   # the repository's .ctags.d was not read
     assert project.rt_json("outline", "src/paged.c")["definitions"] == []   # a form feed: ctags' lines are not Read's

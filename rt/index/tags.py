@@ -38,6 +38,9 @@ _PLAIN_LINES = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
 """Characters `str.splitlines` ends a line at and ctags does not: a file holding one gives no definitions, as
 ctags' line numbers would not be rt's."""
 
+_SPACES = frozenset({"namespace", "package"})
+"""ctags' kinds of a name that only holds others: left out of its definitions' parents."""
+
 _BODIES = frozenset({"method", "singletonMethod", "function", "subroutine"})
 """ctags' kinds of a code body: a constant it finds inside one is a use (a class compared, a value read)."""
 
@@ -78,20 +81,27 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
         proc = run(argv, root, timeout=TIMEOUT, input=listed)
     except (OSError, subprocess.TimeoutExpired):
         return {}
-    found: dict[str, list[Definition]] = {}
-    lines: dict[str, list[str]] = {}
+    tags = []
+    spaces: dict[str, set[str]] = {}   # path -> the full names of its namespaces and packages
     for raw in proc.stdout.splitlines():
         try:
             tag = json.loads(raw)
         except ValueError:
             continue
         path = str(tag.get("path", ""))[2:]
-        if path not in texts or tag.get("_type") != "tag":
-            continue
+        if path in texts and tag.get("_type") == "tag" and isinstance(tag.get("name"), str):
+            tags.append((path, tag))
+            if tag.get("kind") in _SPACES:   # its full name, in C++'s, PHP's and the others' forms
+                scope = str(tag.get("scope", ""))
+                spaces.setdefault(path, set()).update({f"{scope}{sep}{tag['name']}" for sep in ("::", ".", "\\")}
+                                                      if scope else {tag["name"]})
+    found: dict[str, list[Definition]] = {}
+    lines: dict[str, list[str]] = {}
+    for path, tag in tags:
         lang, text = texts[path]
         kind = "rule" if tag.get("kind") == RULE and lang == "grammar" else KINDS.get(tag.get("kind", ""))
         start, name = tag.get("line"), tag.get("name")
-        if kind is None or type(start) is not int or not isinstance(name, str) or not name \
+        if kind is None or type(start) is not int or not name \
                 or kind == "constant" and tag.get("scopeKind") in _BODIES:   # Ruby's `if Array === body` in a method
             continue
         src = lines.get(path)
@@ -101,10 +111,11 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
             continue
         end = tag.get("end")
         end = min(max(end, start), len(src)) if type(end) is int else 0   # 0: ctags gives none (see below)
-        parent = str(tag.get("scope", ""))
-        head, dot, leaf = name.replace(":", ".").rpartition(".")   # Lua's `M.step`, `M:new`
-        if dot and head and leaf:
-            name, parent = leaf, f"{parent}.{head}" if parent else head
+        parent = _parent(str(tag.get("scope", "")), spaces.get(path, ()))
+        if lang == "lua":   # `function M.step`, `function M:new`: ctags names them whole
+            head, dot, leaf = name.replace(":", ".").rpartition(".")
+            if dot and head and leaf:
+                name, parent = leaf, f"{parent}.{head}" if parent else head
         found.setdefault(path, []).append(Definition(name, kind, start, end, src[start - 1].strip()[:200], parent))
     for path, defs in found.items():
         unique = {tuple(d.row()): d for d in defs}   # a name ctags gives twice (a C prototype in extras ...)
@@ -113,16 +124,26 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
     return found
 
 
+def _parent(scope: str, spaces) -> str:
+    """A definition's parent as rt's readers give it, dotted: its enclosing class or type, the namespace or
+    package holding it left out (C#'s `Newtonsoft.Json.JsonConvert` is `JsonConvert`, as a Java class's package)."""
+    held = max((s for s in spaces if scope == s or scope.startswith((s + "::", s + ".", s + "\\"))), key=len, default="")
+    return scope[len(held):].lstrip(":.\\").replace("::", ".").replace("\\", ".")   # C++'s `a::b`, PHP's `a\\b`
+
+
 def _ends(defs: list[Definition], src: list[str]) -> None:
-    """Where ctags gives no end: a function or a grammar's rule (shell's, Lua's) ends before the next definition
-    starts, or at the file's end, blank lines left out; anything else (a constant) is its first line."""
+    """Where ctags gives no end (shell and Lua functions, a grammar's rules, PHP's classes and functions), a
+    definition ends before the next one not inside it starts, or at the file's end, blank lines left out; a
+    constant, a macro or a property is its first line."""
     for i, d in enumerate(defs):
         if d.end:
             continue
-        if d.kind not in ("function", "method", "rule"):
+        if d.kind in ("constant", "macro", "property"):
             d.end = d.start
             continue
-        end = next((n.start for n in defs[i + 1:] if n.start > d.start), len(src) + 1) - 1
+        inner = f"{d.parent}.{d.name}" if d.parent else d.name
+        end = next((n.start for n in defs[i + 1:]
+                    if n.start > d.start and n.parent != inner and not n.parent.startswith(inner + ".")), len(src) + 1) - 1
         while end > d.start and not src[end - 1].strip():
             end -= 1
         d.end = end
