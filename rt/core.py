@@ -295,16 +295,18 @@ def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
     return picks[:n]
 
 
-_TEST = re.compile(r"(^|/)(tests?|__tests__|spec|specs|testing|e2e|cypress)/|(^|/)test_[^/]*$|_test\.[a-z]+$"
-                   r"|\.(test|spec)\.[a-z]+$")
+_TEST = re.compile(r"(^|/)(tests?|Tests?|__tests__|spec|specs|testing|e2e|cypress)/|(^|/)[\w.-]+\.[A-Za-z]*Tests?/"
+                   r"|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
 
 
 def is_test(path: str) -> bool:
-    """Whether a path is a test or a spec: `tests/`, `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what
-    end-to-end tests keep beside them (`e2e/`, Cypress's `cypress/`: their fixtures, helpers and the pages they
-    load). (Every path `_TEST` finds holds "test", "spec", "e2e/" or "cypress/": most paths are ruled out without
-    the expression; its answer for the others is kept, `_TESTS`.)"""
-    if "test" not in path and "spec" not in path and "e2e/" not in path and "cypress/" not in path:
+    """Whether a path is a test or a spec: `tests/` (Swift's `Tests/`), a .NET test project (`Foo.Tests/`,
+    `Foo.UnitTests/`), `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what end-to-end tests keep beside
+    them (`e2e/`, Cypress's `cypress/`: their fixtures, helpers and the pages they load). (Every path `_TEST` finds
+    holds "test", "Test", "spec", "e2e/" or "cypress/": most paths are ruled out without the expression; its answer
+    for the others is kept, `_TESTS`.)"""
+    if "test" not in path and "Test" not in path and "spec" not in path and "e2e/" not in path \
+            and "cypress/" not in path:
         return False
     got = _TESTS.get(path)
     if got is None:

@@ -52,9 +52,12 @@ def test_a_paths_test_verdict_is_worked_out_once(monkeypatch):
     paths = ["src/app.py", "tests/test_app.py", "src/latest.py", "pkg/spec_helper.rb", "web/a.spec.ts",
              "lib/contest/x.go", "lib/x_test.go", "spec/models/user_spec.rb", "src/test_utils/x.py",
              "src/__snapshots__/App.test.tsx.snap", "docs/snapshots.md", "cypress/platform/class.html",
-             "packages/app-tests/e2e/fixtures/documents.ts", "src/recypress/x.ts"]
+             "packages/app-tests/e2e/fixtures/documents.ts", "src/recypress/x.ts",
+             "Src/Newtonsoft.Json.Tests/JsonConvertTest.cs", "Tests/CoreTests/ParserTests.swift",
+             "src/App.UnitTests/CartTests.cs", "src/TestHelper.cs", "Sources/Core/Testing.swift"]
     first = [core.is_test(p) for p in paths]
     again = [core.is_test(p) for p in paths * 3]
     assert first == [bool(pattern.search(p)) for p in paths] and again == first * 3
-    assert first == [False, True, False, False, True, False, True, True, False, False, False, True, True, False]
-    assert sorted(searched) == sorted(p for p in paths if "test" in p or "spec" in p or "cypress/" in p)
+    assert first == [False, True, False, False, True, False, True, True, False, False, False, True, True, False,
+                     True, True, True, False, False]
+    assert sorted(searched) == sorted(p for p in paths if "test" in p or "Test" in p or "spec" in p or "cypress/" in p)
