@@ -29,7 +29,7 @@ LANGS = {
     ".yy": "grammar", ".l": "grammar", ".pegjs": "grammar", ".peggy": "grammar", ".pest": "grammar",
     ".lark": "grammar", ".grammar": "grammar",
 }
-"""File extension -> language. Languages rt reads no definitions of still count as code (`rank.CODE_LANGS`):
+"""File extension -> language. Languages rt has no reader of still count as code (`rank.CODE_LANGS`, `tags.TAGGED`):
 their files rank and show as code, not as data beside the JSON. "grammar" is a parser generator's source
 (`.y`, `.jison`, `.langium`, ANTLR's `.g4` ...): the code a change to a language's syntax edits."""
 

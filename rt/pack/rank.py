@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 
 from rt.core import is_test
+from rt.index.tags import TAGGED
 from rt.index.terms import keys_of_word, word_keys
 
 STOPWORDS = frozenset("""
@@ -107,10 +108,9 @@ LIKE = 0.4
 LIKE_COMMITS = 20
 """The most like commits that lend."""
 
-CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "c", "cpp", "csharp",
-                        "kotlin", "swift", "ruby", "php", "scala", "shell", "vue", "svelte", "lua", "dart", "elixir",
-                        "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
-                        "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
+CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "vue", "svelte"}) | TAGGED
+"""Languages of code: those rt reads, and those whose definitions come from ctags (`tags.TAGGED`, words only
+without it)."""
 MARKUP = frozenset({"html", "css"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|3rdparty)/|^deps/")
