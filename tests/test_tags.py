@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from rt.index import tags
+from rt.pack.rank import rank, settle
 from tests.hooks_support import context_text, hook, payload
+from tests.test_partial import _both, _ranked
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from genrepo import generate  # noqa: E402
 
 needs_ctags = pytest.mark.skipif(shutil.which("ctags") is None or tags.program() is None,
                                  reason="needs ctags: not installed here (`bash .ci/run` installs it)")
@@ -109,17 +116,6 @@ def test_a_task_naming_a_method_finds_it_in_a_language_ctags_reads(project):
 def test_the_partial_index_reaches_the_same_definitions(tmp_path):
     """A cold repository's partial index (rt/index/partial.py) parses the files of ctags' languages on demand as
     the full build does: the same definitions, and the same settled ranking."""
-    import sys
-    from pathlib import Path
-    from types import SimpleNamespace
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-    from genrepo import generate
-    from rt.core import Repo
-    from rt.index import index
-    from rt.index.partial import Partial
-    from rt.pack.rank import RANKED, rank, settle
-    from rt.snapshot import scan
-    from rt.store import Store
     root = tmp_path / "repo"
     generate(root, 1500)
     for rel, text in SOURCES.items():
@@ -127,14 +123,10 @@ def test_the_partial_index_reaches_the_same_definitions(tmp_path):
         (root / rel).write_text(text)
     subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
-    repo = Repo(root, True)
-    store = Store(repo)
-    full = index.load(SimpleNamespace(repo=repo, store=store, probe=None))
+    partial, full = _both(root)
     names = sorted({d.name for p in SOURCES for d in full.entry(p).defs})
     assert {"Invoice", "total", "Total", "add", "expr", "release_build", "step"} <= set(names)
-    for task in ("Invoice total of the build", "release build of the deploy", "the Cart Total property Name"):
-        partial = Partial(repo, scan(repo, store).files)
-        got, want = settle(partial, task), rank(full, task)
-        assert [(f.path, f.score) for f in got.files[:RANKED]] == [(f.path, f.score) for f in want.files[:RANKED]], task
-    partial = Partial(repo, scan(repo, store).files)
     assert {n: partial.definitions(n) for n in names} == {n: full.definitions(n) for n in names}
+    for task in ("Invoice total of the build", "release build of the deploy", "the Cart Total property Name"):
+        partial, full = _both(root)
+        assert _ranked(settle(partial, task)) == _ranked(rank(full, task)), task
