@@ -30,7 +30,7 @@ from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
 from rt.index.langs import MINIFIED_LINE, folder_counts, language, minified
-from rt.index.tags import TAGGED
+from rt.index.tags import TAGGED, definitions, program
 
 PARTIAL_FROM = 1000
 """Files from which a cold `/runtask` ranks on this index: below, the full build in the hook costs under a
@@ -236,10 +236,9 @@ class Partial:
 
 
     @cached_property
-    def _tagged(self) -> frozenset[str]:
-        """The languages whose definitions ctags gives here (`tags.py`): none without it."""
-        from rt.index.tags import program
-        return TAGGED if program() else frozenset()
+    def _tagged_files(self) -> frozenset[int]:
+        """The files in ctags' languages with a text (`tags.TAGGED`), found once: `_tag` is asked of every key's holders."""
+        return frozenset(f for f, p in enumerate(self.paths) if self._texts[f] and language(p) in TAGGED)
 
     def _tag(self, fids) -> None:
         """At the first of these files in ctags' languages, run it once over every file in them: their definitions
@@ -247,11 +246,10 @@ class Partial:
         function's name looks like its calls: every occurrence taken for a possible definition, a cold
         `/runtask` in a C repository parsed most of its files; the task's stop words, checked for a name
         defined, reach most files too, so one run over all costs the least: 0.5 s on redis's 986.)"""
-        if self._tags_read or not any(language(self.paths[f]) in TAGGED for f in fids) or not self._tagged:
+        if self._tags_read or self._tagged_files.isdisjoint(fids) or not program():
             return
         self._tags_read = True
-        todo = [f for f, p in enumerate(self.paths) if language(p) in TAGGED and self._texts[f]]
-        from rt.index.tags import definitions
+        todo = sorted(self._tagged_files)
         found = definitions(str(self.repo.root), [(self.paths[f], language(self.paths[f]), decode(self._texts[f]))
                                                   for f in todo])
         for f in todo:   # their `_names` when the ranking asks (`postings`)
@@ -414,9 +412,9 @@ class Partial:
             self._tag(self._find(name.encode("utf-8", "surrogateescape")))
 
         def keep(f: int) -> bool:
-            lang = language(self.paths[f])
             if f in self._tag_names:
                 return name in self._tag_names[f]
+            lang = language(self.paths[f])
             return lang in DEF_LANGS and defining.search(self._texts[f], lang)
         return [(self.paths[f], d) for f in self._reach("defs", name, keep) for d in self.entries[f].defs if d.name == name]
 
