@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 
+from rt.core import OTHER_BREAKS, run
 from rt.index.model import Definition
 
 TAGGED = frozenset({"c", "cpp", "csharp", "kotlin", "swift", "ruby", "php", "scala", "shell", "lua", "dart", "elixir",
@@ -34,9 +35,6 @@ RULE = "label"
 TIMEOUT = 60.0
 """Seconds one batch may take; past them its files give no definitions (the build goes on)."""
 
-_PLAIN_LINES = frozenset("\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
-"""Characters `str.splitlines` ends a line at and ctags does not: a file holding one gives no definitions, as
-ctags' line numbers would not be rt's."""
 
 _SPACES = frozenset({"namespace", "package"})
 """ctags' kinds of a name that only holds others: left out of its definitions' parents."""
@@ -57,7 +55,6 @@ def program() -> str | None:
         exe = None if os.environ.get("RT_CTAGS", "") == "0" else shutil.which("ctags")
         if exe:
             import subprocess
-            from rt.core import run
             try:
                 out = run([exe, "--version"], ".", timeout=10).stdout
             except (OSError, subprocess.TimeoutExpired):
@@ -70,11 +67,10 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
     """path -> its definitions, for each of `files` (path, language, text) ctags can read; {} without ctags or
     when it fails. Sorted by line, as the other readers give them."""
     exe = program()
-    texts = {p: (lang, t) for p, lang, t in files if "\n" not in p and not _PLAIN_LINES.intersection(t.replace("\r\n", "\n"))}
+    texts = {p: (lang, t) for p, lang, t in files if "\n" not in p and _counted_alike(t)}
     if exe is None or not texts:
         return {}
     import subprocess
-    from rt.core import run
     argv = [exe, "--options=NONE", "--output-format=json", "--fields=+ne", "--fields=-P", "--sort=no", "-f", "-", "-L", "-"]
     listed = "".join(f"./{p}\n" for p in texts).encode("utf-8", "surrogateescape")
     try:
@@ -122,6 +118,12 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
         defs[:] = sorted(unique.values(), key=lambda d: (d.start, -d.end, d.name, d.kind))
         _ends(defs, lines[path])
     return found
+
+
+def _counted_alike(text: str) -> bool:
+    """Whether ctags numbers `text`'s lines as rt does: it ends lines at "\n" only (a "\r\n" counts once either
+    way); a file holding another of `str.splitlines`' breaks (a form feed) gives no definitions."""
+    return text.count("\r") == text.count("\r\n") and not any(c in text for c in OTHER_BREAKS if c != "\r")
 
 
 def _parent(scope: str, spaces) -> str:

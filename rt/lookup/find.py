@@ -14,7 +14,7 @@ from collections import namedtuple
 from functools import cached_property
 
 from rt.index import i18n
-from rt.core import ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
+from rt.core import OTHER_BREAKS, ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
 from rt.index.index import derived, load
 from rt.index.langs import PROSE, language, words
 
@@ -37,9 +37,6 @@ def _norm(s: str) -> str:
     return " ".join(s.split()).lower()
 
 
-_OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-"""Line breaks `str.splitlines` knows besides "\n" (one `in` each: a regular expression's class is 20 times
-slower over a large non-ASCII text)."""
 _ODD_LOWER = {"\u0130": "i", "\u212a": "k"}
 """The characters whose lower case holds an ASCII letter (İ lowers to "i" and a combining dot, the only lower
 case longer than its character; the Kelvin sign to "k"; a test checks every code point): where a text has
@@ -72,7 +69,7 @@ class _Source:
         """Whether lines may be found in the bytes at all (no line break besides "\n"), the letters a query's
         first word must not hold (those of the `_ODD_LOWER` characters the text has), and the codec."""
         text = self.text
-        return (not any(c in text for c in _OTHER_BREAKS), "".join(l for c, l in _ODD_LOWER.items() if c in text),
+        return (not any(c in text for c in OTHER_BREAKS), "".join(l for c, l in _ODD_LOWER.items() if c in text),
                 "latin-1" if len(text) == len(self.raw) else "utf-8")   # ASCII alike in both; else longer bytes are UTF-8
 
     @cached_property
@@ -143,7 +140,7 @@ def _lines_with(text: str, q: str, lines: list[tuple[int, str]] | None = None) -
     low = text.lower()
     if len(low) != len(text):   # İ, whose lower case is longer, shifts positions: line by line
         return [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
-    if any(c in text for c in _OTHER_BREAKS):
+    if any(c in text for c in OTHER_BREAKS):
         return [(i + 1, line) for i, line in _lines_holding(text, low, first) if q in _norm(line)]
     return [(i, line) for i, line in _first_lines(text, low, first) if q in _norm(line)]
 
