@@ -1,4 +1,4 @@
-"""JavaScript/TypeScript (with JSX/TSX), Go, Rust and Java: a careful tokenizer, then definitions, imports
+"""JavaScript/TypeScript (with JSX/TSX), Go, Rust, Java, Kotlin and Swift: a careful tokenizer, then definitions, imports
 and identifiers from the tokens.
 
 The tokenizer knows each language's strings (JS template literals with `${...}` nesting, Go raw strings,
@@ -30,6 +30,8 @@ _FAMILY_TOKENS = {
     "rust": r"""(?P<raw>b?r(?P<h>\#*)".*?"(?P=h))|(?P<bs>b?"(?:[^"\\]|\\.)*"?)
         |(?P<life>'[A-Za-z_]\w*(?!'))|(?P<sq>b?'(?:[^'\\\n]|\\.[^'\n]{0,8})'?)""",
     "java": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
+    "kotlin": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<bq>`[^`\n]*`)|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
+    "swift": r'(?P<tb>\#*"""(?:.*?)(?:"""\#*|\Z))|(?P<raw>\#+"[^\n]*?"\#+)|(?P<bq>`[^`\n]*`)',
 }
 """The tokens only one family has (strings, raw strings, lifetimes), tried before the shared `_TAIL`."""
 
@@ -252,9 +254,28 @@ _TRIGGERS = {
     "go": frozenset({"func", "type", "const", "var"}),
     "rust": frozenset({"fn", "struct", "enum", "trait", "union", "mod", "const", "static", "type", "macro_rules", "impl"}),
     "java": frozenset({"class", "interface", "enum", "record"}),
+    "kotlin": frozenset({"fun", "class", "interface", "object", "typealias", "val", "var"}),
+    "swift": frozenset({"func", "class", "struct", "enum", "protocol", "actor", "extension", "init", "typealias",
+                        "var"}),
 }
 """Words that can open a definition outside a type body; other identifiers skip the header checks."""
-_TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum"})
+_TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum", "struct", "object", "extension"})
+_UNENDED = frozenset({"kotlin", "swift"})
+"""Families whose statements need no `;`: a declaration without a body (an abstract `fun`, a bodiless `class`)
+ends where the next declaration starts its line."""
+_DECLARES = {
+    "kotlin": frozenset({"fun", "class", "interface", "object", "typealias", "val", "var", "init", "constructor",
+                         "private", "public", "internal", "protected", "override", "open", "abstract", "data",
+                         "enum", "sealed", "inline", "suspend", "const", "lateinit", "companion", "annotation",
+                         "@"}),
+    "swift": frozenset({"func", "class", "struct", "enum", "protocol", "actor", "extension", "init", "deinit",
+                        "typealias", "let", "var", "subscript", "case", "public", "private", "fileprivate",
+                        "internal", "open", "static", "final", "override", "mutating", "convenience", "required",
+                        "lazy", "@"}),
+}
+"""What starts a declaration's line in those families."""
+_SWIFT_TYPES = {"class": "class", "struct": "struct", "enum": "enum", "protocol": "interface", "actor": "class",
+                "extension": "extension"}
 
 
 class _Scope:
@@ -265,7 +286,7 @@ class _Scope:
 
 
 def _family(lang: str) -> str:
-    return {"go": "go", "rust": "rust", "java": "java"}.get(lang, "js")
+    return {"go": "go", "rust": "rust", "java": "java", "kotlin": "kotlin", "swift": "swift"}.get(lang, "js")
 
 
 def extract(lang: str, path: str, text: str) -> Parsed:
@@ -316,6 +337,7 @@ class _Definitions:
         groups: list[tuple[str, int]] = []              # Go `const (` / `type (` / `var (` groups
         plain: dict[tuple[str, int], _Scope] = {}      # the scopes of plain brackets, by bracket and depth: one each
         typed = False                                   # whether the innermost scope is a type's body
+        unended = _DECLARES.get(self.family)
         depth = 0
         for i, ((kind, val, _), line) in enumerate(zip(toks, lines)):
             # a value definition ends at `;`, at a new statement on a new line, or when its scope closes
@@ -324,6 +346,10 @@ class _Definitions:
                     (lines[i - 1] < line and self._new_statement(i)) or val in ("}", ")", "]") and depth == values[-1][1]):
                 d, _ = values.pop()
                 d.end = line if val == ";" else lines[i - 1]
+            if unended and pending and pending[-1][1] == depth and val in unended and lines[i - 1] < line:
+                while pending and pending[-1][1] == depth:
+                    d, _ = pending.pop()
+                    d.end = max(d.start, lines[i - 1])
             if kind == "p":
                 if val in "([{":
                     if val == "{" and pending and pending[-1][1] == depth:
@@ -372,6 +398,8 @@ class _Definitions:
 
     def _new_statement(self, i: int) -> bool:
         kind, val, _ = self.toks[i]
+        if self.family in _UNENDED:
+            return val in _DECLARES[self.family]
         if self.family == "go":
             prev = self.toks[i - 1][1]
             return prev not in (",", "(", "{", "[", "=", "+", "-", "*", "/", "&&", "||", ".", ":=")
@@ -387,7 +415,8 @@ class _Definitions:
 
     def parent(self, stack: list[_Scope]) -> str:
         return ".".join(s.d.name for s in stack if s.d is not None and s.kind in (
-            "class", "interface", "struct", "trait", "impl", "enum", "namespace", "module", "record"))
+            "class", "interface", "struct", "trait", "impl", "enum", "namespace", "module", "record", "object",
+            "extension"))
 
     def header(self, i: int, stack: list[_Scope], depth: int, groups) -> tuple[Definition, str] | None:
         toks, lines = self.toks, self.lines
@@ -401,14 +430,14 @@ class _Definitions:
         fam = self.family
 
         def make(name_idx: int, kind: str, style: str = "body", start: int | None = None):
-            name = toks[name_idx][1]
+            name = toks[name_idx][1].strip("`")   # Kotlin's and Swift's `a name in backticks`
             start = start or line
             return Definition(name, kind, start, start, self.sig(start), self.parent(stack)), style
 
         def is_id(j: int) -> bool:
             return j < len(toks) and toks[j][0] == "id"
 
-        in_type_body = top.d is not None and top.kind in ("class", "interface", "trait", "impl", "record", "enum")
+        in_type_body = top.d is not None and top.kind in _TYPE_KINDS
         # Go: grouped declarations, one per line
         if fam == "go" and groups and groups[-1][1] == depth and (i == 0 or lines[i - 1] < line) and prev != ".":
             g = groups[-1][0]
@@ -500,6 +529,8 @@ class _Definitions:
                 if name_idx is not None:
                     return make(name_idx, "impl")
             return None
+        if fam in _UNENDED:
+            return self._unended(i, stack, in_type_body, make)
         # java
         if val in ("class", "interface", "enum", "record") and is_id(i + 1) and prev not in (".", "::"):
             return make(i + 1, "annotation" if prev == "@" else val)
@@ -509,6 +540,61 @@ class _Definitions:
         if in_type_body and nxt[1] == "=" and val.isupper() and toks[i - 1][0] == "id" and depth == top.depth:
             return make(i, "constant", "value")
         return None
+
+    def _unended(self, i: int, stack: list[_Scope], in_type_body: bool, make) -> tuple[Definition, str] | None:
+        """Kotlin's and Swift's declarations: `fun`/`func`, their types (an `extension` too), `typealias`, a Kotlin
+        constant (`const val`, `val MAX`) and a Swift property with a body (`var body: some View {`). None inside a
+        function: a local function is no place a task's change is looked for."""
+        if any(s.d is not None and s.kind in ("function", "method", "property") for s in stack):
+            return None
+        toks, n = self.toks, len(self.toks)
+        val, prev = toks[i][1], toks[i - 1][1] if i > 0 else None
+        nxt = toks[i + 1] if i + 1 < n else ("", "", 0)
+        named = nxt[0] in ("id", "bq")
+        if val in ("fun", "func"):
+            # the last name outside `<...>` before `(`: past a receiver (`fun <T> List<T>.second()`), not a
+            # generic's (`func map<T>(`); `fun interface` is the interface's
+            j, angle, name = i + 1, 0, None
+            while j < n and j < i + 40 and not (angle == 0 and toks[j][1] == "("):
+                t = toks[j]
+                if t[1] in ("{", "}", "=", ";") or angle == 0 and t[1] == ":":
+                    return None
+                angle += (t[1] == "<") - (t[1] == ">")
+                if angle == 0 and t[0] in ("id", "bq"):
+                    name = j
+                j += 1
+            if name is None or j >= n or toks[name][1] == "interface":
+                return None
+            return make(name, "method" if in_type_body else "function")
+        if self.family == "kotlin":
+            if val in ("class", "interface", "object") and named and prev not in (".", "::"):
+                return make(i + 1, "enum" if prev == "enum" else "interface" if val == "interface" else val)
+            if val == "typealias" and named:
+                return make(i + 1, "type", "value")
+            if val in ("val", "var") and named and stack[-1].kind != "paren" and (
+                    prev == "const" or len(nxt[1]) > 1 and nxt[1].isupper()):
+                return make(i + 1, "constant", "value")
+            return None
+        if val in _SWIFT_TYPES and named and prev not in (".", "import") and nxt[1] not in _DECLARES["swift"] and nxt[1] != "func":
+            j = i + 1   # `extension Foo.Bar`: the last name
+            while j + 2 < n and toks[j + 1][1] == "." and toks[j + 2][0] == "id":
+                j += 2
+            return make(j, _SWIFT_TYPES[val])
+        if val == "init" and in_type_body and nxt[1] in ("(", "?", "!", "<") and prev != ".":
+            return make(i, "constructor")
+        if val == "typealias" and named:
+            return make(i + 1, "type", "value")
+        if val == "var" and named and in_type_body and self._body_on_line(i):
+            return make(i + 1, "property")
+        return None
+
+    def _body_on_line(self, i: int) -> bool:
+        """Whether the line of token `i` ends with the `{` that opens a body: a computed property."""
+        toks, lines = self.toks, self.lines
+        j = i
+        while j + 1 < len(toks) and lines[j + 1] == lines[i]:
+            j += 1
+        return toks[j][1] == "{"
 
     def _function_value(self, j: int) -> bool:
         """Whether the value assigned at token `j` (an `=`, or a `:` type annotation before one) is a
@@ -554,7 +640,8 @@ def _unquote(s: str) -> str:
     return s[1:-1] if len(s) >= 2 and s[0] == s[-1] and s[0] in "'\"`" else s.strip("'\"`")
 
 
-_IMPORT_WORDS = {"js": ("from", "import", "require"), "go": ("import",), "rust": ("use", "mod"), "java": ("import",)}
+_IMPORT_WORDS = {"js": ("from", "import", "require"), "go": ("import",), "rust": ("use", "mod"), "java": ("import",),
+                 "kotlin": ("import",), "swift": ("import",)}
 """The identifiers that can start an import, per family: only the tokens with these values are looked at."""
 
 
@@ -602,8 +689,19 @@ def _imports(toks, values: list[str], family: str) -> list[str]:
                 parts.append(toks[j][1])
                 j += 1
             out.add("".join(parts))
+        elif family in _UNENDED and val == "import" and (i == 0 or toks[i - 1][1] != "."):
+            j = i + 1 + (family == "swift" and nxt[1] in _SWIFT_IMPORTED)   # `import struct Foo.Bar`
+            parts = []
+            while j < n and (toks[j][0] == "id" and (not parts or parts[-1] == ".") or toks[j][1] in (".", "*")
+                             and parts and parts[-1] != "."):
+                parts.append(toks[j][1])
+                j += 1
+            out.add("".join(parts))
     out.discard("")
     return sorted(out)
+
+
+_SWIFT_IMPORTED = frozenset({"struct", "class", "enum", "protocol", "func", "var", "let", "typealias"})
 
 
 def _positions(values: list[str], words) -> list[int]:

@@ -1,4 +1,4 @@
-"""Definitions in the languages rt has no reader of (C, C++, C#, Ruby, PHP, Kotlin, shell, Lua ... and parser
+"""Definitions in the languages rt has no reader of (C, C++, C#, Ruby, PHP, shell, Lua ... and parser
 generators' grammars), from Universal Ctags when it is installed: without it, their files give words only.
 
 One `ctags` process reads a batch of files (a build's chunk; for a cold repository's partial index, every file in
@@ -14,7 +14,7 @@ import os
 from rt.core import OTHER_BREAKS, run
 from rt.index.model import Definition
 
-TAGGED = frozenset({"c", "cpp", "csharp", "kotlin", "swift", "ruby", "php", "scala", "shell", "lua", "dart", "elixir",
+TAGGED = frozenset({"c", "cpp", "csharp", "ruby", "php", "scala", "shell", "lua", "dart", "elixir",
                     "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
                     "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
 """rt's names of the languages whose definitions come from ctags (it knows most; a file it does not know gives none)."""
