@@ -296,12 +296,12 @@ def closest_paths(wanted: str, candidates: list[str], n: int = 3) -> list[str]:
 
 
 _TEST = re.compile(r"(^|/)(tests?|Tests?|__tests__|spec|specs|testing|e2e|cypress)/|(^|/)[\w.-]+\.[A-Za-z]*Tests?/"
-                   r"|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
+                   r"|(^|/)src/([a-z]\w*Test|test[A-Z]\w*)/|(^|/)test_[^/]*$|_test\.[a-z]+$|\.(test|spec)\.[a-z]+$")
 
 
 def is_test(path: str) -> bool:
     """Whether a path is a test or a spec: `tests/` (Swift's `Tests/`), a .NET test project (`Foo.Tests/`,
-    `Foo.UnitTests/`), `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what end-to-end tests keep beside
+    `Foo.UnitTests/`), a Gradle test source set (`src/jvmTest/`, `src/androidTest/`, `src/testFixtures/`), `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what end-to-end tests keep beside
     them (`e2e/`, Cypress's `cypress/`: their fixtures, helpers and the pages they load). (Every path `_TEST` finds
     holds "test", "Test", "spec", "e2e/" or "cypress/": most paths are ruled out without the expression; its answer
     for the others is kept, `_TESTS`.)"""

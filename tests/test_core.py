@@ -54,10 +54,12 @@ def test_a_paths_test_verdict_is_worked_out_once(monkeypatch):
              "src/__snapshots__/App.test.tsx.snap", "docs/snapshots.md", "cypress/platform/class.html",
              "packages/app-tests/e2e/fixtures/documents.ts", "src/recypress/x.ts",
              "Src/Newtonsoft.Json.Tests/JsonConvertTest.cs", "Tests/CoreTests/ParserTests.swift",
-             "src/App.UnitTests/CartTests.cs", "src/TestHelper.cs", "Sources/Core/Testing.swift"]
+             "src/App.UnitTests/CartTests.cs", "src/TestHelper.cs", "Sources/Core/Testing.swift",
+             "okhttp/src/jvmTest/kotlin/okhttp3/HttpUrlTest.kt", "app/src/androidTest/java/a/Flow.kt",
+             "lib/src/testFixtures/java/a/Fake.java", "lib/src/contest/a.kt", "lib/src/main/kotlin/Latest.kt"]
     first = [core.is_test(p) for p in paths]
     again = [core.is_test(p) for p in paths * 3]
     assert first == [bool(pattern.search(p)) for p in paths] and again == first * 3
     assert first == [False, True, False, False, True, False, True, True, False, False, False, True, True, False,
-                     True, True, True, False, False]
+                     True, True, True, False, False, True, True, True, False, False]
     assert sorted(searched) == sorted(p for p in paths if "test" in p or "Test" in p or "spec" in p or "cypress/" in p)
