@@ -319,7 +319,7 @@ def test_a_vendored_projects_tests_are_not_the_nearest(project):
 
 def test_a_block_holding_two_definitions_names_both():
     """sinatra's `ETAG_KINDS = ...` line and the `etag` method after it, one block, were labelled "constant
-    ETAG_KINDS" alone; a class's methods inside it are not listed beside it."""
+    ETAG_KINDS" alone; a class's methods inside it are not listed beside it; overloads are named once."""
     from types import SimpleNamespace
     from rt.index.model import Definition
     from rt.pack.fragments import Fragment
@@ -332,6 +332,10 @@ def test_a_block_holding_two_definitions_names_both():
         ("constant ETAG_KINDS, method Base.etag", 650)
     assert _label(entry, Fragment("a.rb", 700, 720, 900, "a definition", [], ["Cart", "total"])) == ("class Cart", 760)
     assert _label(entry, Fragment("a.rb", 800, 810, 900, "lines with task words", [], [])) == ("lines with task words", 810)
+    # okhttp's two `onReadMessage` overloads in one block: named once
+    overloads = SimpleNamespace(defs=[Definition("onRead", "method", 393, 395, "fun onRead(text: String)", "Ws"),
+                                      Definition("onRead", "method", 397, 400, "fun onRead(bytes: ByteString)", "Ws")])
+    assert _label(overloads, Fragment("a.kt", 393, 400, 900, "a definition", [], ["onRead"])) == ("method Ws.onRead", 400)
 
 
 def test_a_keyword_is_not_the_tasks_english_word(project):

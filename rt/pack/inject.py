@@ -115,13 +115,13 @@ def _value(frag: Fragment, terms: set[str], place: int) -> float:
 def _label(entry, frag: Fragment) -> tuple[str, int]:
     """What a fragment shows, and the last line of the definition it belongs to (past `frag.end` when cut): the
     definitions starting in it, the first three (sinatra's `ETAG_KINDS` line and the `etag` method after it were
-    labelled by the constant alone)."""
+    labelled by the constant alone), each name once (okhttp's two `onReadMessage` overloads)."""
     shown = [d for d in entry.defs if frag.start <= d.start <= frag.end and d.name in frag.names] if entry else []
     if not shown:
         return frag.what, frag.end
     outer = [d for d in shown if not any(o is not d and o.start <= d.start and d.end <= o.end for o in shown)] or shown[:1]
-    label = ", ".join(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in outer[:3])
-    return label + (", ..." if len(outer) > 3 else ""), max(max(d.end for d in shown), frag.end)
+    names = list(dict.fromkeys(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in outer))   # overloads once
+    return ", ".join(names[:3]) + (", ..." if len(names) > 3 else ""), max(max(d.end for d in shown), frag.end)
 
 
 _IDENT = re.compile(r"(?<![\w.$/-])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
