@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rt.index.terms import stem
-from rt.pack.rank import parse_task
+from rt.pack.rank import kind_of, parse_task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from genrepo import generate  # noqa: E402
@@ -329,6 +329,9 @@ def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     project.init_git()
     paths = ranked(project, "Retry middleware: exponential backoff between attempts")
     assert paths.index("middlewares/retry/retry.go") < paths.index("vendor/github.com/cenk/backoff/retry.go")
+    # fmt's copy of GoogleTest in `test/gtest/`: its 12,399-line gtest.h was shown as the nearest test
+    assert [kind_of(p) for p in ("test/gtest/gtest/gtest.h", "extern/json/json.hpp", "lib/thirdparty/a.c",
+                                 "test/format-test.cc", "src/external.c")] == ["vendored"] * 3 + ["test", "code"]
 
 
 def test_a_release_number_finds_where_the_project_keeps_its_version(project):
