@@ -392,3 +392,17 @@ def test_a_picture_in_the_task_is_not_its_words(project):
                         "<25279263+jamesgeorge007@users.noreply.github.com>\nSigned-off-by: Foo Bar <foo@bar.com>").keys
     assert sorted(signed) == sorted(parse_task("feat: add search in environment selector").keys)   # a trailer: who
     assert ranked(project, task)[0] == "src/components/reference-link/styles.css.ts"
+
+
+def test_a_template_of_code_ranks_as_code(project):
+    """phoenix's `priv/templates/phx.gen.auth/auth.ex.eex` (the Elixir a generator writes) is what "Clear :return_to
+    session key after logging in" edits; as data it ranked below the guides and the built JavaScript."""
+    project.write("priv/templates/auth/auth.ex.eex",
+                  "defmodule <%= inspect auth_module %> do\n  def log_in_user(conn, user) do\n"
+                  "    user_return_to = get_session(conn, :user_return_to)\n    conn\n    |> renew_session()\n"
+                  "    |> redirect(to: user_return_to || signed_in_path(conn))\n  end\nend\n")
+    project.write("guides/authentication.md", "# Logging in\n\nAfter logging in, the session key `:user_return_to` "
+                  "sends the user back.\nThe session is renewed after logging in.\n")
+    project.write("lib/phoenix/router.ex", "defmodule Phoenix.Router do\n  def match(conn), do: conn\nend\n")
+    project.init_git()
+    assert ranked(project, "Clear :return_to session key after logging in")[0] == "priv/templates/auth/auth.ex.eex"

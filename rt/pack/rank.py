@@ -112,7 +112,8 @@ CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "jav
 """Languages of code: those rt reads, and those whose definitions come from ctags (`tags.TAGGED`, words only
 without it)."""
 MARKUP = frozenset({"html", "css"})
-_CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|jinja2?|j2|twig|sql|proto|tf)$", re.IGNORECASE)
+_CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|eex|heex|leex|jinja2?|j2|twig|sql|proto|tf)$",
+                       re.IGNORECASE)
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|thirdparty|3rdparty|extern|googletest|googlemock|gtest|gmock)/"
                        r"|^deps/")
 """Another project's code kept in this one: Go's `vendor/`, C's `third_party/` and `extern/`, redis's and Node's top
