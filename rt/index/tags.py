@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
 from rt.core import OTHER_BREAKS, run
 from rt.index.model import Definition
@@ -28,6 +29,9 @@ KINDS = {"function": "function", "method": "method", "singletonMethod": "method"
          "define": "constant"}
 """ctags' kinds kept, as rt names them; the rest (members, fields, variables, enumerators, aliases, heredocs,
 a C file's includes) are no place a task's change starts."""
+
+_LANG_KINDS = {("elixir", "delegate"): "function"}
+"""A kind one language means otherwise: Elixir's `defdelegate` is a function (C#'s delegate a type)."""
 
 RULE = "label"
 """ctags' kind of a YACC grammar's rule: kept for grammars only (elsewhere a label is a `goto` target)."""
@@ -95,7 +99,8 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
     lines: dict[str, list[str]] = {}
     for path, tag in tags:
         lang, text = texts[path]
-        kind = "rule" if tag.get("kind") == RULE and lang == "grammar" else KINDS.get(tag.get("kind", ""))
+        kind = "rule" if tag.get("kind") == RULE and lang == "grammar" else \
+            _LANG_KINDS.get((lang, tag.get("kind"))) or KINDS.get(tag.get("kind", ""))
         start, name = tag.get("line"), tag.get("name")
         if kind is None or type(start) is not int or not name \
                 or kind == "constant" and tag.get("scopeKind") in _BODIES:   # Ruby's `if Array === body` in a method
@@ -134,9 +139,11 @@ def _parent(scope: str, spaces) -> str:
 
 
 def _ends(defs: list[Definition], src: list[str]) -> None:
-    """Where ctags gives no end (shell and Lua functions, a grammar's rules, PHP's classes and functions), a
-    definition ends before the next one not inside it starts, or at the file's end, blank lines left out; a
-    constant, a macro or a property is its first line."""
+    """Where ctags gives no end (shell, Lua and Elixir functions, a grammar's rules, PHP's classes and functions), a
+    definition ends where its indentation closes (at its `end`, `}` or `;` back at its first line's indentation,
+    or before another line there), and before the next definition not inside it starts, blank lines left out; a
+    constant, a macro or a property is its first line. (phoenix's `defp put_session` ran 746 lines to the file's
+    end: its test blocks are no definitions.)"""
     for i, d in enumerate(defs):
         if d.end:
             continue
@@ -146,6 +153,21 @@ def _ends(defs: list[Definition], src: list[str]) -> None:
         inner = f"{d.parent}.{d.name}" if d.parent else d.name
         end = next((n.start for n in defs[i + 1:]
                     if n.start > d.start and n.parent != inner and not n.parent.startswith(inner + ".")), len(src) + 1) - 1
+        head = src[d.start - 1]
+        indent = len(head) - len(head.lstrip())
+        for k in range(d.start, end):   # src[k] is line k + 1
+            line = src[k]
+            text = line.lstrip()
+            if text and len(line) - len(text) <= indent and not text.startswith(_OPENERS):
+                end = k + 1 if len(line) - len(text) == indent and _CLOSER.match(text) else k   # its own closer
+                break
         while end > d.start and not src[end - 1].strip():
             end -= 1
         d.end = end
+
+
+_OPENERS = ("{", "(", ":", "|")
+"""A line at a definition's indentation that goes on with its head: PHP's `{` on its own line, a grammar rule's
+alternatives."""
+_CLOSER = re.compile(r"[})\];]|(?:end|fi|done|esac)\b")
+"""A line at a definition's indentation that closes it, and is its last."""
