@@ -465,3 +465,16 @@ def test_one_test_file_gives_two_tests_at_most(project):
     text = runtask(project, "/runtask fix: Missing revision on restore returns 404 instead of authorization error")
     named = re.findall(r"^(?:### |Read )(server/\S+\.test\.ts)", text, re.MULTILINE)
     assert named.count("server/models/Document.test.ts") == 2 and "server/routes/documents.test.ts" in named, text
+
+
+def test_a_copy_of_a_shown_file_is_not_shown_again(project):
+    """Alamofire keeps its docs twice (`docs/` and the docset inside it): each page came twice, the copy in the
+    room of the next file."""
+    body = "".join(f"def retry_policy_{k}(request):\n    # retry the request with the policy\n    return request\n\n\n"
+                   for k in range(4))
+    project.write("src/retry.py", body)
+    project.write("docs/copy/retry.py", body)
+    project.init_git()
+    text = runtask(project, "/runtask retry policy of the request")
+    shown = re.findall(r"^### (\S+)", text, re.MULTILINE)
+    assert ("src/retry.py" in shown) != ("docs/copy/retry.py" in shown), text

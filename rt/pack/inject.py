@@ -186,6 +186,7 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
     pinned = [p for p in pins if not is_test(p)]
     files = pinned + [f.path for f in view.ranking.files[len(pins):]]   # tests skipped below, as reached
     chosen: list[str] = []
+    texts: set[str] = set()   # a copy of a chosen file (Alamofire's docs/ and its docset's) says nothing more
     scored: list[tuple[bool, float, int, Fragment]] = []
     for path in files:
         if len(chosen) == CODE_FILES:
@@ -194,9 +195,10 @@ def _candidates(view, weights: dict[str, float]) -> list[tuple[bool, float, Frag
             continue
         entry = view.index.entry(path)
         text = view.read(path) if entry is not None and not entry.note else ""
-        if not text:
+        if not text or text in texts:
             continue
         chosen.append(path)
+        texts.add(text)
         for frag in fragments(path, text, entry, weights, LEAD_ROOM if len(chosen) == 1 else None, whole_def=WHOLE_DEF,
                               defs=FEW_DEFS):
             if path not in pinned and frag.what.startswith(("imports", "start of file")) and not frag.names:
@@ -466,6 +468,7 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
     bar = LINE_BAR * max(weights.values(), default=0.0)
     strong = {k for k, w in weights.items() if w >= bar > 0}   # a line shown holds one of these
     seen = {f.path for f in shown}
+    texts = {view.read(p) for p in seen}   # and their copies
     out: list[str] = []
     for ranked in view.ranking.files[:RANKED]:
         if len(out) == LINE_FILES:
@@ -477,6 +480,9 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
         if entry is None or entry.note:
             continue
         text = view.read(ranked.path)
+        if text in texts:
+            continue
+        texts.add(text)
         telling = words_giving(text, strong)
         if kind == "code":
             telling -= _KEYWORDS
