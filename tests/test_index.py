@@ -268,9 +268,10 @@ def test_minified_mixed_encoding_and_binary_files(project):
     assert [d.name for d in idx.files["legacy.py"].defs] == ["old", "new"]
     assert idx.files["api/pb.go"].note == "generated" and [d.name for d in idx.files["api/pb.go"].defs] == ["Msg"]
     assert [idx.files[p].note for p in ("priv/static/app.cjs.js", "priv/static/app.mjs", "priv/static/app.css",
-                                        "src/socket.js")] == ["generated"] * 3 + [""]
+                                        "src/socket.js")] == ["built"] * 3 + [""]
     assert [idx.files[p].note for p in ("docs/Classes/Session.html", "docs/html/index.html", "web/index.html")] == \
-        ["generated", "generated", ""]
+        ["built", "built", ""]
+    assert idx.files["docs/Classes/Session.html"].words == []   # nor ranking counts: never parsed
     out = project.rt("slice", "dist/app.min.js", "--lines", "1:1")
     assert out.endswith(" more characters cut]\n") and len(out) < 600
     # a hand-written file with one long line (bat's tests: an expected output of 16,438 characters) is parsed,

@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, Result, StoreError, counted, read_text, read_t
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 26
+VERSION = 27
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -859,10 +859,10 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
         p = langs.parse(path, lang, text)
         lines = line_count(text)
         e = FileEntry(path, lang, lines, p.defs, p.imports, [], p.idents,
-                      [] if p.note == "minified" else langs.words(text), sorted(set(p.keys)), p.note, blob)
+                      [] if p.note in langs.UNREAD else langs.words(text), sorted(set(p.keys)), p.note, blob)
         e.terms = _text_terms(e, text) if counts else None
         out.append(e)
-        if ctags and lang in tags.TAGGED and p.note != "minified":
+        if ctags and lang in tags.TAGGED and p.note not in langs.UNREAD:
             tagged.append((path, lang, text))
     if tagged:
         found = tags.definitions(root, tagged)
@@ -878,9 +878,10 @@ def line_count(text):
 
 
 def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
-    """The ranking's word counts of a file's text; none for a minified one."""
+    """The ranking's word counts of a file's text; none for a minified one or a build's output."""
     from rt.index import terms
-    return {} if e.note == "minified" else terms.text_counts(text)
+    from rt.index.langs import UNREAD
+    return {} if e.note in UNREAD else terms.text_counts(text)
 
 
 def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:
@@ -974,11 +975,13 @@ def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = No
 
 
 def _rank_postings(path: str, fid: int, e: FileEntry, base: bool):
-    """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number."""
+    """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number. A build's
+    output and a minified file are never ranked, not even by their paths (Alamofire's docs/Classes/Session.html)."""
     from rt.index import terms
     if base:
         yield "counts", (path,), (e.terms or {},)
-    for kind, counts in (("terms", e.terms or {}), ("pterms", terms.path_keys(path)),
+    from rt.index.langs import UNREAD
+    for kind, counts in (("terms", e.terms or {}), ("pterms", {} if e.note in UNREAD else terms.path_keys(path)),
                          ("nterms", terms.name_counts([d.name for d in e.defs]))):
         yield kind, counts.keys(), [fid if n == 1 else [fid, n] for n in counts.values()]
 

@@ -98,11 +98,26 @@ def minified(text: str) -> bool:
     return max(sizes) > MINIFIED_LINE and 2 * sum(n for n in sizes if n > MINIFIED_LINE) >= len(text)
 
 
+UNREAD = frozenset({"minified", "built"})
+"""Notes of the files listed and never parsed: no definitions, words or ranking counts."""
+
+
+def built(lang: str, head: str, tail: str) -> bool:
+    """Whether a file with this `head` (its first 2,000 characters) and `tail` (its last 3,000) is a build's output,
+    which no task edits by hand: a bundler's (phoenix's priv/static/phoenix.cjs.js, esbuild's, led a task on its
+    Elixir) or a documentation generator's page (Alamofire's docs/, jazzy's, filled the injection for its Swift)."""
+    if lang in ("javascript", "typescript", "css"):
+        return bool(_BUNDLED.search(head) or "sourceMappingURL" in tail and _MAPPED.search(tail[-400:]))
+    return lang == "html" and bool(_DOC_TOOL.search(head) or _DOC_TOOL.search(tail))
+
+
 def parse(path: str, lang: str, text: str) -> Parsed:
     """Everything the index keeps about one file's text."""
     from rt.index import i18n
     if minified(text):
         return Parsed([], [], [], note="minified")
+    if built(lang, text[:2000], text[-3000:]):
+        return Parsed([], [], [], note="built")
     if lang == "python":
         from rt.index import python as lang_python
         parsed = lang_python.extract(text)
@@ -112,11 +127,7 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     else:
         parsed = Parsed([], [], identifiers(text))
     head = text[:2000]
-    if not parsed.note and ("generated" in head.lower() and _GENERATED.search(head)   # each form says "generated"
-                            or lang in ("javascript", "typescript", "css") and (
-                                _BUNDLED.search(head) or "sourceMappingURL" in text[-400:] and _MAPPED.search(text[-400:]))
-                            or lang == "html" and (_DOC_TOOL.search(head) or _DOC_TOOL.search(text[-3000:]))):
-        parsed.note = "generated"   # phoenix's priv/static/phoenix.cjs.js (esbuild's) led a task on its Elixir,
-        # Alamofire's docs/ (jazzy's) one on its Swift
+    if not parsed.note and "generated" in head.lower() and _GENERATED.search(head):   # each form says "generated"
+        parsed.note = "generated"
     parsed.keys = i18n.code_keys(text) if lang not in ("json", "yaml", "gettext", "properties", "strings", "xml") else []
     return parsed

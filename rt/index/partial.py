@@ -29,7 +29,7 @@ from rt.core import decode, read_text_bytes
 from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
-from rt.index.langs import MINIFIED_LINE, folder_counts, language, minified
+from rt.index.langs import MINIFIED_LINE, UNREAD, built, folder_counts, language, minified
 from rt.index.tags import TAGGED, definitions, program
 
 PARTIAL_FROM = 1000
@@ -61,6 +61,15 @@ _BY_FOLDER = frozenset({"java"})
 def _fold(data: bytes) -> bytes:
     """What look-ups search: lower-case ASCII, underscores left out (`toggle_sidebar` holds `togglesidebar`)."""
     return data.lower().replace(b"_", b"")
+
+
+def _built(path: str, data: bytes) -> bool:
+    """`langs.built`, decoding only the head and the tail of the few files in its languages."""
+    lang = language(path)
+    return lang in _BUILT_LANGS and built(lang, decode(data[:2000]), decode(data[-3000:]))
+
+
+_BUILT_LANGS = frozenset({"javascript", "typescript", "css", "html"})
 
 
 def _minified(data: bytes) -> bool:
@@ -200,8 +209,9 @@ class Partial:
         self.paths = sorted(files)
         self._ids = {p: i for i, p in enumerate(self.paths)}
         self.lines, self.words = array("I"), array("I")
-        self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one, of which the full
-        for p in self.paths:             # build keeps no words, names or keys
+        self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one or a build's output, of
+        unread: set[int] = set()         # which the full build keeps no words, names, keys or path words
+        for p in self.paths:
             data = (texts.pop(p, None) or read_text_bytes(repo, p)) if files[p][1] == "text" else None
             if data is None:
                 self.lines.append(0)
@@ -209,11 +219,14 @@ class Partial:
                 self._texts.append(b"")
                 continue
             self.lines.append(line_count(data))
-            minified = _minified(data)
-            self.words.append(0 if minified else terms.word_total(data))
-            self._texts.append(b"" if minified else data)
+            if _minified(data) or _built(p, data):
+                unread.add(len(self._texts))
+                data = b""
+            self.words.append(terms.word_total(data) if data else 0)
+            self._texts.append(data)
         folded = [_fold(data) for data in self._texts]
-        folded_paths = [p.lower().replace("_", "").replace("-", "") for p in self.paths]   # as `_path_postings`
+        folded_paths = ["" if i in unread else p.lower().replace("_", "").replace("-", "")   # as `_path_postings`
+                        for i, p in enumerate(self.paths)]
         self._path_starts, self._path_blob = _offsets(folded_paths), "\0".join(folded_paths)   # searches them
         self._starts, self._blob = _offsets(folded), b"\0".join(folded)
         self.entries: dict[int, FileEntry] = {}
@@ -262,7 +275,7 @@ class Partial:
         self._tag([self._ids[p] for p, _, _ in todo])
         for e in parse_all(str(self.repo.root), todo, counts=False, ctags=False):
             fid = self._ids[e.path]
-            if fid in self._tag_defs and e.note != "minified":
+            if fid in self._tag_defs and e.note not in UNREAD:
                 e.defs = self._tag_defs[fid]
             self.entries[fid] = e
             self._names[fid] = terms.name_counts([d.name for d in e.defs])
