@@ -182,7 +182,7 @@ def test_unbalanced_or_odd_input_is_read_without_inventing_definitions():
 
 # ---------------------------------------------------------------- resolution and the persisted index
 
-def test_imports_resolve_python_js_aliases_go(project):
+def test_imports_resolve_python_js_aliases_go_jvm(project):
     project.write("src/pkg/__init__.py", "")
     project.write("src/pkg/b.py", "def helper(): pass\n")
     project.write("src/pkg/a.py", "from .b import helper\nfrom pkg.b import helper as h2\nimport json\n")
@@ -194,8 +194,16 @@ def test_imports_resolve_python_js_aliases_go(project):
     project.write("util/u.go", "package util\nfunc Do() {}\n")
     project.write("util/u_test.go", "package util\n")
     project.write("cmd/main.go", 'package main\nimport "example.com/m/util"\nfunc main() { util.Do() }\n')
+    # Kotlin and Java import each other's classes; a Kotlin import of a top-level function names no file
+    project.write("src/main/kotlin/okhttp3/Call.kt", "package okhttp3\n\nimport okhttp3.internal.Util\n"
+                  "import okhttp3.internal.toHttpUrl\n\nclass Call\n")
+    project.write("src/main/java/okhttp3/internal/Util.java", "package okhttp3.internal;\n\nimport okhttp3.Call;\n"
+                  "public class Util {}\n")
+    project.write("src/main/kotlin/okhttp3/internal/urls.kt", "package okhttp3.internal\n\nfun String.toHttpUrl() = 1\n")
     project.init_git()
     idx = _index(project)
+    assert idx.files["src/main/kotlin/okhttp3/Call.kt"].resolved == ["src/main/java/okhttp3/internal/Util.java"]
+    assert idx.importers("src/main/kotlin/okhttp3/Call.kt") == ["src/main/java/okhttp3/internal/Util.java"]
     assert idx.files["src/pkg/a.py"].resolved == ["src/pkg/b.py"]
     assert idx.files["web/app.tsx"].resolved == ["web/lib/fmt.ts", "web/lib/index.ts"]
     assert idx.files["cmd/main.go"].resolved == ["util/u.go"]

@@ -46,10 +46,11 @@ class Tree:
 
     @cached_property
     def java(self) -> dict[str, list[str]]:
+        """Class name -> the Java and Kotlin files named for it (each imports the other's classes)."""
         by_class: dict[str, list[str]] = {}
         for p in sorted(self.paths):
-            if p.endswith(".java"):
-                by_class.setdefault(p.rsplit("/", 1)[-1][:-5], []).append(p)
+            if p.endswith(_JVM_EXTS):
+                by_class.setdefault(p.rsplit("/", 1)[-1].rsplit(".", 1)[0], []).append(p)
         return by_class
 
 
@@ -68,7 +69,7 @@ def resolve_all(repo, entries: dict, paths: set[str], tree: Tree | None = None) 
                 hits = _go(spec, tree.go_mods, tree.dirs)
             elif e.lang == "rust":
                 hits = [_rust(path, spec, paths)]
-            elif e.lang == "java":
+            elif e.lang in ("java", "kotlin"):
                 hits = _java(spec, tree.java, tree.dirs)
             else:
                 hits = []
@@ -83,7 +84,7 @@ def target_words(path: str) -> list[str] | None:
     to such a file; None when any import might (a package's `__init__.py` moves module names) or no word
     tells (a name of one letter). A Go or Java file's package is its folder: the callers take its
     importers too."""
-    if not path.endswith((".py", ".pyi", ".go", ".rs", ".java") + JS_EXTS):
+    if not path.endswith((".py", ".pyi", ".go", ".rs") + _JVM_EXTS + JS_EXTS):
         return []
     folder, _, name = path.rpartition("/")
     stem = name.split(".", 1)[0]
@@ -267,14 +268,20 @@ def _rust(path: str, spec: str, paths: set[str]) -> str | None:
 
 # ---------------------------------------------------------------- Java
 
+_JVM_EXTS = (".java", ".kt")
+
+
 def _java(spec: str, by_class: dict[str, list[str]], dirs: dict[str, list[str]]) -> list[str]:
+    """The files a Java or Kotlin import names: its class's file under the package's folders, or every file of
+    a package imported with `*`. (A Kotlin import of a top-level function names no file for it: none.)"""
     parts = spec.split(".")
     if parts[-1] == "*":
         tail = "/".join(parts[:-1])
-        return [p for d, ps in dirs.items() if d == tail or d.endswith("/" + tail) for p in ps if p.endswith(".java")]
+        return [p for d, ps in dirs.items() if d == tail or d.endswith("/" + tail) for p in ps if p.endswith(_JVM_EXTS)]
     for k in range(len(parts), 0, -1):   # a static import names a member after the class
-        suffix = "/".join(parts[:k]) + ".java"
-        hits = [p for p in by_class.get(parts[k - 1], []) if p == suffix or p.endswith("/" + suffix)]
+        stem = "/".join(parts[:k])
+        hits = [p for p in by_class.get(parts[k - 1], [])
+                if p.rsplit(".", 1)[0] == stem or p.rsplit(".", 1)[0].endswith("/" + stem)]
         if hits:
             return hits
     return []
