@@ -23,6 +23,9 @@ needs_ctags = pytest.mark.skipif(shutil.which("ctags") is None or tags.program()
 SOURCES = {
     "lib/billing.rb": "module Billing\n  class Invoice\n    def total(rows)\n      rows.sum\n    end\n\n"
                       "    def self.build\n      new if Array === rows\n    end\n  end\nend\n",
+    "lib/site.rb": "module Shop\n  class Site\n    def reset\n      self.time = if config\n                    1\n"
+                   "                  else\n                    2\n                  end\n    end\n\n"
+                   "    def process\n      reset\n    end\n  end\nend\n",
     "src/Cart.cs": "namespace Shop {\n  public class Cart {\n    public int Total(int x) {\n      return x;\n    }\n"
                    "    public string Name { get; set; }\n  }\n}\n",
     "src/add.c": "#include <stdio.h>\nstatic int add(int a, int b) {\n  return a + b;\n}\nstruct point { int x; };\n",
@@ -65,6 +68,10 @@ def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
     # no end from ctags: where the indentation closes (phoenix's `defp put_session` ran 746 lines, past its tests)
     assert outline(project, "scripts/deploy.sh") == ["2-4 function release_build release_build() {"]
     assert outline(project, "plugin/steps.lua") == ["2-4 function step function M.step(x)"]
+    # jekyll's `self.time = if ...`: ctags ended the class at the method's `end`, and `process` lost its class
+    assert outline(project, "lib/site.rb") == ["1-15 module Shop module Shop", "2-14 class Site class Site",
+                                               "3-9 method reset def reset", "11-13 method process def process"]
+    assert project.rt("symbol", "process").split("  ")[:2] == ["lib/site.rb:11-13", "method Shop.Site.process"]
     assert project.rt("symbol", "Total").split("  ")[:2] == ["src/Cart.cs:3-5", "method Cart.Total"]   # no namespace
     assert outline(project, "src/Json/Convert.cs") == [
         "1-10 namespace Newtonsoft.Json namespace Newtonsoft.Json", "3-9 class JsonConvert public static class JsonConvert",

@@ -121,6 +121,8 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
     for path, defs in found.items():
         unique = {tuple(d.row()): d for d in defs}   # a name ctags gives twice (a C prototype in extras ...)
         defs[:] = sorted(unique.values(), key=lambda d: (d.start, -d.end, d.name, d.kind))
+        if texts[path][0] == "ruby":
+            _renest(defs, lines[path])
         _ends(defs, lines[path])
     return found
 
@@ -151,19 +153,41 @@ def _ends(defs: list[Definition], src: list[str]) -> None:
             d.end = d.start
             continue
         inner = f"{d.parent}.{d.name}" if d.parent else d.name
-        end = next((n.start for n in defs[i + 1:]
-                    if n.start > d.start and n.parent != inner and not n.parent.startswith(inner + ".")), len(src) + 1) - 1
-        head = src[d.start - 1]
-        indent = len(head) - len(head.lstrip())
-        for k in range(d.start, end):   # src[k] is line k + 1
-            line = src[k]
-            text = line.lstrip()
-            if text and len(line) - len(text) <= indent and not text.startswith(_OPENERS):
-                end = k + 1 if len(line) - len(text) == indent and _CLOSER.match(text) else k   # its own closer
-                break
-        while end > d.start and not src[end - 1].strip():
-            end -= 1
-        d.end = end
+        d.end = _closing(src, d.start, next((n.start for n in defs[i + 1:] if n.start > d.start and n.parent != inner
+                                             and not n.parent.startswith(inner + ".")), len(src) + 1) - 1)
+
+
+def _closing(src: list[str], start: int, end: int) -> int:
+    """The last line, at most `end`, of a definition starting at line `start`, by its indentation, blank lines left
+    out."""
+    head = src[start - 1]
+    indent = len(head) - len(head.lstrip())
+    for k in range(start, end):   # src[k] is line k + 1
+        line = src[k]
+        text = line.lstrip()
+        if text and len(line) - len(text) <= indent and not text.startswith(_OPENERS):
+            end = k + 1 if len(line) - len(text) == indent and _CLOSER.match(text) else k   # its own closer
+            break
+    while end > start and not src[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _renest(defs: list[Definition], src: list[str]) -> None:
+    """Ruby: ctags loses the nesting at an `if` or `case` written as a value (`self.time = if ...`: jekyll's
+    `class Site` ended at its `reset` method's `end`, and the 40 methods after it lost their class). Its classes and
+    modules end where their indentation closes, a definition whose `end` ctags puts at another indentation too,
+    and each definition's parent is the classes and modules holding it."""
+    for d in defs:
+        if d.end and (d.kind in ("class", "module") or _indent(src[d.end - 1]) != _indent(src[d.start - 1])):
+            d.end = _closing(src, d.start, len(src))
+    holders = [d for d in defs if d.kind in ("class", "module")]
+    for d in defs:
+        d.parent = ".".join(h.name for h in holders if h is not d and h.start < d.start <= h.end)
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
 
 
 _OPENERS = ("{", "(", ":", "|")
