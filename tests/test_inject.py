@@ -478,3 +478,37 @@ def test_a_copy_of_a_shown_file_is_not_shown_again(project):
     text = runtask(project, "/runtask retry policy of the request")
     shown = re.findall(r"^### (\S+)", text, re.MULTILINE)
     assert ("src/retry.py" in shown) != ("docs/copy/retry.py" in shown), text
+
+
+def test_tests_written_as_ruby_blocks_are_the_units(project):
+    """jekyll's tests are shoulda's `should "..." do ... end` inside one long test class, RSpec's and ExUnit's
+    `it`/`test "..." do`: each block is a test to show or offer, and a long test is offered by its first lines,
+    not whole (`class TestCollections` was offered as a Read of 351 lines)."""
+    project.write("lib/publisher.rb", "module Shop\n  class Publisher\n    def publish?(thing)\n"
+                  "      can_be_published?(thing) && !hidden_in_the_future?(thing)\n    end\n  end\nend\n")
+    filler = "".join(f"  should \"keep page {k} as it is\" do\n    assert_equal {k}, page({k})\n  end\n\n"
+                     for k in range(40))
+    project.write("test/test_publisher.rb", "class TestPublisher < JekyllUnitTest\n" + filler
+                  + "  context \"a collection\" do\n    should \"publish future documents\" do\n"
+                    "      assert Publisher.new.publish?(doc)\n    end\n  end\nend\n")
+    project.write("test/test_reader.rb", "class TestReader < JekyllUnitTest\n" + "".join(
+        f"  # reads future documents of collection {k}\n  def helper_{k}\n    Publisher.new.publish?(doc)\n  end\n\n"
+        for k in range(30)) + "end\n")
+    project.init_git()
+    text = runtask(project, "/runtask publish future documents of a collection")
+    assert "block 'a collection'" in text, text
+
+
+def test_a_long_test_is_offered_by_its_first_lines(project):
+    """jekyll's `class TestCollections` was offered as a Read of 351 lines: its set-up and first cases show the
+    style at a sixth of the cost."""
+    project.write("src/publisher.py", "def publish_future(doc):\n    return doc\n")
+    for k in range(12):
+        project.write(f"src/other_{k}.py", f"def other_{k}(x):\n    return x + {k}\n")
+    for k in range(4):
+        project.write(f"tests/test_publish_{k}.py", "from src.publisher import publish_future\n\n\n"
+                      f"def test_publish_future_{k}():\n" + "    assert publish_future(1) == 1\n" * 120)
+    project.init_git()
+    text = runtask(project, "/runtask publish_future must copy the document")
+    reads = re.findall(r"^Read tests/\S+ offset=(\d+) limit=(\d+)  \((.*)\)$", text, re.MULTILINE)
+    assert reads and all(n == "60" and what.endswith("lines 4-124: its first 60") for _, n, what in reads), text

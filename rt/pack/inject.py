@@ -51,6 +51,9 @@ TEST_LINES = 30
 TEST_HEAD, TEST_TAIL = 8, 4
 """The best tests (TEST_CODE at most) are shown as code when the code room allows: whole when shorter
 than TEST_LINES, else their first and last lines."""
+TEST_READ = 60
+"""The most lines of a test offered as a Read: the first ones of a longer one (its set-up and first cases show
+the style; jekyll's `class TestCollections` was offered whole, 351 lines)."""
 PER_FILE = 2
 """At most this many tests of one file, as code or Read lines."""
 TEST_FILES = 3
@@ -355,11 +358,14 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
 
 
-_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context)(?:\.\w+)?\s*\(\s*["'`](.*?)["'`]""")
+_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context|should|specify)(?:\.\w+)?(?:\s*\(\s*|\s+)["'`](.*?)["'`]""")
+_CLOSE = re.compile(r"\}(?! )|end\b")
+"""A block's closing line, from its indent on: JavaScript's `});`, Ruby's and Elixir's `end`."""
 
 
 def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
-    """Tests written as calls (`describe("withBase", () => {`): each block's first and last line and its
+    """Tests written as calls: JavaScript's `describe("withBase", () => {`, RSpec's, minitest's and ExUnit's
+    `it "works" do`, `test "works" do`, shoulda's `should "work" do`. Each block's first and last line and its
     title, its end the first later line at the same indent that closes it."""
     out = []
     for i, line in enumerate(lines):
@@ -368,7 +374,7 @@ def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
             continue
         indent = m.group(1)
         for j in range(i + 1, len(lines)):
-            if lines[j].startswith(indent + "}") and not lines[j].startswith(indent + "} "):
+            if lines[j].startswith(indent) and _CLOSE.match(lines[j], len(indent)):
                 out.append((i + 1, j + 1, m.group(2)))
                 break
     return out
@@ -459,6 +465,8 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
                 room -= len(block)
                 continue
         if len(reads) < TESTS:
+            if end - start + 1 > TEST_READ:
+                end, label = start + TEST_READ - 1, f"{label}, lines {start}-{end}: its first {TEST_READ}"
             reads.append(_read_line(path, start, end, label))
     return code, reads
 
