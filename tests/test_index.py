@@ -167,12 +167,56 @@ def test_kotlin_and_swift_definitions(tmp_path):
     assert sw.imports == ["App.Config", "Foundation"]
 
 
+def test_scala_and_dart_definitions():
+    """Scala and Dart are read as Kotlin and Java are (ctags 5.9 has neither): Dart's functions outside a class,
+    its mixins, extensions and typedefs; Scala's `def` without a body, its objects, traits and capitalised constants."""
+    dart = _parse("lib/a.dart", ("import 'package:flutter/material.dart';\n"
+                                 "import 'src/util.dart' as util;\npart 'a.g.dart';\n\n"
+                                 'typedef Callback = void Function(int value);\n\n'
+                                 'const double kPadding = 8.0;\n\nvoid main() {\n  runApp(const MyApp());\n'
+                                 '}\n\nFuture<List<String>> fetchNames(String url) async {\n'
+                                 "  final s = '${url}}{';\n  return [];\n}\n\n"
+                                 'int add(int a, int b) => a + b;\n\nmixin Logger on Widget {\n'
+                                 '  void log(String m) {}\n}\n\nextension StringX on String {\n'
+                                 '  String shout() => toUpperCase();\n}\n\nabstract class Shape {\n'
+                                 '  double area();\n  final void Function(int) callback;\n}\n\n'
+                                 'class MyApp extends StatelessWidget {\n  const MyApp({super.key});\n'
+                                 '  factory MyApp.create() => const MyApp();\n\n  @override\n'
+                                 '  Widget build(BuildContext context) {\n'
+                                 "    return MaterialApp(home: Text('''\n}\n'''));\n  }\n}\n\n"
+                                 'enum Color { red, green }\n'))
+    assert _defs(dart) == [
+        ("type", "", "Callback", 5, 5), ("function", "", "main", 9, 11), ("function", "", "fetchNames", 13, 16),
+        ("function", "", "add", 18, 18), ("class", "", "Logger", 20, 22), ("method", "Logger", "log", 21, 21),
+        ("extension", "", "StringX", 24, 26), ("method", "StringX", "shout", 25, 25), ("class", "", "Shape", 28, 31),
+        ("method", "Shape", "area", 29, 29), ("class", "", "MyApp", 33, 43), ("constructor", "MyApp", "MyApp", 34, 34),
+        ("constructor", "MyApp", "MyApp", 35, 35), ("method", "MyApp", "build", 38, 42), ("enum", "", "Color", 45, 45)]
+    assert dart.imports == ["a.g.dart", "package:flutter/material.dart", "src/util.dart"]
+    scala = _parse("src/main/scala/A.scala", ('package shop.cart\n\nimport scala.collection.mutable\n'
+                                             'import shop.util.{Money, Tax}\n\ntrait Priced {\n  def price: Money\n}\n\n'
+                                             'case class Item(name: String, cost: Int) extends Priced {\n'
+                                             '  def price: Money = Money(cost)\n'
+                                             '  override def toString = s"Item(${name})"\n}\n\nobject Cart {\n'
+                                             '  val MaxItems = 10\n  def empty(): Cart = new Cart(Nil)\n}\n\n'
+                                             'class Cart(items: List[Item]) {\n  def total(tax: Tax): Int =\n'
+                                             '    items.map(_.cost).sum\n\n  def add(i: Item): Cart = {\n'
+                                             '    val s = "}"\n    new Cart(i :: items)\n  }\n}\n\ntype Id = String\n\n'
+                                             'def helper(x: Int): Int = x + 1\n'))
+    assert _defs(scala) == [
+        ("trait", "", "Priced", 6, 8), ("method", "Priced", "price", 7, 7), ("class", "", "Item", 10, 13),
+        ("method", "Item", "price", 11, 11), ("method", "Item", "toString", 12, 12), ("object", "", "Cart", 15, 18),
+        ("constant", "Cart", "MaxItems", 16, 16), ("method", "Cart", "empty", 17, 17), ("class", "", "Cart", 20, 28),
+        ("method", "Cart", "total", 21, 22), ("method", "Cart", "add", 24, 27), ("type", "", "Id", 30, 30),
+        ("function", "", "helper", 32, 32)]
+    assert scala.imports == ["scala.collection.mutable", "shop.util"]
+
+
 def test_unbalanced_or_odd_input_is_read_without_inventing_definitions():
     """Broken text never stops the index: no definition is made up, only the text's own words are kept for
     searching, and a Python file that does not parse is marked as such."""
     for text in ["function (", "}}}}", "`unterminated ${", "<div>", "a /* open comment", "x = '\n", "/[/", "<<<>>>"]:
         words = set(re.findall(r"[A-Za-z_$][A-Za-z0-9_$]*", text))
-        for path in ("a.ts", "a.tsx", "a.go", "a.rs", "A.java", "a.kt", "a.swift", "a.py"):
+        for path in ("a.ts", "a.tsx", "a.go", "a.rs", "A.java", "a.kt", "a.swift", "a.scala", "a.dart", "a.py"):
             parsed = _parse(path, text)
             assert parsed.defs == [] and parsed.imports == [], (path, text)
             assert set(parsed.idents) <= words, (path, text)

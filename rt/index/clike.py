@@ -1,4 +1,4 @@
-"""JavaScript/TypeScript (with JSX/TSX), Go, Rust, Java, Kotlin and Swift: a careful tokenizer, then definitions, imports
+"""JavaScript/TypeScript (with JSX/TSX), Go, Rust, Java, Kotlin, Swift, Scala and Dart: a careful tokenizer, then definitions, imports
 and identifiers from the tokens.
 
 The tokenizer knows each language's strings (JS template literals with `${...}` nesting, Go raw strings,
@@ -32,7 +32,9 @@ _FAMILY_TOKENS = {
     "java": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
     "kotlin": r'(?P<tb>"""(?:.*?)(?:"""|\Z))|(?P<bq>`[^`\n]*`)|(?P<sq>\'(?:[^\'\\\n]|\\.)*\'?)',
     "swift": r'(?P<tb>\#*"""(?:.*?)(?:"""\#*|\Z))|(?P<raw>\#+"[^\n]*?"\#+)|(?P<bq>`[^`\n]*`)',
+    "dart": r"(?P<tb>'''(?:.*?)(?:'''|\Z)|\"\"\"(?:.*?)(?:\"\"\"|\Z))|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
 }
+_FAMILY_TOKENS["scala"] = _FAMILY_TOKENS["kotlin"]
 """The tokens only one family has (strings, raw strings, lifetimes), tried before the shared `_TAIL`."""
 
 
@@ -257,10 +259,12 @@ _TRIGGERS = {
     "kotlin": frozenset({"fun", "class", "interface", "object", "typealias", "val", "var"}),
     "swift": frozenset({"func", "class", "struct", "enum", "protocol", "actor", "extension", "init", "typealias",
                         "var"}),
+    "scala": frozenset({"def", "class", "object", "trait", "enum", "type", "val", "var"}),
+    "dart": frozenset({"class", "enum", "mixin", "extension", "typedef"}),
 }
 """Words that can open a definition outside a type body; other identifiers skip the header checks."""
 _TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum", "struct", "object", "extension"})
-_UNENDED = frozenset({"kotlin", "swift"})
+_UNENDED = frozenset({"kotlin", "swift", "scala"})
 """Families whose statements need no `;`: a declaration without a body (an abstract `fun`, a bodiless `class`)
 ends where the next declaration starts its line."""
 _DECLARES = {
@@ -272,6 +276,8 @@ _DECLARES = {
                         "typealias", "let", "var", "subscript", "case", "public", "private", "fileprivate",
                         "internal", "open", "static", "final", "override", "mutating", "convenience", "required",
                         "lazy", "@"}),
+    "scala": frozenset({"def", "val", "var", "class", "object", "trait", "type", "case", "sealed", "abstract", "final",
+                        "implicit", "override", "private", "protected", "lazy", "enum", "given", "extension", "@"}),
 }
 """What starts a declaration's line in those families."""
 _SWIFT_TYPES = {"class": "class", "struct": "struct", "enum": "enum", "protocol": "interface", "actor": "class",
@@ -286,7 +292,7 @@ class _Scope:
 
 
 def _family(lang: str) -> str:
-    return {"go": "go", "rust": "rust", "java": "java", "kotlin": "kotlin", "swift": "swift"}.get(lang, "js")
+    return lang if lang in ("go", "rust", "java", "kotlin", "swift", "scala", "dart") else "js"
 
 
 def extract(lang: str, path: str, text: str) -> Parsed:
@@ -383,7 +389,7 @@ class _Definitions:
                     while pending and pending[-1][1] == depth:   # a declaration without a body
                         d, _ = pending.pop()
                         d.end = line
-            elif kind == "id" and (val in triggers or typed or groups):
+            elif kind == "id" and (val in triggers or typed or groups or depth == 0 and self.family == "dart"):
                 found = self.header(i, stack, depth, groups)
                 if found:
                     d, style = found
@@ -531,11 +537,17 @@ class _Definitions:
             return None
         if fam in _UNENDED:
             return self._unended(i, stack, in_type_body, make)
-        # java
+        # java, dart
         if val in ("class", "interface", "enum", "record") and is_id(i + 1) and prev not in (".", "::"):
             return make(i + 1, "annotation" if prev == "@" else val)
-        if in_type_body and nxt[1] == "(" and val not in KEYWORDS and prev not in ("new", "=", ".", "@", "(", ",", "return") \
-                and (toks[i - 1][0] == "id" or prev in (">", "]", "{", "}", ";")):
+        if fam == "dart" and val in ("mixin", "extension", "typedef") and is_id(i + 1) and nxt[1] not in ("on", "class"):
+            return make(i + 1, "type", "value") if val == "typedef" else make(i + 1, "class" if val == "mixin" else val)
+        at_top = fam == "dart" and top.kind == "file"   # Dart's functions outside a class
+        if (in_type_body or at_top) and nxt[1] == "(" and val not in KEYWORDS and val != "Function" \
+                and prev not in ("new", "=", ".", "@", "(", ",", "return") \
+                and (toks[i - 1][0] == "id" or prev in (">", "]", "{", "}", ";", "?") or at_top and prev is None):
+            if at_top:
+                return make(i, "function")
             return make(i, "constructor" if val == top.d.name else "method")
         if in_type_body and nxt[1] == "=" and val.isupper() and toks[i - 1][0] == "id" and depth == top.depth:
             return make(i, "constant", "value")
@@ -566,6 +578,16 @@ class _Definitions:
             if name is None or j >= n or toks[name][1] == "interface":
                 return None
             return make(name, "method" if in_type_body else "function")
+        if self.family == "scala":
+            if val == "def" and named:
+                return make(i + 1, "method" if in_type_body else "function")
+            if val in ("class", "object", "trait", "enum") and named and prev != ".":
+                return make(i + 1, val)
+            if val == "type" and named:
+                return make(i + 1, "type", "value")
+            if val in ("val", "var") and named and stack[-1].kind != "paren" and nxt[1][:1].isupper():
+                return make(i + 1, "constant", "value")   # Scala's constants are capitalised (`val MaxItems`)
+            return None
         if self.family == "kotlin":
             if val in ("class", "interface", "object") and named and prev not in (".", "::"):
                 return make(i + 1, "enum" if prev == "enum" else "interface" if val == "interface" else val)
@@ -641,7 +663,7 @@ def _unquote(s: str) -> str:
 
 
 _IMPORT_WORDS = {"js": ("from", "import", "require"), "go": ("import",), "rust": ("use", "mod"), "java": ("import",),
-                 "kotlin": ("import",), "swift": ("import",)}
+                 "kotlin": ("import",), "swift": ("import",), "scala": ("import",), "dart": ("import", "export", "part")}
 """The identifiers that can start an import, per family: only the tokens with these values are looked at."""
 
 
@@ -696,7 +718,9 @@ def _imports(toks, values: list[str], family: str) -> list[str]:
                              and parts and parts[-1] != "."):
                 parts.append(toks[j][1])
                 j += 1
-            out.add("".join(parts))
+            out.add("".join(parts).rstrip("."))   # Scala's `import a.b.{C, D}`
+        elif family == "dart" and nxt[0] == "str" and (i == 0 or toks[i - 1][1] in (";", "}")):
+            out.add(_unquote(nxt[1]))
     out.discard("")
     return sorted(out)
 

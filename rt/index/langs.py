@@ -121,7 +121,7 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     if lang == "python":
         from rt.index import python as lang_python
         parsed = lang_python.extract(text)
-    elif lang in ("javascript", "typescript", "vue", "svelte", "go", "rust", "java", "kotlin", "swift"):
+    elif lang in ("javascript", "typescript", "vue", "svelte", "go", "rust", "java", "kotlin", "swift", "scala", "dart"):
         from rt.index import clike as lang_clike
         parsed = lang_clike.extract(lang, path, text)
     else:

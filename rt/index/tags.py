@@ -15,7 +15,7 @@ import re
 from rt.core import OTHER_BREAKS, run
 from rt.index.model import Definition
 
-TAGGED = frozenset({"c", "cpp", "csharp", "ruby", "php", "scala", "shell", "lua", "dart", "elixir",
+TAGGED = frozenset({"c", "cpp", "csharp", "ruby", "php", "shell", "lua", "elixir",
                     "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
                     "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
 """rt's names of the languages whose definitions come from ctags (it knows most; a file it does not know gives none)."""

@@ -108,7 +108,8 @@ LIKE = 0.4
 LIKE_COMMITS = 20
 """The most like commits that lend."""
 
-CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "kotlin", "swift", "vue", "svelte"}) | TAGGED
+CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "kotlin", "swift", "scala", "dart",
+                        "vue", "svelte"}) | TAGGED
 """Languages of code: those rt reads, and those whose definitions come from ctags (`tags.TAGGED`, words only
 without it)."""
 MARKUP = frozenset({"html", "css"})
