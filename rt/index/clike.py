@@ -543,6 +543,8 @@ class _Definitions:
         if fam == "dart" and val in ("mixin", "extension", "typedef") and is_id(i + 1) and nxt[1] not in ("on", "class"):
             return make(i + 1, "type", "value") if val == "typedef" else make(i + 1, "class" if val == "mixin" else val)
         at_top = fam == "dart" and top.kind == "file"   # Dart's functions outside a class
+        if fam == "dart" and nxt[1] == "<":   # a generic function's type parameters follow its name
+            nxt = self._past_generics(i + 1)
         if (in_type_body or at_top) and nxt[1] == "(" and val not in KEYWORDS and val != "Function" \
                 and prev not in ("new", "=", ".", "@", "(", ",", "return") \
                 and (toks[i - 1][0] == "id" or prev in (">", "]", "{", "}", ";", "?") or at_top and prev is None):
@@ -609,6 +611,15 @@ class _Definitions:
         if val == "var" and named and in_type_body and self._body_on_line(i):
             return make(i + 1, "property")
         return None
+
+    def _past_generics(self, j: int) -> tuple[str, str, int]:
+        """The token after the `<...>` opening at token `j` (Dart's `void whenListen<State>(`)."""
+        toks, angle = self.toks, 0
+        for k in range(j, min(j + 60, len(toks))):
+            angle += (toks[k][1] == "<") - (toks[k][1] == ">")
+            if angle <= 0:
+                return toks[k + 1] if k + 1 < len(toks) else ("", "", 0)
+        return ("", "", 0)
 
     def _body_on_line(self, i: int) -> bool:
         """Whether the line of token `i` ends with the `{` that opens a body: a computed property."""
