@@ -499,6 +499,19 @@ def test_tests_written_as_ruby_blocks_are_the_units(project):
     assert "block 'a collection'" in text, text
 
 
+def test_dart_groups_are_the_units(project):
+    """Dart's tests are `group('...', () {` calls holding `test('...', () {` calls, all inside one `void main()`
+    (bloc's `main` of 160 lines was offered as the test)."""
+    project.write("test/publisher_test.dart", "void main() {\n" + "".join(
+        f"  group('page {k}', () {{\n    test('keeps page {k}', () {{\n      expect({k}, {k});\n    }});\n  }});\n\n"
+        for k in range(20)) + "  group('future documents', () {\n    test('are published', () {\n"
+        "      expect(Publisher().publish(doc), isTrue);\n    });\n  });\n}\n")
+    project.write("lib/publisher.dart", "class Publisher {\n  bool publish(Object doc) {\n    return true;\n  }\n}\n")
+    project.init_git()
+    text = runtask(project, "/runtask publish future documents with the Publisher")
+    assert "test/publisher_test.dart" in text and "block 'future documents'" in text, text
+
+
 def test_a_long_test_is_offered_by_its_first_lines(project):
     """jekyll's `class TestCollections` was offered as a Read of 351 lines: its set-up and first cases show the
     style at a sixth of the cost."""

@@ -358,14 +358,14 @@ def _test_files(view, terms: set[str], names: list[str], sources: list[str]) -> 
     return list(dict.fromkeys(paired + ranked + most(worded) + most(users))), set(paired)
 
 
-_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context|should|specify)(?:\.\w+)?(?:\s*\(\s*|\s+)["'`](.*?)["'`]""")
+_CALL = re.compile(r"""^(\s*)(?:describe|it|test|context|should|specify|group)(?:\.\w+)?(?:\s*\(\s*|\s+)["'`](.*?)["'`]""")
 _CLOSE = re.compile(r"\}(?! )|end\b")
 """A block's closing line, from its indent on: JavaScript's `});`, Ruby's and Elixir's `end`."""
 
 
 def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
-    """Tests written as calls: JavaScript's `describe("withBase", () => {`, RSpec's, minitest's and ExUnit's
-    `it "works" do`, `test "works" do`, shoulda's `should "work" do`. Each block's first and last line and its
+    """Tests written as calls: JavaScript's `describe("withBase", () => {`, Dart's `group('cart', () {`, RSpec's,
+    minitest's and ExUnit's `it "works" do`, `test "works" do`, shoulda's `should "work" do`. Each block's first and last line and its
     title, its end the first later line at the same indent that closes it."""
     out = []
     for i, line in enumerate(lines):
@@ -430,7 +430,8 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         if entry is None or not text:
             continue
         lines = text.splitlines()
-        units = _units([(d.start, d.end, d.name, f"{d.kind} {d.name}", d.kind in GROUPS) for d in entry.defs]
+        units = _units([(d.start, d.end, d.name, f"{d.kind} {d.name}", d.kind in GROUPS or d.name == "main")
+                        for d in entry.defs]   # a test file's `main` holds its tests (Dart's)
                        + [(a, b, title, f"block {title!r}", True) for a, b, title in _call_blocks(lines)])
         for start, end, name, label in units:   # test functions, not what they hold
             body = "\n".join(lines[start - 1:end])
