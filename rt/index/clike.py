@@ -556,9 +556,10 @@ class _Definitions:
         return None
 
     def _unended(self, i: int, stack: list[_Scope], in_type_body: bool, make) -> tuple[Definition, str] | None:
-        """Kotlin's and Swift's declarations: `fun`/`func`, their types (an `extension` too), `typealias`, a Kotlin
-        constant (`const val`, `val MAX`) and a Swift property with a body (`var body: some View {`). None inside a
-        function: a local function is no place a task's change is looked for."""
+        """Kotlin's, Swift's and Scala's declarations: `fun`/`func`/`def`, their types (Swift's `extension` too),
+        type aliases, a Kotlin or Scala constant (`const val`, `val MAX`, `val MaxItems`) and a Swift property with a
+        body (`var body: some View {`). None inside a function: a local function is no place a task's change is
+        looked for."""
         if any(s.d is not None and s.kind in ("function", "method", "property") for s in stack):
             return None
         toks, n = self.toks, len(self.toks)
