@@ -301,7 +301,8 @@ _TEST = re.compile(r"(^|/)(tests?|Tests?|__tests__|spec|specs|testing|e2e|cypres
 
 def is_test(path: str) -> bool:
     """Whether a path is a test or a spec: `tests/` (Swift's `Tests/`), a .NET test project (`Foo.Tests/`,
-    `Foo.UnitTests/`), a Gradle test source set (`src/jvmTest/`, `src/androidTest/`, `src/testFixtures/`), `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what end-to-end tests keep beside
+    `Foo.UnitTests/`), a Gradle test source set (`src/jvmTest/`, `src/androidTest/`, `src/testFixtures/`),
+    `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, and what end-to-end tests keep beside
     them (`e2e/`, Cypress's `cypress/`: their fixtures, helpers and the pages they load). (Every path `_TEST` finds
     holds "test", "Test", "spec", "e2e/" or "cypress/": most paths are ruled out without the expression; its answer
     for the others is kept, `_TESTS`.)"""

@@ -160,13 +160,11 @@ def _ends(defs: list[Definition], src: list[str]) -> None:
 def _closing(src: list[str], start: int, end: int) -> int:
     """The last line, at most `end`, of a definition starting at line `start`, by its indentation, blank lines left
     out."""
-    head = src[start - 1]
-    indent = len(head) - len(head.lstrip())
+    indent = _indent(src[start - 1])
     for k in range(start, end):   # src[k] is line k + 1
-        line = src[k]
-        text = line.lstrip()
-        if text and len(line) - len(text) <= indent and not text.startswith(_OPENERS):
-            end = k + 1 if len(line) - len(text) == indent and _CLOSER.match(text) else k   # its own closer
+        text = src[k].lstrip()
+        if text and _indent(src[k]) <= indent and not text.startswith(_OPENERS):
+            end = k + 1 if _indent(src[k]) == indent and _CLOSER.match(text) else k   # its own closer
             break
     while end > start and not src[end - 1].strip():
         end -= 1
