@@ -76,14 +76,14 @@ def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
     assert outline(project, "src/Json/Convert.cs") == [
         "1-10 namespace Newtonsoft.Json namespace Newtonsoft.Json", "3-9 class JsonConvert public static class JsonConvert",
         "5-8 method ToString public static string ToString(bool value)"]
-    assert project.rt("symbol", "size").split("  ")[:2] == ["src/box.cpp:4-4", "function Box.size"]
+    assert project.rt("symbol", "size").split("  ")[:2] == ["src/box.cpp:4-4", "method Box.size"]   # in a class
     assert project.rt("symbol", "total").split("  ")[:2] == ["lib/billing.rb:3-5", "method Billing.Invoice.total"]
     assert outline(project, "lib/shop/cart.ex") == ["1-12 module Cart defmodule Shop.Cart do",
                                                     "2-2 function total def total(rows), do: rows",
                                                     "4-6 function put defp put(conn) do",
                                                     "11-11 function clear defdelegate clear(conn), to: Plug"]
     assert outline(project, "src/Routing/Route.php") == ["2-2 namespace Slim\\Routing namespace Slim\\Routing;",
-                                                         "4-10 class Route class Route", "6-9 function run public function run()"]
+                                                         "4-10 class Route class Route", "6-9 method run public function run()"]
     assert project.rt("symbol", "Evil").startswith("src/--options=evil.rb:1-2  class Evil")
     assert "no definition" in project.rt("symbol", "Injected", ret=1)   # the repository's .ctags.d was not read
     assert project.rt_json("outline", "src/paged.c")["definitions"] == []   # a form feed: ctags' lines are not Read's

@@ -43,6 +43,9 @@ TIMEOUT = 60.0
 _SPACES = frozenset({"namespace", "package"})
 """ctags' kinds of a name that only holds others: left out of its definitions' parents."""
 
+_TYPES = frozenset({"class", "struct", "interface", "trait", "enum", "union"})
+"""ctags' kinds of a type: a function inside one is a method (laravel's `function PendingProcess.quietly`)."""
+
 _BODIES = frozenset({"method", "singletonMethod", "function", "subroutine"})
 """ctags' kinds of a code body: a constant it finds inside one is a use (a class compared, a value read)."""
 
@@ -101,6 +104,8 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
         lang, text = texts[path]
         kind = "rule" if tag.get("kind") == RULE and lang == "grammar" else \
             _LANG_KINDS.get((lang, tag.get("kind"))) or KINDS.get(tag.get("kind", ""))
+        if kind == "function" and tag.get("scopeKind") in _TYPES:   # PHP's and C++'s functions in a class
+            kind = "method"
         start, name = tag.get("line"), tag.get("name")
         if kind is None or type(start) is not int or not name \
                 or kind == "constant" and tag.get("scopeKind") in _BODIES:   # Ruby's `if Array === body` in a method
