@@ -383,3 +383,20 @@ def test_one_of_a_thing_is_counted_in_the_singular(project):
     assert "### billing/rates.py (1 line;" in project.rt_json("pack", "invoice rate")["pack"]   # a file's heading
     assert project.rt("slice", "billing/rates.py", "--symbol", "INVOICE_RAT", ret=1).endswith(
         "(`rt outline billing/rates.py` lists its 1 definition)\n")
+
+
+def test_a_namespace_line_is_no_fragment():
+    """laravel's `namespace Illuminate\\Process;` matched "process" and was shown as a block of its own."""
+    from types import SimpleNamespace
+
+    from rt.index.model import Definition
+    from rt.pack.fragments import fragments
+
+    body = "".join(f"    public function step{k}() {{ return {k}; }}\n" for k in range(80))
+    text = f"<?php\n\nnamespace Illuminate\\Process;\n\nclass Pending\n{{\n{body}    public function quietly()\n" \
+           f"    {{\n        return $this->process;\n    }}\n}}\n"
+    entry = SimpleNamespace(defs=[Definition("Illuminate\\Process", "namespace", 3, 3, "namespace Illuminate\\Process;", ""),
+                                  Definition("Pending", "class", 5, 90, "class Pending", ""),
+                                  Definition("quietly", "method", 87, 90, "public function quietly()", "Pending")])
+    shown = fragments("src/Process/Pending.php", text, entry, ["process quietly"], room=1500)
+    assert shown and all(f.start != 3 for f in shown) and any(f.start <= 87 <= f.end for f in shown), shown

@@ -49,6 +49,8 @@ _IMPORT_FIRST = frozenset("ifelcvpu#r@")
 """The first characters `_IMPORT` can match: a line starting otherwise (indented, most of a long file) is no
 import without asking the pattern."""
 _WORD = re.compile(r"[A-Za-z0-9_]+")
+_HOLDERS = frozenset({"namespace", "module"})
+"""Kinds of definition that only hold others: one line of it (PHP's and C#'s `namespace X;`) is no code to show."""
 
 
 class Fragment:
@@ -266,8 +268,8 @@ def _definition_pieces(entry, lines: list[str], hits: list[set[str]], keys: dict
     the name DEF_NAME times): a short one whole, a long one as its signature and windows around its matching lines."""
     scored = []
     for d in entry.defs if entry else []:
-        if d.end < d.start or d.start < 1:
-            continue
+        if d.end < d.start or d.start < 1 or d.end == d.start and d.kind in _HOLDERS:
+            continue   # a file's `namespace Illuminate\Process;` line matches "process" and says nothing
         name = line_keys(d.name) & keys.keys()
         body = set().union(*hits[d.start - 1:d.end]) if d.end >= d.start else set()
         if name or body:
