@@ -525,3 +525,20 @@ def test_a_long_test_is_offered_by_its_first_lines(project):
     text = runtask(project, "/runtask publish_future must copy the document")
     reads = re.findall(r"^Read tests/\S+ offset=(\d+) limit=(\d+)  \((.*)\)$", text, re.MULTILINE)
     assert reads and all(n == "60" and what.endswith("lines 4-124: its first 60") for _, n, what in reads), text
+
+
+def test_a_name_written_with_colons_is_the_definition_it_names(project):
+    """spdlog's "Use find if registry is bigger than 10 in registry::get(std::string_view logger_name)": `registry::get`
+    is the method `get` of `registry` (C++'s, Rust's and PHP's `::`), not another `get`, nor `string_view` in a
+    vendored copy of fmt."""
+    others = "".join(f"pub struct Cache{k};\n\nimpl Cache{k} {{\n    pub fn get(&self) -> u32 {{\n        {k}\n    }}\n}}\n\n"
+                     for k in range(4))
+    project.write("src/cache.rs", others)
+    project.write("src/registry.rs", "pub struct Registry;\n\nimpl Registry {\n    pub fn get(&self, name: &str) -> u32 {\n"
+                  "        self.loggers.iter().position(|l| l == name).unwrap_or(0) as u32\n    }\n}\n")
+    project.write("vendor/fmt/src/lib.rs", "pub struct string_view;\n\nimpl Registry {\n    pub fn get(&self) -> u32 {\n"
+                  "        1\n    }\n}\n")
+    project.init_git()
+    text = runtask(project, "/runtask Use find if the registry is bigger than 10 in Registry::get(std::string_view name)")
+    blocks = re.findall(r"^### (\S+) \d+-\d+ of \d+: (.*)$", text, re.MULTILINE)
+    assert blocks[0] == ("src/registry.rs", "method Registry.get") and "vendor/" not in text, text

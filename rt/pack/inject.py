@@ -127,7 +127,8 @@ def _label(entry, frag: Fragment) -> tuple[str, int]:
     return ", ".join(names[:3]) + (", ..." if len(names) > 3 else ""), max(max(d.end for d in shown), frag.end)
 
 
-_IDENT = re.compile(r"(?<![\w.$/-])[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+_IDENT = re.compile(r"(?<![\w.$/:-])[A-Za-z_$][\w$]*(?:(?:\.|::)[A-Za-z_$][\w$]*)*")
+"""A name the task writes as code, dotted or with C++'s, Rust's and PHP's `::` (spdlog's `registry::get`)."""
 
 
 def _shaped(word: str) -> bool:
@@ -141,7 +142,7 @@ def _named(view) -> list[Fragment]:
     must match its parent; a name defined in more than NAMED places says too little."""
     out: list[Fragment] = []
     for defs in _references(view):
-        defs = [(p, d) for p, d in defs if not is_test(p)]
+        defs = [(p, d) for p, d in defs if not is_test(p) and kind_of(p) != "vendored"]
         if not defs or len(defs) > NAMED:
             continue
         for path, d in defs:
@@ -164,7 +165,7 @@ def _references(view) -> list[list]:
     """The definitions (path, definition) each name the task writes as code, or each "X's constructor",
     may mean."""
     out = []
-    for word in dict.fromkeys(_IDENT.findall(view.text)):
+    for word in dict.fromkeys(w.replace("::", ".") for w in _IDENT.findall(view.text)):
         parent, _, leaf = word.rpartition(".")
         if not (_shaped(word) or parent):
             continue

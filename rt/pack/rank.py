@@ -115,11 +115,11 @@ without it)."""
 MARKUP = frozenset({"html", "css"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|eex|heex|leex|jinja2?|j2|twig|sql|proto|tf)$",
                        re.IGNORECASE)
-_VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|thirdparty|3rdparty|extern|googletest|googlemock|gtest|gmock)/"
-                       r"|^deps/")
+_VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|thirdparty|3rdparty|extern|bundled|googletest|googlemock"
+                       r"|gtest|gmock)/|^deps/")
 """Another project's code kept in this one: Go's `vendor/`, C's `third_party/` and `extern/`, redis's and Node's top
-`deps/`, and the copy of GoogleTest a C++ project keeps beside its tests (fmt's `test/gtest/`, 12,399 lines of
-`gtest.h` shown as the code to change)."""
+`deps/`, spdlog's `fmt/bundled/`, and the copy of GoogleTest a C++ project keeps beside its tests (fmt's
+`test/gtest/`, 12,399 lines of `gtest.h` shown as the code to change)."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
