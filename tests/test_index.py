@@ -266,12 +266,16 @@ def test_update_reparses_only_changed_files(project):
     assert project.rt_json("index")["parsed"] == 0
     project.write("m2.py", "def renamed():\n    pass\n")
     project.write("new.py", "def g(): pass\n")
+    project.write("web/app.ts", "export const app = 1;\n")
     again = project.rt_json("index")
-    assert again["parsed"] == 2 and again["files"] == 6
+    assert again["parsed"] == 3 and again["files"] == 7
+    assert again["langs"] == {"python": 6, "typescript": 1}   # counted as the files are now, not as built
     idx = _index(project)
     assert idx.definitions("f2") == [] and [p for p, _ in idx.definitions("renamed")] == ["m2.py"]
     (project.root / "m0.py").unlink()
-    assert project.rt_json("index")["files"] == 5
+    (project.root / "web" / "app.ts").unlink()
+    gone = project.rt_json("index")
+    assert gone["files"] == 5 and gone["langs"] == {"python": 5}
     assert _index(project).users("f0") == []
 
 

@@ -255,6 +255,16 @@ class Index:
         return FileEntry.from_row(path, row) if row is not None else None
 
     @cached_property
+    def langs(self) -> dict[str, int]:
+        """Language -> files, as `rt index` reports them: the last full build's counts, with the files added and
+        removed since (an update in the delta left the build's counts)."""
+        from rt.index.langs import language
+        out = Counter(self.meta["langs"])
+        out.update(map(language, self.added))
+        out.subtract(map(language, self.removed))
+        return {lang: n for lang, n in sorted(out.items()) if n > 0}
+
+    @cached_property
     def folder_langs(self) -> Counter:
         """(folder, language) -> files, as `langs.folder_counts` counts `paths`, for the manifest: the last full
         build's counts, kept in the meta file, with the files added and removed since."""
@@ -1011,7 +1021,7 @@ def cmd_index(ctx, args) -> Result:
     m = idx.meta
     lines = [f"index: {counted(m['files'], 'file')}, {counted(m['definitions'], 'definition')} "
              f"({counted(idx.parsed, 'file')} parsed now)"]
-    lines += [f"  {lang:<12} {count}" for lang, count in sorted(m["langs"].items(), key=lambda kv: (-kv[1], kv[0]))]
+    lines += [f"  {lang:<12} {count}" for lang, count in sorted(idx.langs.items(), key=lambda kv: (-kv[1], kv[0]))]
     from rt.index import tags
     untagged = sorted(lang for lang in m["langs"] if lang in tags.TAGGED)
     untagged = untagged if untagged and tags.program() is None else []
@@ -1019,4 +1029,4 @@ def cmd_index(ctx, args) -> Result:
         lines.append(f"{', '.join(untagged)}: words only; their definitions come from Universal Ctags "
                      "(install it, then `rt index --rebuild`)")
     return Result("\n".join(lines), {"files": m["files"], "definitions": m["definitions"], "parsed": idx.parsed,
-                                     "langs": m["langs"], "words_only": untagged})
+                                     "langs": idx.langs, "words_only": untagged})
