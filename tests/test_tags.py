@@ -100,6 +100,14 @@ def test_without_ctags_those_files_give_their_words_only(project):
         "ruby: words only; their definitions come from Universal Ctags (install it, then `rt index --rebuild`)", proc.stdout
     if tags.program():
         assert "words only" not in project.rt("index")
+        # a language this ctags has no parser for (5.9 and 6.x have no Zig) says so, and what rt reads itself never
+        project.write("src/main.zig", "pub fn main() void {}\n")
+        project.write("Sources/App.swift", "func main() {}\n")
+        project.git("add", "-A")
+        out = project.rt("index")
+        unread = tags.unread(["zig"])
+        assert (out.splitlines()[-1] == "zig: words only; the installed ctags has no parser for them") == (unread == ["zig"])
+        assert "swift" not in out.splitlines()[-1], out
     proc = project.rt_proc("outline", "lib/billing.rb", "--json", env=off)
     assert '"definitions": []' in proc.stdout, proc.stdout
     assert "lib/billing.rb" in project.rt_proc("find", "rows.sum", env=off).stdout

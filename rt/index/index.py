@@ -1023,10 +1023,11 @@ def cmd_index(ctx, args) -> Result:
              f"({counted(idx.parsed, 'file')} parsed now)"]
     lines += [f"  {lang:<12} {count}" for lang, count in sorted(idx.langs.items(), key=lambda kv: (-kv[1], kv[0]))]
     from rt.index import tags
-    untagged = sorted(lang for lang in m["langs"] if lang in tags.TAGGED)
-    untagged = untagged if untagged and tags.program() is None else []
-    if untagged:   # the user can do something about it
+    untagged = tags.unread(lang for lang in idx.langs if lang in tags.TAGGED)
+    if untagged and tags.program() is None:   # the user can do something about it
         lines.append(f"{', '.join(untagged)}: words only; their definitions come from Universal Ctags "
                      "(install it, then `rt index --rebuild`)")
+    elif untagged:
+        lines.append(f"{', '.join(untagged)}: words only; the installed ctags has no parser for them")
     return Result("\n".join(lines), {"files": m["files"], "definitions": m["definitions"], "parsed": idx.parsed,
                                      "langs": idx.langs, "words_only": untagged})

@@ -70,6 +70,29 @@ def program() -> str | None:
     return _found
 
 
+CTAGS_NAMES = {"c": "C", "cpp": "C++", "csharp": "C#", "ruby": "Ruby", "php": "PHP", "shell": "Sh", "lua": "Lua",
+               "elixir": "Elixir", "erlang": "Erlang", "haskell": "Haskell", "ocaml": "OCaml", "fsharp": "FSharp",
+               "clojure": "Clojure", "zig": "Zig", "nim": "Nim", "julia": "Julia", "r": "R", "perl": "Perl",
+               "objective-c": "ObjectiveC", "groovy": "Groovy", "powershell": "PowerShell", "elm": "Elm",
+               "solidity": "Solidity", "grammar": "YACC"}
+"""ctags' name of each language of TAGGED."""
+
+
+def unread(langs) -> list[str]:
+    """Those of rt's `langs` (of TAGGED) that the installed ctags has no parser for, or all of them without ctags:
+    their files give words only. Asks ctags once (`--list-languages`): for `rt index`'s report, not for a build."""
+    exe = program()
+    if exe is None:
+        return sorted(langs)
+    import subprocess
+    try:
+        listed = run([exe, "--list-languages"], ".", timeout=10).stdout.decode("utf-8", "replace").splitlines()
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    known = {line.split()[0] for line in listed if line.strip() and "[disabled]" not in line}
+    return sorted(lang for lang in langs if CTAGS_NAMES.get(lang) not in known)
+
+
 def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[Definition]]:
     """path -> its definitions, for each of `files` (path, language, text) ctags can read; {} without ctags or
     when it fails. Sorted by line, as the other readers give them."""
