@@ -35,6 +35,8 @@ SOURCES = {
     "src/Json/Convert.cs": "namespace Newtonsoft.Json\n{\n    public static class JsonConvert\n    {\n"
                            "        public static string ToString(bool value)\n        {\n            return \"\";\n"
                            "        }\n    }\n}\n",
+    "src/Mediator.cs": "public class Mediator\n{\n    public Task Send<TRequest>(TRequest request)\n"
+                       "        where TRequest : IRequest\n    {\n        return Task.CompletedTask;\n    }\n}\n",
     "src/box.cpp": "namespace outer { namespace inner {\nclass Box {\n public:\n  int size() const { return 1; }\n};\n} }\n",
     "lib/shop/cart.ex": "defmodule Shop.Cart do\n  def total(rows), do: rows\n\n  defp put(conn) do\n    conn\n  end\n\n"
                         "  test \"puts\" do\n    :ok\n  end\n  defdelegate clear(conn), to: Plug\nend\n",
@@ -76,6 +78,9 @@ def test_the_languages_rt_has_no_reader_of_get_their_definitions(project):
     assert outline(project, "src/Json/Convert.cs") == [
         "1-10 namespace Newtonsoft.Json namespace Newtonsoft.Json", "3-9 class JsonConvert public static class JsonConvert",
         "5-8 method ToString public static string ToString(bool value)"]
+    # ctags took the generic constraint `where TRequest : IRequest` for a property of MediatR's Mediator
+    assert outline(project, "src/Mediator.cs") == ["1-8 class Mediator public class Mediator",
+                                                   "3-7 method Send public Task Send<TRequest>(TRequest request)"]
     assert project.rt("symbol", "size").split("  ")[:2] == ["src/box.cpp:4-4", "method Box.size"]   # in a class
     assert project.rt("symbol", "total").split("  ")[:2] == ["lib/billing.rb:3-5", "method Billing.Invoice.total"]
     assert outline(project, "lib/shop/cart.ex") == ["1-12 module Cart defmodule Shop.Cart do",

@@ -138,6 +138,11 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
             src = lines[path] = text.splitlines()
         if not 0 < start <= len(src):
             continue
+        if lang == "csharp" and kind == "property" and src[start - 1].lstrip().startswith("where "):
+            head = _constrained(src, start)   # ctags takes C#'s `where T : IRequest` before a generic method's
+            if head is None:                  # body for a property, and gives no method (MediatR's `Send`)
+                continue
+            start, name, kind = *head, "method"
         end = tag.get("end")
         end = min(max(end, start), len(src)) if type(end) is int else 0   # 0: ctags gives none (see below)
         parent = _parent(str(tag.get("scope", "")), spaces.get(path, ()))
@@ -153,6 +158,20 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
             _renest(defs, lines[path])
         _ends(defs, lines[path])
     return found
+
+
+def _constrained(src: list[str], where: int) -> tuple[int, str] | None:
+    """The line and the name of the generic method whose constraint (`where T : ...`) is line `where`: the nearest
+    line above holding `(`, its name the last before it (`Task<R> Send<R>(`: `Send`)."""
+    for k in range(where - 2, max(-1, where - 9), -1):
+        line = src[k]
+        if "(" in line:
+            head = line[:line.index("(")].rstrip()
+            while head.endswith(">") and "<" in head:   # the method's own type parameters
+                head = head[:head.rindex("<")].rstrip()
+            m = re.search(r"(\w+)$", head)
+            return (k + 1, m.group(1)) if m else None
+    return None
 
 
 def _counted_alike(text: str) -> bool:
