@@ -336,6 +336,9 @@ def test_a_block_holding_two_definitions_names_both():
     overloads = SimpleNamespace(defs=[Definition("onRead", "method", 393, 395, "fun onRead(text: String)", "Ws"),
                                       Definition("onRead", "method", 397, 400, "fun onRead(bytes: ByteString)", "Ws")])
     assert _label(overloads, Fragment("a.kt", 393, 400, 900, "a definition", [], ["onRead"])) == ("method Ws.onRead", 400)
+    # rubocop's `on_def` in `RuboCop.Cop.Lint.UnusedPrivateMethod`: the innermost class names it, the path the rest
+    nested = SimpleNamespace(defs=[Definition("on_def", "method", 84, 94, "def on_def(node)", "RuboCop.Cop.Lint.Unused")])
+    assert _label(nested, Fragment("a.rb", 84, 94, 900, "a definition", [], ["on_def"])) == ("method Unused.on_def", 94)
 
 
 def test_a_keyword_is_not_the_tasks_english_word(project):

@@ -133,7 +133,7 @@ def test_a_task_naming_a_method_finds_it_in_a_language_ctags_reads(project):
     code, out, err = hook(project, "user-prompt-submit", payload(project, "UserPromptSubmit",
                                                                   prompt="/runtask Invoice.total ignores the empty rows"))
     assert code == 0, err
-    assert "### lib/billing.rb 3-5 of 11: method Billing.Invoice.total\n3\t    def total(rows)\n" in \
+    assert "### lib/billing.rb 3-5 of 11: method Invoice.total\n3\t    def total(rows)\n" in \
         context_text(out, "UserPromptSubmit")
 
 

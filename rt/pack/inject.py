@@ -115,6 +115,12 @@ def _value(frag: Fragment, terms: set[str], place: int) -> float:
     return (3 * named + body) / (1 + place) * (1.0 if frag.names else 0.5)
 
 
+def _owner(d) -> str:
+    """The class a definition is in, as its label names it: the innermost only (rubocop's `on_def` is in
+    `RuboCop.Cop.Lint.UnusedPrivateMethod`, named `UnusedPrivateMethod.`: the file's path says the rest)."""
+    return d.parent.rpartition(".")[2] + "." if d.parent else ""
+
+
 def _label(entry, frag: Fragment) -> tuple[str, int]:
     """What a fragment shows, and the last line of the definition it belongs to (past `frag.end` when cut): the
     definitions starting in it, the first three (sinatra's `ETAG_KINDS` line and the `etag` method after it were
@@ -123,7 +129,7 @@ def _label(entry, frag: Fragment) -> tuple[str, int]:
     if not shown:
         return frag.what, frag.end
     outer = [d for d in shown if not any(o is not d and o.start <= d.start and d.end <= o.end for o in shown)] or shown[:1]
-    names = list(dict.fromkeys(f"{d.kind} {d.parent + '.' if d.parent else ''}{d.name}" for d in outer))   # overloads once
+    names = list(dict.fromkeys(f"{d.kind} {_owner(d)}{d.name}" for d in outer))   # overloads once
     return ", ".join(names[:3]) + (", ..." if len(names) > 3 else ""), max(max(d.end for d in shown), frag.end)
 
 
