@@ -123,6 +123,17 @@ def test_go_rust_java_definitions():
     assert java.imports == ["b.c.Helper"]
 
 
+def test_functions_assigned_to_members_are_definitions():
+    """Express's `res.send = function send(body) {`: the function a task names (`res.send`) was no definition. A
+    prototype's method belongs to its class; `exports.x` to none; a value that is no function is no definition."""
+    js = _parse("lib/response.js", "var res = Object.create(proto);\n\nres.send = function send(body) {\n"
+                                   "  return this.end(body);\n};\n\nRouter.prototype.route = function (path) {\n"
+                                   "  return path;\n}\n\nexports.parse = (s) => s.trim();\nres.locals = {};\n"
+                                   "module.exports = res;\nfunction other() {\n  this.x = function () {};\n}\n")
+    assert _defs(js) == [("variable", "", "res", 1, 1), ("method", "res", "send", 3, 5),
+                         ("method", "Router", "route", 7, 9), ("function", "", "parse", 11, 11),
+                         ("function", "", "other", 14, 16)]
+
 def test_kotlin_and_swift_definitions(tmp_path):
     """Kotlin and Swift are read as Java is, by rt and not by ctags (whose Kotlin parser took 26 s of CPU on okhttp's
     580 files): a declaration without `;` or a body ends where the next one starts its line; a braced string is no

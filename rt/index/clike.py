@@ -389,7 +389,8 @@ class _Definitions:
                     while pending and pending[-1][1] == depth:   # a declaration without a body
                         d, _ = pending.pop()
                         d.end = line
-            elif kind == "id" and (val in triggers or typed or groups or depth == 0 and self.family == "dart"):
+            elif kind == "id" and (val in triggers or typed or groups or depth == 0 and (
+                    self.family == "dart" or self.family == "js" and i + 1 < len(toks) and toks[i + 1][1] == ".")):
                 found = self.header(i, stack, depth, groups)
                 if found:
                     d, style = found
@@ -452,6 +453,8 @@ class _Definitions:
                 return make(i, k, "body" if k != "type" else "value")
             return make(i, "constant" if g == "const" else "variable", "value")
         if fam == "js":
+            if nxt[1] == "." and top.kind == "file" and (prev in (None, ";", "}") or lines[i - 1] < line):
+                return self._member(i)
             if val == "function" and prev != "=":
                 j = i + 1 + (toks[i + 1][1] == "*")
                 if is_id(j):
@@ -629,6 +632,21 @@ class _Definitions:
         while j + 1 < len(toks) and lines[j + 1] == lines[i]:
             j += 1
         return toks[j][1] == "{"
+
+    def _member(self, i: int) -> tuple[Definition, str] | None:
+        """A function assigned to a member at a statement's start: Express's `res.send = function send(body) {`,
+        `Router.prototype.route = function`, `exports.parse = (s) => ...`. Its parent is the object (a prototype's
+        class), none for `exports`."""
+        toks, j, parts = self.toks, i, [self.toks[i][1]]
+        while j + 2 < len(toks) and toks[j + 1][1] == "." and toks[j + 2][0] == "id":
+            parts.append(toks[j + 2][1])
+            j += 2
+        if j + 1 >= len(toks) or toks[j + 1][1] != "=" or parts[-1] in ("exports", "prototype") \
+                or not self._function_value(j + 1):
+            return None
+        owner = [p for p in parts[:-1] if p not in ("module", "exports", "prototype")]
+        line = self.lines[i]
+        return Definition(parts[-1], "method" if owner else "function", line, line, self.sig(line), ".".join(owner)), "value"
 
     def _function_value(self, j: int) -> bool:
         """Whether the value assigned at token `j` (an `=`, or a `:` type annotation before one) is a
