@@ -545,3 +545,20 @@ def test_a_name_written_with_colons_is_the_definition_it_names(project):
     text = runtask(project, "/runtask Use find if the registry is bigger than 10 in Registry::get(std::string_view name)")
     blocks = re.findall(r"^### (\S+) \d+-\d+ of \d+: (.*)$", text, re.MULTILINE)
     assert blocks[0] == ("src/registry.rs", "method Registry.get") and "vendor/" not in text, text
+
+
+def test_a_test_file_named_for_the_code_in_the_plural_leads(project):
+    """XCTest's, JUnit's and .NET's habit: `SessionTests.swift` tests `Session.swift` (Alamofire's), as
+    `session_test.go` tests `session.go`; another test saying more of the task's words comes after it."""
+    project.write("Sources/Net/Session.swift", "final class Session {\n    func retry(request: Request) -> Bool {\n"
+                  "        return request.attempts < 3\n    }\n}\n")
+    project.write("Tests/NetTests/SessionTests.swift", "final class SessionTests: XCTestCase {\n"
+                  "    func testRetry() {\n        XCTAssertTrue(Session().retry(request: Request()))\n    }\n}\n")
+    project.write("Tests/NetTests/AttemptsTests.swift", "final class AttemptsTests: XCTestCase {\n"
+                  "    func testRetryAttemptsOfTheSessionRequest() {\n"
+                  "        // retry the session request's attempts\n        XCTAssertTrue(Session().retry(request: r))\n"
+                  "    }\n}\n")
+    project.init_git()
+    text = runtask(project, "/runtask retry a session request after its attempts")
+    tests = [line for line in text.splitlines() if line.startswith("### Tests/")]
+    assert tests and tests[0].startswith("### Tests/NetTests/SessionTests.swift "), text

@@ -275,9 +275,9 @@ def _enclosing(entry, line: int):
 
 def _subject(path: str) -> str:
     """What a file is named for, test affixes taken off: `test_core.py`, `core_test.go`, `core.test.ts`,
-    `core.py` all give `core`."""
+    `core.py` all give `core`, and XCTest's, JUnit's and .NET's `CoreTests.swift` too."""
     stem = path.rsplit("/", 1)[-1].split(".")[0].lower()
-    return re.sub(r"^test_?|_?(test|spec)$", "", stem) or stem
+    return re.sub(r"^test_?|_?(tests?|specs?)$", "", stem) or stem
 
 
 TEST_FOLDERS = frozenset({"__tests__", "__test__", "tests", "test", "spec", "specs"})
