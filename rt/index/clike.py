@@ -34,8 +34,8 @@ _FAMILY_TOKENS = {
     "swift": r'(?P<tb>\#*"""(?:.*?)(?:"""\#*|\Z))|(?P<raw>\#+"[^\n]*?"\#+)|(?P<bq>`[^`\n]*`)',
     "dart": r"(?P<tb>'''(?:.*?)(?:'''|\Z)|\"\"\"(?:.*?)(?:\"\"\"|\Z))|(?P<sq>'(?:[^'\\\n]|\\.)*'?)",
 }
-_FAMILY_TOKENS["scala"] = _FAMILY_TOKENS["kotlin"]
 """The tokens only one family has (strings, raw strings, lifetimes), tried before the shared `_TAIL`."""
+_FAMILY_TOKENS["scala"] = _FAMILY_TOKENS["kotlin"]   # the same strings and backticked names
 
 
 @cache
@@ -264,9 +264,6 @@ _TRIGGERS = {
 }
 """Words that can open a definition outside a type body; other identifiers skip the header checks."""
 _TYPE_KINDS = frozenset({"class", "interface", "trait", "impl", "record", "enum", "struct", "object", "extension"})
-_UNENDED = frozenset({"kotlin", "swift", "scala"})
-"""Families whose statements need no `;`: a declaration without a body (an abstract `fun`, a bodiless `class`)
-ends where the next declaration starts its line."""
 _DECLARES = {
     "kotlin": frozenset({"fun", "class", "interface", "object", "typealias", "val", "var", "init", "constructor",
                          "private", "public", "internal", "protected", "override", "open", "abstract", "data",
@@ -279,7 +276,12 @@ _DECLARES = {
     "scala": frozenset({"def", "val", "var", "class", "object", "trait", "type", "case", "sealed", "abstract", "final",
                         "implicit", "override", "private", "protected", "lazy", "enum", "given", "extension", "@"}),
 }
-"""What starts a declaration's line in those families."""
+"""What starts a declaration's line in the families whose statements need no `;`."""
+_UNENDED = frozenset(_DECLARES)
+"""Those families: a declaration without a body (an abstract `fun`, a bodiless `class`) ends where the next
+declaration starts its line."""
+_PARENTS = _TYPE_KINDS | {"namespace", "module"}
+"""Kinds of definition whose name is its members' parent."""
 _SWIFT_TYPES = {"class": "class", "struct": "struct", "enum": "enum", "protocol": "interface", "actor": "class",
                 "extension": "extension"}
 
@@ -292,7 +294,7 @@ class _Scope:
 
 
 def _family(lang: str) -> str:
-    return lang if lang in ("go", "rust", "java", "kotlin", "swift", "scala", "dart") else "js"
+    return lang if lang in _FAMILY_TOKENS else "js"
 
 
 def extract(lang: str, path: str, text: str) -> Parsed:
@@ -421,9 +423,7 @@ class _Definitions:
     _CONTINUING = frozenset(["as", "satisfies", "in", "instanceof", "of", "extends"])
 
     def parent(self, stack: list[_Scope]) -> str:
-        return ".".join(s.d.name for s in stack if s.d is not None and s.kind in (
-            "class", "interface", "struct", "trait", "impl", "enum", "namespace", "module", "record", "object",
-            "extension"))
+        return ".".join(s.d.name for s in stack if s.d is not None and s.kind in _PARENTS)
 
     def header(self, i: int, stack: list[_Scope], depth: int, groups) -> tuple[Definition, str] | None:
         toks, lines = self.toks, self.lines
