@@ -15,10 +15,14 @@ import re
 from rt.core import OTHER_BREAKS, run
 from rt.index.model import Definition
 
-TAGGED = frozenset({"c", "cpp", "csharp", "ruby", "php", "shell", "lua", "elixir",
-                    "erlang", "haskell", "ocaml", "fsharp", "clojure", "zig", "nim", "julia", "r", "perl",
-                    "objective-c", "groovy", "powershell", "elm", "solidity", "grammar"})
-"""rt's names of the languages whose definitions come from ctags (it knows most; a file it does not know gives none)."""
+CTAGS_NAMES = {"c": "C", "cpp": "C++", "csharp": "C#", "ruby": "Ruby", "php": "PHP", "shell": "Sh", "lua": "Lua",
+               "elixir": "Elixir", "erlang": "Erlang", "haskell": "Haskell", "ocaml": "OCaml", "fsharp": "FSharp",
+               "clojure": "Clojure", "zig": "Zig", "nim": "Nim", "julia": "Julia", "r": "R", "perl": "Perl",
+               "objective-c": "ObjectiveC", "groovy": "Groovy", "powershell": "PowerShell", "elm": "Elm",
+               "solidity": "Solidity", "grammar": "YACC"}
+"""rt's name of each language whose definitions come from ctags (it knows most; a file it does not know gives
+none), and ctags' name of it."""
+TAGGED = frozenset(CTAGS_NAMES)
 
 KINDS = {"function": "function", "method": "method", "singletonMethod": "method", "subroutine": "function",
          "class": "class", "struct": "struct", "union": "struct", "enum": "enum", "interface": "interface",
@@ -68,14 +72,6 @@ def program() -> str | None:
                 out = b""
             _found = exe if out.startswith(b"Universal Ctags") and b"+json" in out else None
     return _found
-
-
-CTAGS_NAMES = {"c": "C", "cpp": "C++", "csharp": "C#", "ruby": "Ruby", "php": "PHP", "shell": "Sh", "lua": "Lua",
-               "elixir": "Elixir", "erlang": "Erlang", "haskell": "Haskell", "ocaml": "OCaml", "fsharp": "FSharp",
-               "clojure": "Clojure", "zig": "Zig", "nim": "Nim", "julia": "Julia", "r": "R", "perl": "Perl",
-               "objective-c": "ObjectiveC", "groovy": "Groovy", "powershell": "PowerShell", "elm": "Elm",
-               "solidity": "Solidity", "grammar": "YACC"}
-"""ctags' name of each language of TAGGED."""
 
 
 def unread(langs) -> list[str]:
