@@ -101,6 +101,11 @@ def minified(text: str) -> bool:
     return max(sizes) > MINIFIED_LINE and 2 * sum(n for n in sizes if n > MINIFIED_LINE) >= len(text)
 
 
+TOKENIZED = frozenset({"javascript", "typescript", "vue", "svelte", "go", "rust", "java", "kotlin", "swift", "scala",
+                       "dart"})
+"""The languages `clike.py` reads (Python has `python.py`; the rest, ctags or words only)."""
+BUILT_LANGS = frozenset({"javascript", "typescript", "css", "html"})
+"""The languages a build's output is looked for in (`built`)."""
 UNREAD = frozenset({"minified", "built"})
 """Notes of the files listed and never parsed: no definitions, words or ranking counts."""
 
@@ -124,7 +129,7 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     if lang == "python":
         from rt.index import python as lang_python
         parsed = lang_python.extract(text)
-    elif lang in ("javascript", "typescript", "vue", "svelte", "go", "rust", "java", "kotlin", "swift", "scala", "dart"):
+    elif lang in TOKENIZED:
         from rt.index import clike as lang_clike
         parsed = lang_clike.extract(lang, path, text)
     else:

@@ -29,7 +29,7 @@ from rt.core import decode, read_text_bytes
 from rt.index import terms
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
-from rt.index.langs import MINIFIED_LINE, UNREAD, built, folder_counts, language, minified
+from rt.index.langs import BUILT_LANGS, MINIFIED_LINE, UNREAD, built, folder_counts, language, minified
 from rt.index.tags import TAGGED, definitions, program
 
 PARTIAL_FROM = 1000
@@ -66,10 +66,7 @@ def _fold(data: bytes) -> bytes:
 def _built(path: str, data: bytes) -> bool:
     """`langs.built`, decoding only the head and the tail of the few files in its languages."""
     lang = language(path)
-    return lang in _BUILT_LANGS and built(lang, decode(data[:2000]), decode(data[-3000:]))
-
-
-_BUILT_LANGS = frozenset({"javascript", "typescript", "css", "html"})
+    return lang in BUILT_LANGS and built(lang, decode(data[:2000]), decode(data[-3000:]))
 
 
 def _minified(data: bytes) -> bool:

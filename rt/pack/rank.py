@@ -26,6 +26,7 @@ import re
 from functools import lru_cache
 
 from rt.core import is_test
+from rt.index.langs import TOKENIZED
 from rt.index.tags import TAGGED
 from rt.index.terms import keys_of_word, word_keys
 
@@ -108,8 +109,7 @@ LIKE = 0.4
 LIKE_COMMITS = 20
 """The most like commits that lend."""
 
-CODE_LANGS = frozenset({"python", "javascript", "typescript", "go", "rust", "java", "kotlin", "swift", "scala", "dart",
-                        "vue", "svelte"}) | TAGGED
+CODE_LANGS = frozenset({"python"}) | TOKENIZED | TAGGED
 """Languages of code: those rt reads, and those whose definitions come from ctags (`tags.TAGGED`, words only
 without it)."""
 MARKUP = frozenset({"html", "css"})
