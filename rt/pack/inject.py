@@ -372,8 +372,8 @@ _CLOSE = re.compile(r"\}(?! )|end\b")
 
 def _call_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     """Tests written as calls: JavaScript's `describe("withBase", () => {`, Dart's `group('cart', () {`, RSpec's,
-    minitest's and ExUnit's `it "works" do`, `test "works" do`, shoulda's `should "work" do`. Each block's first and last line and its
-    title, its end the first later line at the same indent that closes it."""
+    minitest's and ExUnit's `it "works" do`, `test "works" do`, shoulda's `should "work" do`. Each block's first
+    and last line and its title, its end the first later line at the same indent that closes it."""
     out = []
     for i, line in enumerate(lines):
         m = _CALL.match(line)
