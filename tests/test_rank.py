@@ -56,12 +56,16 @@ def test_task_words_identifiers_urls_and_quotes():
     assert "parse_http_request" in q.words and "toggleSidebar" in q.words
 
 
-def test_a_negation_a_contraction_or_an_issue_link_is_no_word_of_the_task_and_an_apostrophe_ends_no_quote():
+def test_a_negation_a_contraction_an_issue_link_or_a_hash_is_no_word_of_the_task_and_an_apostrophe_ends_no_quote():
     defined = {"can"}.__contains__   # the repository defines `can`: "Can't" still is no look-up for it
     q = parse_task("Can't delete a comment: the menu doesn't show and we'll hide it, as it has (#77)\n\n"
                    "Closes #123, fixes pallets/click#45", defined)
     assert q.words == ["delete", "comment", "menu", "show", "hide"] and not q.paths
     assert "can" in parse_task("fix: can delete", defined).keys
+    q = parse_task("Fix xss in subtitles\n\n(cherry picked from commit 5cc91f2ee03d06f1fc3eda3e924b3e25c6f95170), "
+                   "broken since a1b2c3d; not 0x1f2e3d4c, oauth2 or #ff0000")
+    assert set(q.keys) == {"xss", stem("subtitles"), stem("cherry"), stem("picked"), "commit", stem("since"),
+                           "0x1f2e3d4c", "oauth", "oauth2", "ff", "ff0000"}   # a hash, whole or in pieces, is none
     q = parse_task('The "Can\'t save" toast and \u201cDon\u2019t have an account?\u201d link')
     assert q.phrases == ["Can't save", "Don\u2019t have an account?"]
 

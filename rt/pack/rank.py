@@ -184,6 +184,9 @@ _TRAILER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*-by:[ \t].*$|^Change-Id:[ \t].*
 _ISSUE_LINK = re.compile(r"(?:\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|refs?|see)\s+)?(?<![\w/.-])(?:[\w.-]+/[\w.-]+)?#\d+\b",
                          re.IGNORECASE)
 """A reference to an issue (`Closes #123`, `fixes org/repo#4`): GitHub's link, no word of the task."""
+_HASH = re.compile(r"(?<![\w$])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,64}(?![\w$])")
+"""A commit id or another hash (`Original-merge: 5cc91f2ee0...`, "since a1b2c3d"): no word of the task, nor are
+its pieces (`cc`, `eda`), which a font's `unicode-range` or a lock file holds by the hundred."""
 _BACKTICK = re.compile(r"`([^`\n]{1,200})`")
 _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']((?:[^\"'\u201d\u2019\n]|(?<=[^\W\d_])['\u2019](?=[^\W\d_])){1,200})"
@@ -238,7 +241,7 @@ def parse_task(text: str, defined=None) -> Query:
         for m in _KEBAB.finditer(span):   # `edit-monitor`, a file or component name: whole, as the path keys have it
             add(m.group(0).replace("-", "").lower(), W["ident"] if code else weight, m.group(0))
 
-    text = _ISSUE_LINK.sub(" ", _TRAILER.sub(" ", _IMAGE.sub(" ", text)))
+    text = _HASH.sub(" ", _ISSUE_LINK.sub(" ", _TRAILER.sub(" ", _IMAGE.sub(" ", text))))
     rest = _KIND_PREFIX.sub(r"\1 ", text)   # `feat(editor): ...` says the kind of change, `editor` where
     for m in _URL.finditer(text):
         words(m.group(0), W["url"], False, url=True)
