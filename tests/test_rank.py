@@ -411,3 +411,24 @@ def test_a_template_of_code_ranks_as_code(project):
     project.write("lib/phoenix/router.ex", "defmodule Phoenix.Router do\n  def match(conn), do: conn\nend\n")
     project.init_git()
     assert ranked(project, "Clear :return_to session key after logging in")[0] == "priv/templates/auth/auth.ex.eex"
+
+
+def test_a_numbered_or_dated_migration_is_a_step_taken_once(project):
+    """Kavita's "Misc Stuff" led to `Migrations/20201224155621_MiscCleanup.cs`, linkwarden's "add number of
+    columns slider" to Prisma's `ALTER TABLE ... ADD COLUMN` steps: a migration is written once, a new step
+    is a new file. The model snapshot beside them, edited with every step, and code that migrates are code."""
+    for i, name in enumerate(("AddColumns", "MiscCleanup", "SliderColumns")):
+        project.write(f"API/Data/Migrations/2020121{i}205325_{name}.cs",
+                      f"class {name} {{ void Up() {{ AddColumn(\"columns\"); AddColumn(\"slider\"); }} }}\n")
+        project.write(f"prisma/migrations/2024010{i}000000_{name.lower()}/migration.sql",
+                      "ALTER TABLE \"User\" ADD COLUMN \"columns\" INTEGER; -- slider columns\n")
+    project.write("API/Data/Migrations/DataContextModelSnapshot.cs", "class DataContextModelSnapshot { }\n")
+    project.write("components/ViewDropdown.tsx", "export function ViewDropdown() {\n  const columns = useColumns();\n"
+                                                  "  return <input type=\"range\" value={columns} />;\n}\n")
+    for i in range(20):
+        project.write(f"components/Other{i}.tsx", f"export const Other{i} = () => <div>{i}</div>;\n")
+    project.init_git()
+    assert ranked(project, "add number of columns slider")[0] == "components/ViewDropdown.tsx"
+    assert [kind_of(p) for p in ("API/Data/Migrations/DataContextModelSnapshot.cs", "db/migrate/20240101_users.rb",
+                                 "app/migrations/0002_x.py", "lib/controllers/migration/importData.ts")] == \
+        ["code", "migration", "migration", "code"]

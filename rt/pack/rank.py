@@ -73,10 +73,12 @@ times the difference of the two rarities."""
 TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
-KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "vendored": 0.3, "code": 1.0}
+KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "vendored": 0.3, "migration": 0.3,
+        "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies,
-vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits); the
-source locale file holds every text a user sees, which a change to the interface often edits too."""
+vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits), a
+migration a step taken once; the source locale file holds every text a user sees, which a change to the
+interface often edits too."""
 UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
 caption spelling language toast notice hint description add new feat feature option implement allow support
 show display button setting dialog menu page preference provider"""
@@ -120,6 +122,12 @@ _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|thirdparty|3rdpart
 """Another project's code kept in this one: Go's `vendor/`, C's `third_party/` and `extern/`, redis's and Node's top
 `deps/`, spdlog's `fmt/bundled/`, and the copy of GoogleTest a C++ project keeps beside its tests (fmt's
 `test/gtest/`, 12,399 lines of `gtest.h` shown as the code to change)."""
+_MIGRATION = re.compile(r"(^|/)(migrations?|migrate|alembic/versions)/([^/]+/)*?(\d{2,}|V\d+__)", re.IGNORECASE)
+"""A database migration, numbered or dated in its own file or folder (Django's `migrations/0003_x.py`, Rails'
+`db/migrate/20240101_x.rb`, EF Core's `Migrations/20201224155621_MiscCleanup.cs`, Prisma's
+`migrations/20240113060555_minor_fix/migration.sql`, Alembic's): written once and left as it was, a new step
+being a new file, though its name and its SQL say the task's words ("Misc Stuff", "add ... columns"). The
+model snapshot and the migrating code beside them are code."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
@@ -134,11 +142,14 @@ _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", 
 
 @lru_cache(maxsize=1 << 16)
 def kind_of(path: str) -> str:
-    """test, source-locale, locale, prose, data, vendored or code: what a file is, for the weight of its score."""
+    """test, source-locale, locale, prose, data, vendored, migration or code: what a file is, for the weight of its
+    score."""
     from rt.index import i18n
     from rt.index.langs import PROSE, language
     if _VENDORED.search(path):
         return "vendored"
+    if _MIGRATION.search(path) and not is_test(path):
+        return "migration"
     lang = language(path)
     if lang in CODE_LANGS and not any(m in path.lower() for m in _MARKERS):
         return "code"
