@@ -6,7 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from rt.index.terms import stem
+from rt.index.terms import keys_of_word, stem
 from rt.pack.rank import kind_of, parse_task
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
@@ -112,6 +112,9 @@ def test_light_stemming_of_english_words_never_of_identifiers():
     assert stem("toggling") == stem("toggle") == stem("toggles")
     assert stem("settings") != stem("set") and stem("string") == "string" and stem("status") == "status"
     assert "togglesidebar" in parse_task("`toggleSidebar`").keys   # the whole identifier is never stemmed
+    # an acronym's plural is one piece: "backup ZIPs" looks for `zip`, not `zi` and `ps` (a lock file's words)
+    assert set(parse_task("Handle backup ZIPs and getURLs").keys) == {"backup", "zip", "url", "geturls"}
+    assert keys_of_word("HTTPServer") == ("http", "server", "httpserver") and keys_of_word("IDs") == ("ids",)
 
 
 def test_another_form_of_a_task_word_finds_the_file(project):

@@ -13,7 +13,9 @@ import re
 from collections import Counter
 
 _WORD = re.compile(r"[A-Za-z0-9_]+")
-_PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_PART = re.compile(r"[A-Z]{2,}s(?![a-z])|[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+"""A piece of an identifier or word: an acronym's plural first (`URLs`, `getIDs`: `urls`, not `ur` and `ls`), then
+camelCase's and acronyms' pieces (`HTTPServer`: `http`, `server`), digits."""
 _VOWEL = re.compile(r"[aeiouy]")
 
 KINDS = ("terms", "pterms", "nterms")
