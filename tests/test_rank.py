@@ -435,3 +435,23 @@ def test_a_numbered_or_dated_migration_is_a_step_taken_once(project):
     assert [kind_of(p) for p in ("API/Data/Migrations/DataContextModelSnapshot.cs", "db/migrate/20240101_users.rb",
                                  "app/migrations/0002_x.py", "lib/controllers/migration/importData.ts")] == \
         ["code", "migration", "migration", "code"]
+
+
+def test_a_lock_file_is_never_ranked_unless_the_task_names_it(project):
+    """bat's "Use once_cell instead of lazy_static" put `Cargo.lock` fourth: a package manager writes it, nobody
+    edits it. It is left out, also of what the files changed with it are lent, but a task naming it finds it."""
+    project.write("Cargo.toml", "[package]\nname = \"bat\"\n\n[dependencies]\nlazy_static = \"1\"\n")
+    project.write("Cargo.lock", "".join(f"[[package]]\nname = \"once_cell\"\nversion = \"1.{i}\"\n\n"
+                                        f"[[package]]\nname = \"lazy_static\"\nversion = \"1.{i}\"\n\n" for i in range(40)))
+    project.write("src/assets.rs", "use lazy_static::lazy_static;\n\nlazy_static! {\n    static ref SYNTAXES: Vec<u8> = "
+                                   "load();\n}\n\npub fn load() -> Vec<u8> { vec![] }\n")
+    for i in range(20):
+        project.write(f"src/m{i}.rs", f"pub fn f{i}() -> u32 {{ {i} }}\n")
+    project.init_git()
+    for _ in range(3):   # the lock file changes with the code each time
+        project.write("src/assets.rs", project.read("src/assets.rs") + "// lazy\n")
+        project.write("Cargo.lock", project.read("Cargo.lock") + "# once\n")
+        project.git("commit", "-q", "-am", "use once_cell")
+    assert "Cargo.lock" not in ranked(project, "Use once_cell instead of lazy_static")
+    assert ranked(project, "Use once_cell instead of lazy_static")[0] == "src/assets.rs"
+    assert ranked(project, "update Cargo.lock for once_cell")[0] == "Cargo.lock"

@@ -74,10 +74,10 @@ TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
 KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "vendored": 0.3, "migration": 0.3,
-        "code": 1.0}
+        "lock": 0.0, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies,
 vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits), a
-migration a step taken once; the source locale file holds every text a user sees, which a change to the
+migration a step taken once, a lock file (LOCK) a package manager's output, never ranked; the source locale file holds every text a user sees, which a change to the
 interface often edits too."""
 UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
 caption spelling language toast notice hint description add new feat feature option implement allow support
@@ -128,6 +128,11 @@ _MIGRATION = re.compile(r"(^|/)(migrations?|migrate|alembic/versions)/([^/]+/)*?
 `migrations/20240113060555_minor_fix/migration.sql`, Alembic's): written once and left as it was, a new step
 being a new file, though its name and its SQL say the task's words ("Misc Stuff", "add ... columns"). The
 model snapshot and the migrating code beside them are code."""
+_LOCK = re.compile(r"(^|/)([^/]+\.lock|[^/]+-lock\.(json|ya?ml)|bun\.lockb|go\.sum|npm-shrinkwrap\.json|Package\.resolved"
+                   r"|gradle\.lockfile|packages\.lock\.json)$")
+"""A package manager's lock file (`yarn.lock`, `Cargo.lock`, `go.sum` ...): written by the tool after the manifest
+changes, never by hand; it names every dependency (bat's "Use once_cell instead of lazy_static" put `Cargo.lock`
+fourth). A task naming it finds it by its path (`PATH_HIT`)."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
@@ -142,14 +147,16 @@ _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", 
 
 @lru_cache(maxsize=1 << 16)
 def kind_of(path: str) -> str:
-    """test, source-locale, locale, prose, data, vendored, migration or code: what a file is, for the weight of its
-    score."""
+    """test, source-locale, locale, prose, data, vendored, migration, lock or code: what a file is, for the weight of
+    its score."""
     from rt.index import i18n
     from rt.index.langs import PROSE, language
     if _VENDORED.search(path):
         return "vendored"
     if _MIGRATION.search(path) and not is_test(path):
         return "migration"
+    if _LOCK.search(path):
+        return "lock"
     lang = language(path)
     if lang in CODE_LANGS and not any(m in path.lower() for m in _MARKERS):
         return "code"
@@ -216,7 +223,7 @@ _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\
 """A release number (`v1.8`, `v1.8.42`, `0.23.0`; not `1.5` or an address): a release commit ("v1.8.42",
 "Changelog for 4.13.0") edits the file keeping the project's version, a word such a task never says."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
-                  r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh)$")
+                  r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
 
 def parse_task(text: str, defined=None) -> Query:
@@ -403,6 +410,8 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
             break
         path = index.path_of(fid)
         kind = weighed_kind(path, index.paths)
+        if kind == "lock":
+            continue
         scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
         if query.scope and _folded(path.rpartition("/")[0].rpartition("/")[2]) == query.scope:
             scores[path] *= SCOPE
@@ -643,8 +652,8 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
 
 def _lendable(path: str, indexed, pinned: set[str]) -> bool:
     """Whether a file may be lent a share: the index holds it, it is not pinned (pinned files lead as they
-    are) and not rt's own."""
-    return path in indexed and path not in pinned and not is_rt_own(path)
+    are), not rt's own and no lock file (`yarn.lock` changes with every `package.json`)."""
+    return path in indexed and path not in pinned and not is_rt_own(path) and kind_of(path) != "lock"
 
 
 def _lent(ranking: Ranking, scores: dict[str, float], lent: dict[str, tuple[float, str]]) -> Ranking:
