@@ -455,3 +455,17 @@ def test_a_lock_file_is_never_ranked_unless_the_task_names_it(project):
     assert "Cargo.lock" not in ranked(project, "Use once_cell instead of lazy_static")
     assert ranked(project, "Use once_cell instead of lazy_static")[0] == "src/assets.rs"
     assert ranked(project, "update Cargo.lock for once_cell")[0] == "Cargo.lock"
+
+
+def test_a_word_no_file_holds_run_together_from_two_looks_for_both(project):
+    """Kavita's "bugfix: widthoverride label being none%": no file says `widthoverride`; the reader's
+    `widthOverrideLabel$` says `width` and `override`. A word some file holds is never split."""
+    project.write("reader/reader.component.ts", "export class ReaderComponent {\n  widthOverrideLabel$ = of('');\n"
+                                                "  label = '';\n}\n")
+    for i in range(12):
+        project.write(f"cards/card{i}.component.html", f"<span class=\"label\">{{{{ none }}}} {i}</span>\n")
+    project.write("cards/sizes.ts", "export const width = 1;\nexport const overflow = 'none';\n")
+    project.init_git()
+    assert ranked(project, "bugfix: widthoverride label being none%")[0] == "reader/reader.component.ts"
+    assert project.rt_json("pack", "the widthoverride label")["terms"] == ["widthoverride", "label", "width", "override"]
+    assert project.rt_json("pack", "the overflow label")["terms"] == ["overflow", "label"]

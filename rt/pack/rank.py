@@ -28,7 +28,7 @@ from functools import lru_cache
 from rt.core import is_test
 from rt.index.langs import TOKENIZED
 from rt.index.tags import TAGGED
-from rt.index.terms import keys_of_word, word_keys
+from rt.index.terms import KINDS, keys_of_word, word_keys
 
 STOPWORDS = frozenset("""
 a an the and or but of to in on at by for from with without into onto as is are be been being was were it its
@@ -100,6 +100,8 @@ RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
+RUN_PIECE = 4
+"""The shortest word a task word run together from two is split into (`widthoverride`: `width`, `override`)."""
 LEADS = 3
 TOGETHER = 0.2
 """Each of the LEADS best files gives the files that changed with it in the recent commits this share of its
@@ -283,6 +285,24 @@ def parse_task(text: str, defined=None) -> Query:
     return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "")
 
 
+def _split_run_together(index, query: Query) -> None:
+    """A task word no file holds, written as two words run together (Kavita's "widthoverride label", for
+    `widthOverrideLabel$`), looks for its two words too, at its weight: the most even split into two
+    pieces of RUN_PIECE letters or more whose keys files hold."""
+    for key, weight in list(query.keys.items()):
+        word = query.shown[key].lower()
+        if len(word) < 2 * RUN_PIECE or not word.isalpha() or any(index.postings(k, key) for k in KINDS):
+            continue
+        middle = len(word) // 2
+        for i in sorted(range(RUN_PIECE, len(word) - RUN_PIECE + 1), key=lambda i: (abs(i - middle), i)):
+            parts = [(piece, keys_of_word(piece)) for piece in (word[:i], word[i:])]
+            if all(len(keys) == 1 and index.postings("terms", keys[0]) for _, keys in parts):
+                for piece, (k,) in parts:
+                    query.keys.setdefault(k, weight)
+                    query.shown.setdefault(k, piece)
+                break
+
+
 def _folded(name: str) -> str:
     """A folder's or scope's name as they are compared: lower-case, without `-`, `_` and `.`."""
     return re.sub(r"[-_.]", "", name.lower())
@@ -350,6 +370,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     the code using its key.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
+    _split_run_together(index, query)
     n = max(1, len(index.paths))
     mean_words = index.mean_words
     raw: dict[int, float] = {}
