@@ -459,7 +459,8 @@ def test_a_lock_file_is_never_ranked_unless_the_task_names_it(project):
 
 def test_a_word_no_file_holds_run_together_from_two_looks_for_both(project):
     """Kavita's "bugfix: widthoverride label being none%": no file says `widthoverride`; the reader's
-    `widthOverrideLabel$` says `width` and `override`. A word some file holds is never split."""
+    `widthOverrideLabel$` says `width` and `override`. A word some file holds is never split, nor one whose pieces
+    no name holds side by side (memos' "BEGIN IMMEDIATE" looked for `immed` and `iate`)."""
     project.write("reader/reader.component.ts", "export class ReaderComponent {\n  widthOverrideLabel$ = of('');\n"
                                                 "  label = '';\n}\n")
     for i in range(12):
@@ -469,3 +470,7 @@ def test_a_word_no_file_holds_run_together_from_two_looks_for_both(project):
     assert ranked(project, "bugfix: widthoverride label being none%")[0] == "reader/reader.component.ts"
     assert project.rt_json("pack", "the widthoverride label")["terms"] == ["widthoverride", "label", "width", "override"]
     assert project.rt_json("pack", "the overflow label")["terms"] == ["overflow", "label"]
+    project.write("cards/junk.ts", "export const immedValue = 1, iateCount = 2;\n")   # two pieces, never side by side
+    project.git("add", "-A")
+    project.git("commit", "-q", "-m", "junk")
+    assert project.rt_json("pack", "begin immediate label")["terms"] == ["begin", "immediate", "label"]

@@ -102,6 +102,8 @@ PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
 RUN_PIECE = 4
 """The shortest word a task word run together from two is split into (`widthoverride`: `width`, `override`)."""
+RUN_FILES = 20
+"""The most files holding both pieces read for the two side by side."""
 LEADS = 3
 TOGETHER = 0.2
 """Each of the LEADS best files gives the files that changed with it in the recent commits this share of its
@@ -285,19 +287,26 @@ def parse_task(text: str, defined=None) -> Query:
     return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "")
 
 
-def _split_run_together(index, query: Query) -> None:
+def _split_run_together(index, query: Query, read) -> None:
     """A task word no file holds, written as two words run together (Kavita's "widthoverride label", for
     `widthOverrideLabel$`), looks for its two words too, at its weight: the most even split into two
-    pieces of RUN_PIECE letters or more whose keys files hold."""
+    pieces of RUN_PIECE letters or more that some file holds side by side in a name (`width_override`,
+    `widthOverride`), which two pieces of an English word never are (`immed` and `iate`)."""
+    if read is None:
+        return
     for key, weight in list(query.keys.items()):
         word = query.shown[key].lower()
         if len(word) < 2 * RUN_PIECE or not word.isalpha() or any(index.postings(k, key) for k in KINDS):
             continue
         middle = len(word) // 2
         for i in sorted(range(RUN_PIECE, len(word) - RUN_PIECE + 1), key=lambda i: (abs(i - middle), i)):
-            parts = [(piece, keys_of_word(piece)) for piece in (word[:i], word[i:])]
-            if all(len(keys) == 1 and index.postings("terms", keys[0]) for _, keys in parts):
-                for piece, (k,) in parts:
+            keys = [keys_of_word(piece) for piece in (word[:i], word[i:])]
+            if not all(len(k) == 1 for k in keys):
+                continue
+            held = [{v if type(v) is int else v[0] for v in index.postings("terms", k)} for (k,) in keys]
+            both = sorted(held[0] & held[1])[:RUN_FILES]
+            if any(word in re.sub(r"[-_]", "", read(index.path_of(fid)).lower()) for fid in both):
+                for piece, (k,) in zip((word[:i], word[i:]), keys):
                     query.keys.setdefault(k, weight)
                     query.shown.setdefault(k, piece)
                 break
@@ -370,7 +379,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     the code using its key.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
-    _split_run_together(index, query)
+    _split_run_together(index, query, read)
     n = max(1, len(index.paths))
     mean_words = index.mean_words
     raw: dict[int, float] = {}
