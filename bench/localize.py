@@ -25,7 +25,9 @@ tried; figures that count are the HELD-OUT set's). Nothing is tuned per reposito
     TUNE      encode/httpx (python), junegunn/fzf, gofiber/fiber, labstack/echo, traefik/traefik,
               prometheus/prometheus (go; the last four added later, Go servers and libraries like caddy),
               sharkdp/bat (rust), excalidraw/excalidraw, louislam/uptime-kuma, documenso/documenso
-              (ts-web; the last added later, a Next.js app with a lingui `en/web.po`)
+              (ts-web; the last added later, a Next.js app with a lingui `en/web.po`), usememos/memos,
+              mealie-recipes/mealie, jellyfin/jellyfin-web, Kareadita/Kavita, linkwarden/linkwarden (ts-web,
+              added later: web apps with an English locale file and a Go, Python or C# server beside some)
     HELD-OUT  pallets/click (python), caddyserver/caddy (go), BurntSushi/ripgrep (rust),
               outline/outline, hoppscotch/hoppscotch, toeverything/AFFiNE (ts-web; AFFiNE the monorepo)
 
@@ -38,7 +40,8 @@ Reproduce: fetch each repository (`fetch github:owner/name`; the tool prints its
 With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/repo. History is read
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
 without that commit is refused unless --any-tip. Fetched code is cloned into --work, never committed.
-A full run is about 23 CPU minutes (660 + 100 tasks); --quick about a quarter of that.
+A full run samples 60 tasks (and 20 more locale tasks) per repository; --quick a quarter of that, about 25 CPU
+minutes for all 21 repositories.
 """
 from __future__ import annotations
 
@@ -71,6 +74,11 @@ REPOS = {
     "excalidraw/excalidraw": ("ts-web", "tune", "4872083c044491b6d5c96ae134a75464f96d6831"),
     "louislam/uptime-kuma": ("ts-web", "tune", "6398a9581d1c3c427a7536559f47ccf45dac08b4"),
     "documenso/documenso": ("ts-web", "tune", "75330166cc00b29c14399bc2e391e4b4d8080c00"),
+    "usememos/memos": ("ts-web", "tune", "76a762924306e782871204f131f4033be5e8e41a"),
+    "mealie-recipes/mealie": ("ts-web", "tune", "b5643a9399465d8b4ea339e7a6639df2d697741b"),
+    "jellyfin/jellyfin-web": ("ts-web", "tune", "f330b7bc8b6fc9c0d937659919fa82a9564e2ec0"),
+    "Kareadita/Kavita": ("ts-web", "tune", "ed7e9d4a6e85c2ec04803ca86fb3d2b5ca15581a"),
+    "linkwarden/linkwarden": ("ts-web", "tune", "7550ebb8907e0cd22e8b3e0785bf3da03ab96e3a"),
     "pallets/click": ("python", "held-out", "2c8cd3ac958a7eb316d67f2d316c27086c4c0369"),
     "caddyserver/caddy": ("go", "held-out", "0cf03d32f7d99cf160d5375e8a40fbe3d910d515"),
     "BurntSushi/ripgrep": ("rust", "held-out", "3fce3b5bb0236da2df6d99672afb8a719642eca7"),
