@@ -77,8 +77,8 @@ KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale":
         "lock": 0.0, "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies,
 vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits), a
-migration a step taken once, a lock file (LOCK) a package manager's output, never ranked; the source locale file holds every text a user sees, which a change to the
-interface often edits too."""
+migration a step taken once, a lock file a package manager's output (never ranked: `_LOCK`); the source
+locale file holds every text a user sees, which a change to the interface often edits too."""
 UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
 caption spelling language toast notice hint description add new feat feature option implement allow support
 show display button setting dialog menu page preference provider"""
