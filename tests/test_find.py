@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from rt.index.i18n import code_keys, entries, is_locale
+from rt.index.i18n import code_keys, entries, is_locale, is_source_locale
 
 
 def _rows(out: str) -> list[str]:
@@ -138,6 +138,8 @@ def test_code_keys_and_locale_detection():
     assert is_locale("locales/en/common.json") and is_locale("src/i18n/fr-FR.json") and is_locale("de.po")
     assert is_locale("src/languages/ru-RU.js") and is_locale("languages/de.json")   # modules written as code too
     assert not is_locale("src/languages/index.js")
+    assert is_locale("lang/he/errors.php") and is_source_locale("resources/lang/en/auth.php")   # Laravel's arrays
+    assert not is_locale("app/Http/Controllers/LanguageController.php") and not is_locale("lang/index.php")
     assert not is_locale("package.json") and not is_locale("res/layout/strings.xml") and not is_locale("src/data.json")
     assert entries("x.json", "[1, 2]") == [] and entries("x.json", "{oops") == []
 

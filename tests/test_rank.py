@@ -474,3 +474,23 @@ def test_a_word_no_file_holds_run_together_from_two_looks_for_both(project):
     project.git("add", "-A")
     project.git("commit", "-q", "-m", "junk")
     assert project.rt_json("pack", "begin immediate label")["terms"] == ["begin", "immediate", "label"]
+
+
+def test_laravels_translations_are_locale_files(project):
+    """BookStack's "Users: Improved user response for failed invite sending" showed `lang/he/errors.php` and
+    `lang/sr/errors.php` as code: Laravel keeps each language's texts in `lang/<code>/*.php` arrays. The other
+    languages' are translations, the English one the source locale file."""
+    texts = {"en": "Failed to send the invite email", "he": "Failed to send invite (he)", "sr": "Failed invite sr"}
+    for code, text in texts.items():
+        project.write(f"lang/{code}/errors.php", f"<?php\n\nreturn [\n    'users_invite_failed' => '{text} "
+                                                 f"to the user: invite sending failed',\n];\n")
+    project.write("app/Access/UserInviteService.php", "<?php\n\nclass UserInviteService\n{\n    public function "
+                  "sendInvitation($user)\n    {\n        // invite email sending\n        return $this->send($user);\n"
+                  "    }\n}\n")
+    for i in range(20):
+        project.write(f"app/Other/Thing{i}.php", f"<?php\n\nclass Thing{i}\n{{\n}}\n")
+    project.init_git()
+    order = ranked(project, "Users: Improved user response for failed invite sending")
+    assert order.index("app/Access/UserInviteService.php") < order.index("lang/he/errors.php")
+    assert order.index("lang/en/errors.php") < order.index("lang/he/errors.php")
+    assert [kind_of(p) for p in ("lang/en/errors.php", "lang/he/errors.php")] == ["source-locale", "locale"]

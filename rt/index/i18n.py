@@ -86,7 +86,8 @@ def is_locale(path: str) -> bool:
         return in_dir or "messages" in stem or "_" in stem and _LOCALE_CODE.match(stem.rsplit("_", 1)[-1]) is not None
     if ext in ("json", "yml", "yaml"):
         return in_dir or _LOCALE_CODE.match(stem) is not None and stem not in ("package", "tsconfig")
-    if ext in ("js", "ts", "mjs", "cjs"):   # a translation module written as code: `locales/de.ts`, `i18n/fr/index.js`
+    if ext in ("js", "ts", "mjs", "cjs", "php"):   # a translation module written as code: `locales/de.ts`,
+        # `i18n/fr/index.js`, Laravel's `lang/fr/errors.php`
         return in_dir and any(_LOCALE_CODE.match(p) and p not in _NOT_CODES for p in (stem, *parts[-2:-1]))
     return False
 
