@@ -48,6 +48,8 @@ def test_translation_to_key_to_code(project):
     ("res/values/strings.xml", '<resources>\n  <string name="profile_title">Your profile</string>\n</resources>\n',
      "Your profile", "profile_title"),
     ("en.lproj/Localizable.strings", '/* c */\n"profile.title" = "Your profile";\n', "Your profile", "profile.title"),
+    ("lang/en/auth.php", "<?php\n\nreturn [\n    'profile' => [\n        'title' => 'Your profile', // shown\n    ],\n];\n",
+     "Your profile", "auth.profile.title"),
 ])
 def test_each_locale_format(project, path, content, text, key):
     project.write(path, content)
@@ -56,6 +58,26 @@ def test_each_locale_format(project, path, content, text, key):
     rows = _rows(project.rt("find", text))
     assert rows[0].startswith(f"{path}:") and f"translation {key}" in rows[0]
     assert rows[1].startswith(f"app/code.py:2  uses key {key}")
+
+
+def test_laravels_translations_and_the_code_asking_for_them(project):
+    """BookStack's `lang/en/errors.php` array: its texts are translations keyed `errors.<key>`, and Blade's
+    `trans()` and `@lang()` and PHP's `__()` and `trans_choice()` are where they are used."""
+    project.write("lang/en/errors.php", "<?php\n\nreturn [\n    // Users\n    'users_invite_failed' => 'The user was "
+                                        "created but the invite could not be sent',\n    'it\\'s' => 'It\\'s gone',\n];\n")
+    project.write("lang/fr/errors.php", "<?php\n\nreturn [\n    'users_invite_failed' => 'L\\'invitation n\\'a pas pu "
+                                        "être envoyée',\n];\n")
+    project.write("resources/views/users/create.blade.php", "<p>{{ trans('errors.users_invite_failed') }}</p>\n"
+                                                            "<p>@lang('errors.it\\'s')</p>\n")
+    project.write("app/Users/UserController.php", "<?php\n\nclass UserController\n{\n    public function store()\n    {\n"
+                  "        $this->showErrorNotification(__('errors.users_invite_failed'));\n"
+                  "        return trans_choice('errors.users_invite_failed', 2);\n    }\n}\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "invite could not be sent"))
+    assert rows[0].startswith("lang/en/errors.php:5  translation errors.users_invite_failed")
+    assert [r.split("  ")[0] for r in rows[1:4]] == ["app/Users/UserController.php:7", "app/Users/UserController.php:8",
+                                                     "resources/views/users/create.blade.php:1"]
+    assert _rows(project.rt("find", "It's gone"))[0].startswith("lang/en/errors.php:6  translation errors.it's")
 
 
 def test_invalid_locale_json_is_searched_as_text(project):

@@ -15,7 +15,8 @@ _Q = r"""(?:'([^'\\\n]{1,300})'|"([^"\\\n]{1,300})"|`([^`$\\\n]{1,300})`)"""
 _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
-    r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__)\s*$")
+    r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
+    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice)\s*$")
 _ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
 _MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                 r"\s*[=:]\s*\{?\s*" + _Q)
@@ -161,6 +162,8 @@ class Locale:
             self.out = _yaml_entries(text)
         elif ext == "properties":
             self.out = _properties_entries(text)
+        elif ext == "php":
+            self.out = _php_entries(text, path.rsplit("/", 1)[-1][:-4])
         elif ext == "xml":
             self.out = [(m.group(1), _xml_text(m.group(2)), text.count("\n", 0, m.start()) + 1)
                         for m in re.finditer(r'<string\b[^>]*\bname="([^"]+)"[^>]*>(.*?)</string>', text, re.DOTALL)]
@@ -319,6 +322,31 @@ def _yaml_entries(text: str) -> list[tuple[str, str, int]]:
         tops = {k.split(".", 1)[0] for k, _, _ in out}
         if len(tops) == 1 and _LOCALE_CODE.match(next(iter(tops))):
             out = [(k.split(".", 1)[1], v, ln) for k, v, ln in out]
+    return out
+
+
+_PHP_STR = r"'((?:[^'\\\n]|\\.)*)'" + r'|"((?:[^"\\\n]|\\.)*)"'
+_PHP_PAIR = rf"^\s*(?:{_PHP_STR})\s*=>\s*(?:(\[|array\s*\()|(?:{_PHP_STR})\s*,?\s*(?://.*)?$)"
+"""A line of a Laravel translation array: `'key' => 'Text',` or `'group' => [`; compiled by `re`'s cache when a
+PHP locale file is first read."""
+
+
+def _php_entries(text: str, name: str) -> list[tuple[str, str, int]]:
+    """Laravel's `return ['key' => 'Text', 'group' => ['key' => ...]];`, a pair a line, keyed as its code asks for
+    them: the file's name first (`__('errors.permission')` reads `lang/en/errors.php`)."""
+    out: list[tuple[str, str, int]] = []
+    stack: list[str] = [name]
+    for i, line in enumerate(text.splitlines(), 1):
+        m = re.match(_PHP_PAIR, line)
+        if m:
+            key = re.sub(r"\\(.)", r"\1", m.group(1) if m.group(1) is not None else m.group(2))
+            if m.group(3):
+                stack.append(key)
+            else:
+                value = m.group(4) if m.group(4) is not None else m.group(5)
+                out.append((".".join(stack + [key]), re.sub(r"\\(.)", r"\1", value), i))
+        elif len(stack) > 1 and re.match(r"^\s*[\])],?\s*$", line):
+            stack.pop()
     return out
 
 
