@@ -50,6 +50,9 @@ def test_translation_to_key_to_code(project):
     ("en.lproj/Localizable.strings", '/* c */\n"profile.title" = "Your profile";\n', "Your profile", "profile.title"),
     ("lang/en/auth.php", "<?php\n\nreturn [\n    'profile' => [\n        'title' => 'Your profile', // shown\n    ],\n];\n",
      "Your profile", "auth.profile.title"),
+    ("src-ui/messages.xlf", '<xliff version="1.2">\n<file><body>\n<trans-unit id="profile.title" datatype="html">\n'
+                            '  <source>Your profile</source>\n</trans-unit>\n</body></file>\n</xliff>\n', "Your profile",
+     "profile.title"),
 ])
 def test_each_locale_format(project, path, content, text, key):
     project.write(path, content)
@@ -78,6 +81,40 @@ def test_laravels_translations_and_the_code_asking_for_them(project):
     assert [r.split("  ")[0] for r in rows[1:4]] == ["app/Users/UserController.php:7", "app/Users/UserController.php:8",
                                                      "resources/views/users/create.blade.php:1"]
     assert _rows(project.rt("find", "It's gone"))[0].startswith("lang/en/errors.php:6  translation errors.it's")
+
+
+def _xliff(units: list[tuple[str, str, str | None]]) -> str:
+    return ('<?xml version="1.0" encoding="UTF-8" ?>\n<xliff version="1.2">\n  <file source-language="en-US">\n    <body>\n'
+            + "".join(f'      <trans-unit id="{i}" datatype="html">\n        <source>{s}</source>\n'
+                      + (f"        <target>{t}</target>\n" if t is not None else "")
+                      + '        <context-group purpose="location"><context>src/app/a.html</context></context-group>\n'
+                        "      </trans-unit>\n" for i, s, t in units)
+            + "    </body>\n  </file>\n</xliff>\n")
+
+
+def test_angulars_xliff_messages_the_source_first_and_the_copies_counted(project):
+    """paperless-ngx: Angular extracts its templates' texts into `messages.xlf`, one `messages.<code>.xlf` per
+    language. Each held the text in its `<source>`: `rt find "Share link bundle"` listed 1,361 text hits. The
+    source file's unit is the translation; a language whose `<target>` is the English text, or has none, is a
+    copy counted in one row (with a Turkish `İ` before it, whose lower case is longer: the lines stay right), one
+    translating it holds it only as its unit's source, like a key."""
+    units = [("1", "Delete <x id=\"INTERPOLATION\"/> now &amp; here", None), ("2", "Create share link", None)]
+    project.write("src-ui/messages.xlf", _xliff(units))
+    project.write("src-ui/src/locale/messages.de_DE.xlf", _xliff([("1", "x", "Jetzt löschen"),
+                                                                  ("2", "Create share link", "Freigabe erstellen")]))
+    project.write("src-ui/src/locale/messages.fr_FR.xlf", _xliff([("1", "x", "Supprimer"), ("2", "Create share link", None)]))
+    project.write("src-ui/src/locale/messages.tr_TR.xlf", _xliff([("0", "First", "İlk İlk İlk"),
+                                                                  ("2", "Create share link", "Create share link")]))
+    project.write("src-ui/src/app/share.component.html", "<button i18n>Create share link</button>\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "create share link"))
+    assert rows[0] == "src-ui/messages.xlf:10  translation 2  = 'Create share link'"
+    assert rows[1].startswith("2 more locale files under src-ui/src/locale/ hold it untranslated")
+    assert rows[2].startswith("1 more locale file under src-ui/src/locale/ holds it only as a key")   # de: in <source>
+    assert rows[3].startswith("src-ui/src/app/share.component.html:1  text") and len(rows) == 4
+    assert _rows(project.rt("find", "now & here"))[0] == "src-ui/messages.xlf:6  translation 1  = 'Delete now & here'"
+    assert project.rt_json("find", "create share link")["copies"] == ["src-ui/src/locale/messages.fr_FR.xlf",
+                                                                       "src-ui/src/locale/messages.tr_TR.xlf"]
 
 
 def test_invalid_locale_json_is_searched_as_text(project):

@@ -494,3 +494,21 @@ def test_laravels_translations_are_locale_files(project):
     assert order.index("app/Access/UserInviteService.php") < order.index("lang/he/errors.php")
     assert order.index("lang/en/errors.php") < order.index("lang/he/errors.php")
     assert [kind_of(p) for p in ("lang/en/errors.php", "lang/he/errors.php")] == ["source-locale", "locale"]
+
+
+def test_angulars_extracted_messages_weigh_as_a_translation(project):
+    """paperless-ngx's `src-ui/messages.xlf` holds every text of its templates and led "Fix: hide some saved view
+    operations on management page without permissions": Angular's tool extracts it apart from the change (26 of
+    300 commits, none with the app's code), so it weighs as a translation, not as the source locale file."""
+    texts = "".join(f'<trans-unit id="{i}"><source>{w} saved view operations on the management page, permissions {i}'
+                    f'</source></trans-unit>\n' for i, w in enumerate(["Hide", "Show", "Edit", "Delete"] * 10))
+    project.write("src-ui/messages.xlf", f'<xliff version="1.2"><file><body>\n{texts}</body></file></xliff>\n')
+    project.write("src-ui/src/app/management-list.component.ts",
+                  "export class ManagementListComponent {\n  // hide the saved view operations without permissions\n"
+                  "  canEdit(view) { return this.permissions.has(view); }\n}\n")
+    for i in range(20):
+        project.write(f"src-ui/src/app/other{i}.component.ts", f"export class Other{i} {{}}\n")
+    project.init_git()
+    order = ranked(project, "Fix: hide some saved view operations on management page without permissions")
+    assert order[0] == "src-ui/src/app/management-list.component.ts"
+    assert kind_of("src-ui/messages.xlf") == kind_of("src-ui/src/locale/messages.de_DE.xlf") == "locale"

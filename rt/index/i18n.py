@@ -78,7 +78,7 @@ def is_locale(path: str) -> bool:
     name = parts[-1]
     stem, _, ext = name.rpartition(".")
     folders = set(parts[:-1])
-    if ext in ("po", "pot", "arb", "strings"):
+    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff"):
         return True
     if name == "strings.xml":
         return any(p == "values" or p.startswith("values-") for p in parts[:-1])
@@ -109,6 +109,8 @@ def is_source_locale(path: str) -> bool:
     name = parts[-1]
     if name.endswith(".pot") or name == "strings.xml" and parts[-2:-1] == ["values"]:
         return True
+    if name.endswith((".xlf", ".xliff")):   # Angular's extracted `messages.xlf`; `messages.en_US.xlf` translates it
+        return name.count(".") == 1
     return any(re.match(_SOURCE, p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
@@ -154,6 +156,7 @@ class Locale:
         self.split: list[str] | None = None   # JSON holding a line break json.dumps keeps (U+0085, U+2028, U+2029): its lines
         self.lows: tuple[str, list[int], list[int]] | None = None   # JSON: for `_holding`, once asked
         self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
+        self.units = False   # XLIFF not read yet: a look-up with a word reads only the units holding it
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb")
         elif ext in ("po", "pot"):
@@ -162,6 +165,8 @@ class Locale:
             self.out = _yaml_entries(text)
         elif ext == "properties":
             self.out = _properties_entries(text)
+        elif ext in ("xlf", "xliff"):
+            self.units = True
         elif ext == "php":
             self.out = _php_entries(text, path.rsplit("/", 1)[-1][:-4])
         elif ext == "xml":
@@ -174,6 +179,8 @@ class Locale:
     @property
     def parsed(self) -> bool:
         """Whether the file was read as a locale file with entries (invalid JSON is not)."""
+        if self.units:
+            return "<trans-unit" in self.text or "<unit" in self.text
         return bool(self.keys if self.keys is not None else self.out)
 
     def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
@@ -181,6 +188,10 @@ class Locale:
         `keep` accepts holds (a query's first word); then only the texts holding it are tried, found in one
         search over them all (JSON)."""
         keys = self.keys
+        if self.units and word.isascii() and word and keep is not None:   # `İ`'s lower case is no case of it
+            return [e for e in self._units_holding(word) if keep(e[1])]
+        if self.units:
+            self.out, self.units = _xliff_entries(self.text), False
         if keys is None:
             return self.out if keep is None else [e for e in self.out if keep(e[1])]
         if word and "\0" not in word and keep is not None:
@@ -191,6 +202,28 @@ class Locale:
             return []
         self._find_lines(wanted[-1] + 1)
         return [(keys[i][1], keys[i][2], self.lines[i]) for i in wanted]
+
+    def _units_holding(self, word: str) -> list[tuple[str, str, int]]:
+        """The entries of the XLIFF units whose text holds `word` in any case, reading only those: a file of
+        Angular's is a megabyte of XML for a few hits. `word` is ASCII: found in the text as it is, in any case
+        (a lower case longer than its letter, Turkish `İ`, would move the places in a lower-cased copy)."""
+        text = self.text
+        tag = "trans-unit" if "<trans-unit" in text else "unit"   # XLIFF 1.2's, else 2.0's
+        spans: dict[int, int] = {}
+        found, at = re.compile(re.escape(word), re.IGNORECASE), 0
+        while (m := found.search(text, at)) is not None:
+            start, end = text.rfind(f"<{tag}", 0, m.start()), text.find(f"</{tag}>", m.end())
+            if end == -1:
+                break
+            if start != -1:   # the word in a unit, not before the first one
+                spans[start] = text.find(">", end) + 1
+            at = end
+        out, line, pos = [], 1, 0
+        for start, end in sorted(spans.items()):
+            line += text.count("\n", pos, start)
+            pos = start
+            out += _xliff_entries(text[start:end], line)
+        return out
 
     def _holding(self, word: str) -> list[int]:
         """The index in `keys` of each text whose lower case holds `word` (which holds no NUL), in order."""
@@ -370,6 +403,28 @@ def _properties_entries(text: str) -> list[tuple[str, str, int]]:
 
 def _unescape(s: str) -> str:
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), s)
+
+
+_XLIFF_UNIT = r'<(trans-unit|unit)\b[^>]*?\bid="([^"]*)"[^>]*>(.*?)</\1>'
+
+
+def _xliff_entries(text: str, line: int = 1) -> list[tuple[str, str, int]]:
+    """XLIFF 1.2's `<trans-unit id>` and 2.0's `<unit id>`: each one's translation (`<target>`), else its source
+    text, at the line where that text starts (`text` starting at `line`). Angular extracts its templates' texts
+    into `messages.xlf`."""
+    out: list[tuple[str, str, int]] = []
+    pos = 0   # lines counted from the last entry on, not from the text's start each time
+    for m in re.finditer(_XLIFF_UNIT, text, re.DOTALL):
+        inner = m.group(3)
+        part = re.search(r"<target\b[^>]*>(.*?)</target>", inner, re.DOTALL) or \
+            re.search(r"<source\b[^>]*>(.*?)</source>", inner, re.DOTALL)
+        if part:
+            at = m.start(3) + part.start(1)
+            line += text.count("\n", pos, at)
+            pos = at
+            value = part.group(1)
+            out.append((m.group(2), " ".join((_xml_text(value) if "<" in value or "&" in value else value).split()), line))
+    return out
 
 
 def _xml_text(s: str) -> str:
