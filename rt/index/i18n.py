@@ -210,9 +210,18 @@ class Locale:
         text = self.text
         tag = "trans-unit" if "<trans-unit" in text else "unit"   # XLIFF 1.2's, else 2.0's
         spans: dict[int, int] = {}
-        found, at = re.compile(re.escape(word), re.IGNORECASE), 0
-        while (m := found.search(text, at)) is not None:
-            start, end = text.rfind(f"<{tag}", 0, m.start()), text.find(f"</{tag}>", m.end())
+        low = text.lower()
+        if len(low) == len(text):   # every place the same: str.find, in C
+            find = low.find
+        else:
+            found = re.compile(re.escape(word), re.IGNORECASE)
+
+            def find(word: str, at: int) -> int:
+                m = found.search(text, at)
+                return -1 if m is None else m.start()
+        at = 0
+        while (hit := find(word, at)) != -1:
+            start, end = text.rfind(f"<{tag}", 0, hit), text.find(f"</{tag}>", hit + len(word))
             if end == -1:
                 break
             if start != -1:   # the word in a unit, not before the first one
