@@ -117,6 +117,23 @@ def test_angulars_xliff_messages_the_source_first_and_the_copies_counted(project
                                                                        "src-ui/src/locale/messages.tr_TR.xlf"]
 
 
+def test_a_rails_views_lazy_keys_are_its_full_keys(project):
+    """maybe-finance: `t(".data_not_available")` in `app/views/pages/dashboard/_net_worth_chart.html.erb` is
+    `pages.dashboard.net_worth_chart.data_not_available` (Rails' lazy look-up: the view's path, a partial's `_`
+    dropped); a lazy key outside `app/views/` stays as written."""
+    project.write("config/locales/views/pages/en.yml", "---\nen:\n  pages:\n    dashboard:\n      net_worth_chart:\n"
+                  "        data_not_available: Data not available for the selected period\n")
+    project.write("app/views/pages/dashboard/_net_worth_chart.html.erb",
+                  "<div>\n  <p><%= t(\".data_not_available\") %></p>\n</div>\n")
+    project.write("app/helpers/chart_helper.rb", "def empty_chart\n  t(\".data_not_available\")\nend\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Data not available"))
+    assert rows[0].startswith("config/locales/views/pages/en.yml:6  translation "
+                              "pages.dashboard.net_worth_chart.data_not_available")
+    assert rows[1].startswith("app/views/pages/dashboard/_net_worth_chart.html.erb:2  uses key "
+                              "pages.dashboard.net_worth_chart.data_not_available") and len(rows) == 2
+
+
 def test_invalid_locale_json_is_searched_as_text(project):
     project.write("locales/en.json", '{ "cart": { "empty": "Your cart is empty", }\n')
     project.write("src/a.ts", "const msg = 'Your cart is empty';\n")

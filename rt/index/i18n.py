@@ -37,14 +37,15 @@ def _literal(m: re.Match, first: int = 1) -> str:
     return next(g for g in m.groups()[first - 1:first + 2] if g is not None)
 
 
-def code_keys(text: str) -> list[str]:
+def code_keys(text: str, path: str = "") -> list[str]:
     """Translation keys (or gettext msgids) this code uses, sorted; namespaced forms included."""
-    return sorted({key for key, _ in key_uses(text)})
+    return sorted({key for key, _ in key_uses(text, path)})
 
 
-def key_uses(text: str) -> list[tuple[str, int]]:
-    """(key, offset of its string) for each translation key this code uses, namespaced forms included:
-    a string counts only as a translate call's argument or a key attribute, never for being equal to one."""
+def key_uses(text: str, path: str = "") -> list[tuple[str, int]]:
+    """(key, offset of its string) for each translation key this code (at `path`) uses, namespaced forms included:
+    a string counts only as a translate call's argument or a key attribute, never for being equal to one. A Rails
+    view's lazy key is its full one (`t(".title")` in `app/views/books/_form.html.erb` is `books.form.title`)."""
     if "(" not in text and "=" not in text:
         return []
     found: list[tuple[str, int]] = []
@@ -55,13 +56,26 @@ def key_uses(text: str) -> list[tuple[str, int]]:
         if any(h in text for h in hints):
             found += [(_literal(m), _at(m)) for m in re.finditer(rx, text)]
     namespaces = {_literal(m) for m in re.finditer(_NAMESPACE, text)} if "Translation" in text else set()
+    view = _view_scope(path)
     out = []
     for k, at in found:
+        if view and k.startswith(".") and len(k) > 1:
+            k = view + k
         out.append((k, at))
         if ":" in k and not k.startswith(":"):          # i18next `ns:key`
             out.append((k.split(":", 1)[1], at))
         out += [(f"{ns}.{k}", at) for ns in namespaces]  # next-intl useTranslations('ns') then t('key')
     return [(k.strip(), at) for k, at in out if k.strip()]
+
+
+def _view_scope(path: str) -> str:
+    """The key scope Rails gives a view's lazy look-ups: its path under `app/views/`, a partial's `_` and the
+    extensions dropped (`app/views/pages/dashboard/_net_worth_chart.html.erb`: `pages.dashboard.net_worth_chart`)."""
+    if not path.startswith("app/views/"):
+        return ""
+    folder, _, name = path[len("app/views/"):].rpartition("/")
+    name = name.split(".", 1)[0].lstrip("_")
+    return ".".join([*folder.split("/"), name] if folder else [name])
 
 
 # ---------------------------------------------------------------- locale files

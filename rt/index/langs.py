@@ -137,5 +137,5 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     head = text[:2000]
     if not parsed.note and "generated" in head.lower() and _GENERATED.search(head):   # each form says "generated"
         parsed.note = "generated"
-    parsed.keys = i18n.code_keys(text) if lang not in ("json", "yaml", "gettext", "properties", "strings", "xml") else []
+    parsed.keys = i18n.code_keys(text, path) if lang not in ("json", "yaml", "gettext", "properties", "strings", "xml") else []
     return parsed

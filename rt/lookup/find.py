@@ -94,7 +94,7 @@ class _Source:
 
     @cached_property
     def key_uses(self) -> list[tuple[str, int]]:
-        return i18n.key_uses(self.text)
+        return i18n.key_uses(self.text, self.path)
 
 
 def _read(src: _Source, first: str) -> tuple[str, list[tuple[int, str]] | None]:
