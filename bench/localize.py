@@ -40,8 +40,8 @@ Reproduce: fetch each repository (`fetch github:owner/name`; the tool prints its
 With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/repo. History is read
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
 without that commit is refused unless --any-tip. Fetched code is cloned into --work, never committed.
-A full run samples 60 tasks (and 20 more locale tasks) per repository; --quick a quarter of that, about 25 CPU
-minutes for all 21 repositories.
+A full run samples 60 tasks (and 20 more locale tasks) per repository; --quick a quarter of that, about 17
+minutes for all 21 repositories on this machine (1,033 s, two runs side by side on two cores).
 """
 from __future__ import annotations
 
