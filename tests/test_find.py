@@ -53,6 +53,7 @@ def test_translation_to_key_to_code(project):
     ("src-ui/messages.xlf", '<xliff version="1.2">\n<file><body>\n<trans-unit id="profile.title" datatype="html">\n'
                             '  <source>Your profile</source>\n</trans-unit>\n</body></file>\n</xliff>\n', "Your profile",
      "profile.title"),
+    ("i18n/en/app.ftl", "# c\nprofile-title = Your profile\n    .tooltip = Open it\n", "Your profile", "profile-title"),
 ])
 def test_each_locale_format(project, path, content, text, key):
     project.write(path, content)
@@ -132,6 +133,28 @@ def test_a_rails_views_lazy_keys_are_its_full_keys(project):
                               "pages.dashboard.net_worth_chart.data_not_available")
     assert rows[1].startswith("app/views/pages/dashboard/_net_worth_chart.html.erb:2  uses key "
                               "pages.dashboard.net_worth_chart.data_not_available") and len(rows) == 2
+
+
+def test_fluents_messages_and_rusts_fl_macro(project):
+    """cosmic-files: `i18n/<code>/cosmic_files.ftl` (Project Fluent) and `fl!("empty-folder")` in its Rust.
+    `rt find "Empty folder"` gave text lines only; an attribute is `key.attribute`, and a value continued on
+    indented lines (a select expression) is one text."""
+    project.write("i18n/en/cosmic_files.ftl", "# Files\nempty-folder = Empty folder\nempty-folder-hidden = Empty "
+                  "folder (has hidden items)\n    .title = Hidden\noperations = {$n ->\n    [one] operation\n"
+                  "   *[other] operations\n  } running\n")
+    project.write("i18n/en-GB/cosmic_files.ftl", "empty-folder = Empty folder\n")
+    project.write("i18n/de/cosmic_files.ftl", "empty-folder = Leerer Ordner\n")
+    project.write("src/tab.rs", "fn empty(hidden: bool) -> String {\n    if hidden {\n        fl!(\"empty-folder-hidden\")\n"
+                                "    } else {\n        fl!(\"empty-folder\")\n    }\n}\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Empty folder"))
+    assert [r.split("  ")[:2] for r in rows[:2]] == [["i18n/en/cosmic_files.ftl:2", "translation empty-folder"],
+                                                     ["i18n/en/cosmic_files.ftl:3", "translation empty-folder-hidden"]]
+    assert rows[2].startswith("1 more locale file under i18n/en-GB/ holds it untranslated")
+    assert [r.split("  ")[0] for r in rows[3:]] == ["src/tab.rs:3", "src/tab.rs:5"]
+    assert _rows(project.rt("find", "operation"))[0] == \
+        "i18n/en/cosmic_files.ftl:5  translation operations  = '{$n -> [one] operation *[other] operations } running'"
+    assert "translation empty-folder-hidden.title" in [h["why"] for h in project.rt_json("find", "Hidden")["hits"]]
 
 
 def test_invalid_locale_json_is_searched_as_text(project):

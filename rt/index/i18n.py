@@ -16,7 +16,7 @@ _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
-    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice)\s*$")
+    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$")
 _ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
 _MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                 r"\s*[=:]\s*\{?\s*" + _Q)
@@ -92,7 +92,7 @@ def is_locale(path: str) -> bool:
     name = parts[-1]
     stem, _, ext = name.rpartition(".")
     folders = set(parts[:-1])
-    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff"):
+    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff", "ftl"):
         return True
     if name == "strings.xml":
         return any(p == "values" or p.startswith("values-") for p in parts[:-1])
@@ -181,6 +181,8 @@ class Locale:
             self.out = _properties_entries(text)
         elif ext in ("xlf", "xliff"):
             self.units = True
+        elif ext == "ftl":
+            self.out = _fluent_entries(text)
         elif ext == "php":
             self.out = _php_entries(text, path.rsplit("/", 1)[-1][:-4])
         elif ext == "xml":
@@ -385,6 +387,26 @@ _PHP_STR = r"'((?:[^'\\\n]|\\.)*)'" + r'|"((?:[^"\\\n]|\\.)*)"'
 _PHP_PAIR = rf"^\s*(?:{_PHP_STR})\s*=>\s*(?:(\[|array\s*\()|(?:{_PHP_STR})\s*,?\s*(?://.*)?$)"
 """A line of a Laravel translation array: `'key' => 'Text',` or `'group' => [`; compiled by `re`'s cache when a
 PHP locale file is first read."""
+
+
+def _fluent_entries(text: str) -> list[tuple[str, str, int]]:
+    """Project Fluent's `key = Text` messages (Rust's `fl!("key")`), their `.attribute = Text` as `key.attribute`,
+    and a value continued on indented lines, joined by spaces."""
+    out: list[tuple[str, str, int]] = []
+    for i, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        m = re.match(r"^(-?[A-Za-z][\w-]*)\s*=\s?(.*)$", line)
+        if m:
+            out.append((m.group(1), m.group(2).strip(), i))
+            continue
+        m = re.match(r"^\s+\.([A-Za-z][\w-]*)\s*=\s?(.*)$", line)
+        if m and out:
+            out.append((out[-1][0].split(".", 1)[0] + "." + m.group(1), m.group(2).strip(), i))
+        elif line[:1].isspace() and out:   # a value continued (a select expression's variants among it)
+            key, value, at = out[-1]
+            out[-1] = (key, f"{value} {line.strip()}".strip(), at)
+    return out
 
 
 def _php_entries(text: str, name: str) -> list[tuple[str, str, int]]:
