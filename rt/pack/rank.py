@@ -74,10 +74,10 @@ TRANSLATION = 0.5
 """Share of the best score given, once, to the source locale file holding a quoted UI text and to the code
 using its key."""
 KIND = {"test": 0.3, "prose": 0.25, "data": 0.3, "locale": 0.1, "source-locale": 1.5, "vendored": 0.3, "migration": 0.3,
-        "lock": 0.0, "code": 1.0}
+        "code": 1.0}
 """A file's kind weighs its score: tests and prose are context, translations of other languages copies,
 vendored code another project's (Go's `vendor/`: large, saying every word, rarely what a task edits), a
-migration a step taken once, a lock file a package manager's output (never ranked: `_LOCK`); the source
+migration a step taken once (a lock file, a package manager's output, is never ranked: `unranked`); the source
 locale file holds every text a user sees, which a change to the interface often edits too."""
 UI_WORDS = """label message text translation translate wording string i18n l10n typo title tooltip placeholder
 caption spelling language toast notice hint description add new feat feature option implement allow support
@@ -136,13 +136,19 @@ _LOCK = re.compile(r"(^|/)([^/]+\.lock|[^/]+-lock\.(json|ya?ml)|bun\.lockb|go\.s
                    r"|gradle\.lockfile|packages\.lock\.json)$")
 """A package manager's lock file (`yarn.lock`, `Cargo.lock`, `go.sum` ...): written by the tool after the manifest
 changes, never by hand; it names every dependency (bat's "Use once_cell instead of lazy_static" put `Cargo.lock`
-fourth). A task naming it finds it by its path (`PATH_HIT`)."""
+fourth). A task naming it finds it by its path (`PATH_HIT`): `unranked` otherwise."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
 
 def is_rt_own(path: str) -> bool:
     return path.startswith(".claude/") and bool(_RT_OWN.match(path))
+
+
+def unranked(path: str) -> bool:
+    """Whether a file never gets a score by its words nor a share lent: rt's own, and a lock file (`yarn.lock`
+    changes with every `package.json`)."""
+    return is_rt_own(path) or kind_of(path) == "lock"
 
 
 _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", "l10n", "intl", "lproj")
@@ -394,7 +400,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
         for fid in fids:
             if fid not in stats:
                 st = index.stats(fid)
-                stats[fid] = st if st[0] and not is_rt_own(index.path_of(fid)) else None
+                stats[fid] = st if st[0] and not unranked(index.path_of(fid)) else None
 
     for key, weight in query.keys.items():
         lists = [[(v, 1) if type(v) is int else v for v in index.postings(kind, key)] for kind in ("terms", "pterms", "nterms")]
@@ -441,8 +447,6 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
             break
         path = index.path_of(fid)
         kind = weighed_kind(path, index.paths)
-        if kind == "lock":
-            continue
         scores[path] = raw[fid] * (LOCALE_ELSE if kind == "source-locale" and not about_text else KIND[kind])
         if query.scope and _folded(path.rpartition("/")[0].rpartition("/")[2]) == query.scope:
             scores[path] *= SCOPE
@@ -683,8 +687,8 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
 
 def _lendable(path: str, indexed, pinned: set[str]) -> bool:
     """Whether a file may be lent a share: the index holds it, it is not pinned (pinned files lead as they
-    are), not rt's own and no lock file (`yarn.lock` changes with every `package.json`)."""
-    return path in indexed and path not in pinned and not is_rt_own(path) and kind_of(path) != "lock"
+    are) and not `unranked`."""
+    return path in indexed and path not in pinned and not unranked(path)
 
 
 def _lent(ranking: Ranking, scores: dict[str, float], lent: dict[str, tuple[float, str]]) -> Ranking:
