@@ -157,6 +157,45 @@ def test_fluents_messages_and_rusts_fl_macro(project):
     assert "translation empty-folder-hidden.title" in [h["why"] for h in project.rt_json("find", "Hidden")["hits"]]
 
 
+def test_ini_locale_files_and_gos_tr_calls(project):
+    """gogs: `conf/locale/locale_<code>.ini`, `[section]` then `key = Text`, asked for as `section.key` by Go's
+    `c.Tr("admin.auths.edit")` and its templates' `{{.i18n.Tr "admin.auths.edit"}}`. `rt find` gave three text lines
+    (the source file, its regional copy `locale_en-GB.ini`, a language not translating it)."""
+    project.write("conf/locale/locale_en-US.ini", "app_desc = A painless Git service\n\n[admin]\n; the panel\n"
+                  "auths.edit = Edit Authentication Setting\nauths.quoted = \"Quoted; kept = as is\"\n")
+    project.write("conf/locale/locale_en-GB.ini", "[admin]\nauths.edit=Edit Authentication Setting\n")
+    project.write("conf/locale/locale_sv-SE.ini", "[admin]\nauths.edit=Edit Authentication Setting\n")
+    project.write("conf/locale/locale_de-DE.ini", "[admin]\nauths.edit=Authentifizierung bearbeiten\n")
+    project.write("templates/admin/auth/edit.tmpl", "<h4>\n  {{.i18n.Tr \"admin.auths.edit\"}}\n</h4>\n"
+                                                    "<p>{{$.i18n.Tr \"app_desc\" .Name}}</p>\n")
+    project.write("internal/route/admin/auths.go", "package admin\n\nfunc EditAuthSource(c *context.Context) {\n"
+                  "\tc.Data[\"Title\"] = c.Tr(\"admin.auths.edit\")\n}\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Edit authentication setting"))
+    assert rows[0] == "conf/locale/locale_en-US.ini:5  translation admin.auths.edit  = 'Edit Authentication Setting'"
+    assert rows[1].startswith("2 more locale files under conf/locale/ hold it untranslated")
+    assert [r.split("  ")[:2] for r in rows[2:]] == [
+        ["internal/route/admin/auths.go:4", "uses key admin.auths.edit (translation at conf/locale/locale_en-US.ini:5)"],
+        ["templates/admin/auth/edit.tmpl:2", "uses key admin.auths.edit (translation at conf/locale/locale_en-US.ini:5)"]]
+    assert _rows(project.rt("find", "painless git"))[0].startswith("conf/locale/locale_en-US.ini:1  translation app_desc")
+    assert _rows(project.rt("find", "kept = as is"))[0] == \
+        "conf/locale/locale_en-US.ini:6  translation admin.auths.quoted  = 'Quoted; kept = as is'"
+
+
+def test_hugos_toml_translations_and_its_templates(project):
+    """A Hugo theme's `i18n/en.toml`: `[key]` then `other = "Text"` (a plural form), or `key = "Text"`; a template
+    asks for it with `{{ i18n "key" }}` or `{{ T "key" }}`."""
+    project.write("i18n/en.toml", 'postedOn = "Posted on"\n\n[readMore]\none = "Read more"\nother = "Read more"\n')
+    project.write("i18n/fr.toml", '[readMore]\nother = "Lire la suite"\n')
+    project.write("layouts/partials/summary.html", '<a href="{{ .Permalink }}">{{ i18n "readMore" }}</a>\n'
+                                                   '<span>{{- T "postedOn" -}}</span>\n')
+    project.init_git()
+    rows = _rows(project.rt("find", "read more"))
+    assert rows[0] == "i18n/en.toml:4  translation readMore  = 'Read more'"
+    assert rows[1].startswith("layouts/partials/summary.html:1  uses key readMore")
+    assert _rows(project.rt("find", "Posted on"))[1].startswith("layouts/partials/summary.html:2  uses key postedOn")
+
+
 def test_invalid_locale_json_is_searched_as_text(project):
     project.write("locales/en.json", '{ "cart": { "empty": "Your cart is empty", }\n')
     project.write("src/a.ts", "const msg = 'Your cart is empty';\n")
@@ -240,6 +279,9 @@ def test_code_keys_and_locale_detection():
     assert is_locale("lang/he/errors.php") and is_source_locale("resources/lang/en/auth.php")   # Laravel's arrays
     assert not is_locale("app/Http/Controllers/LanguageController.php") and not is_locale("lang/index.php")
     assert not is_locale("package.json") and not is_locale("res/layout/strings.xml") and not is_locale("src/data.json")
+    assert is_source_locale("conf/locale/locale_en-US.ini") and is_locale("options/locale/locale_zh-CN.ini")
+    assert not is_locale("conf/app.ini") and not is_locale("setup.ini") and not is_locale("config/en.toml")
+    assert not is_source_locale("conf/locale/locale_de-DE.ini") and not is_locale("locale/pyproject.toml")
     assert entries("x.json", "[1, 2]") == [] and entries("x.json", "{oops") == []
 
 

@@ -304,6 +304,22 @@ def test_a_regional_english_folder_beside_the_us_english_one_is_a_translation(pr
         assert score["shared/i18n/locales/en_US/translation.json"] > 5 * score["shared/i18n/locales/en_GB/translation.json"], task
 
 
+def test_gogs_ini_locale_files_weigh_as_translations(project):
+    """gogs' `conf/locale/locale_<code>.ini`: the US English file is the source, `locale_en-GB.ini` beside it a copy,
+    the others translations; before, all three weighed as data, the German file ranked by its English key names."""
+    for code in ("en-US", "en-GB", "de-DE"):
+        text = "Webhook delivery" if code != "de-DE" else "Webhook-Zustellung"
+        project.write(f"conf/locale/locale_{code}.ini", f"[repo]\nsettings.webhook.delivery = {text}\n"
+                                                       f"settings.webhook.redelivery = Redeliver\n")
+    project.write("internal/route/repo/webhook.go", "package repo\n\n// Redeliver sends a webhook delivery again\n"
+                  "func Redeliver(c *context.Context) { c.Tr(\"repo.settings.webhook.redelivery\") }\n")
+    project.init_git()
+    assert [kind_of(f"conf/locale/locale_{c}.ini") for c in ("en-US", "de-DE")] == ["source-locale", "locale"]
+    score = {r["path"]: r["score"] for r in project.rt_json("pack", "show the webhook delivery redeliver label")["ranked"]}
+    assert score["conf/locale/locale_en-US.ini"] > 5 * score["conf/locale/locale_en-GB.ini"]
+    assert score["conf/locale/locale_en-US.ini"] > 5 * score["conf/locale/locale_de-DE.ini"]
+
+
 def test_a_task_naming_the_translations_finds_the_source_locale_file(project):
     """"Improvements for SMSC i18n", "chore: extract translations": such a task edits the English locale file,
     which may hold no other word of it. Its translations into other languages stay far down."""

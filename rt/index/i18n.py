@@ -16,14 +16,16 @@ _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
-    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$")
+    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$|\.Tr\s*$")
 _ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
 _MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                 r"\s*[=:]\s*\{?\s*" + _Q)
 _ID_FIRST = r"\{\s*id\s*:\s*" + _Q
 _NAMESPACE = r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q
+_TEMPLATE_CALL = r"(?:\.Tr|[{(]-?\s*(?:i18n|T))\s+" + _Q
+"""A Go template's `{{.i18n.Tr "key"}}` (gogs, Gitea) and Hugo's `{{ i18n "key" }}` and `{{ T "key" }}`."""
 _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
-          (_ID_FIRST, ("id",)))
+          (_ID_FIRST, ("id",)), (_TEMPLATE_CALL, (".Tr ", "i18n ", "T ")))
 """Each pattern runs only on text holding one of its words: most files hold none. Kept as text and compiled
 by `re`'s cache at their first use, so a process that reads no file holding their words compiles none."""
 
@@ -46,7 +48,7 @@ def key_uses(text: str, path: str = "") -> list[tuple[str, int]]:
     """(key, offset of its string) for each translation key this code (at `path`) uses, namespaced forms included:
     a string counts only as a translate call's argument or a key attribute, never for being equal to one. A Rails
     view's lazy key is its full one (`t(".title")` in `app/views/books/_form.html.erb` is `books.form.title`)."""
-    if "(" not in text and "=" not in text:
+    if "(" not in text and "=" not in text and "{{" not in text:
         return []
     found: list[tuple[str, int]] = []
     for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
@@ -101,10 +103,22 @@ def is_locale(path: str) -> bool:
         return in_dir or "messages" in stem or "_" in stem and _LOCALE_CODE.match(stem.rsplit("_", 1)[-1]) is not None
     if ext in ("json", "yml", "yaml"):
         return in_dir or _LOCALE_CODE.match(stem) is not None and stem not in ("package", "tsconfig")
+    if ext in ("ini", "toml"):   # gogs' `conf/locale/locale_en-US.ini`, a Hugo theme's `i18n/en.toml`
+        code = _coded(stem)
+        return code not in ("", *_NOT_CODES) and (in_dir or code != stem and ext == "ini")
     if ext in ("js", "ts", "mjs", "cjs", "php"):   # a translation module written as code: `locales/de.ts`,
         # `i18n/fr/index.js`, Laravel's `lang/fr/errors.php`
         return in_dir and any(_LOCALE_CODE.match(p) and p not in _NOT_CODES for p in (stem, *parts[-2:-1]))
     return False
+
+
+def _coded(stem: str) -> str:
+    """The language code a locale file's name holds: the whole stem (`en-US`), or what follows a word and `_`
+    (`locale_en-US`, `messages_de`); "" when it holds none."""
+    if _LOCALE_CODE.match(stem):
+        return stem
+    word, _, code = stem.partition("_")
+    return code if word.isalpha() and _LOCALE_CODE.match(code) else ""
 
 
 _NOT_CODES = frozenset({"index", "utils", "util", "types", "type", "main", "base", "core", "lib", "src", "app", "api",
@@ -125,7 +139,8 @@ def is_source_locale(path: str) -> bool:
         return True
     if name.endswith((".xlf", ".xliff")):   # Angular's extracted `messages.xlf`; `messages.en_US.xlf` translates it
         return name.count(".") == 1
-    return any(re.match(_SOURCE, p) for p in (name.split(".", 1)[0], *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
+    stem = name.split(".", 1)[0]
+    return any(re.match(_SOURCE, p) for p in (stem, _coded(stem), *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
 def regional_copy(path: str, paths) -> bool:
@@ -134,8 +149,9 @@ def regional_copy(path: str, paths) -> bool:
     regional file is a copy kept in step, a translation."""
     folder, _, name = path.rpartition("/")
     stem, _, ext = name.partition(".")
-    if stem[:3].lower() in ("en_", "en-"):
-        variant, head, tail = stem, f"{folder}/", f".{ext}"
+    code = _coded(stem)
+    if code[:3].lower() in ("en_", "en-"):   # `en_GB.json`, gogs' `locale_en-GB.ini`
+        variant, head, tail = code, f"{folder}/{stem[:len(stem) - len(code)]}", f".{ext}"
     else:
         parent, _, variant = folder.rpartition("/")
         if variant[:3].lower() not in ("en_", "en-"):
@@ -183,6 +199,8 @@ class Locale:
             self.units = True
         elif ext == "ftl":
             self.out = _fluent_entries(text)
+        elif ext in ("ini", "toml"):
+            self.out = _ini_entries(text, ext == "toml")
         elif ext == "php":
             self.out = _php_entries(text, path.rsplit("/", 1)[-1][:-4])
         elif ext == "xml":
@@ -406,6 +424,38 @@ def _fluent_entries(text: str) -> list[tuple[str, str, int]]:
         elif line[:1].isspace() and out:   # a value continued (a select expression's variants among it)
             key, value, at = out[-1]
             out[-1] = (key, f"{value} {line.strip()}".strip(), at)
+    return out
+
+
+_INI_PAIR = r"""^\s*([^\s=;#\[][^=]*?)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|'([^']*)'|(.*?))\s*$"""
+"""`key = Text`, the text bare or quoted; compiled by `re`'s cache when such a file is first read."""
+_FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
+
+
+def _ini_entries(text: str, toml: bool) -> list[tuple[str, str, int]]:
+    """`[section]` then `key = Text` (gogs' and Gitea's INI, asked for as `section.key`); in TOML (Hugo's `i18n/`)
+    a section's plural forms (`[readMore]` then `other = "Read more"`) are the section's own text."""
+    out: list[tuple[str, str, int]] = []
+    section = ""
+    for i, line in enumerate(text.splitlines(), 1):
+        s = line.strip()
+        if not s or s[0] in ";#":
+            continue
+        if s[0] == "[" and s.endswith("]"):
+            section = s.strip("[] \t").strip("\"'")
+            continue
+        m = re.match(_INI_PAIR, line)
+        if not m:
+            continue
+        key = m.group(1).strip("\"'")
+        value = next(g for g in m.groups()[1:] if g is not None)
+        if m.group(2) is not None:
+            value = _unescape(value)
+        if toml and section and key in _FORMS:
+            if any(k == section for k, _, _ in out[-len(_FORMS):]):
+                continue   # the text is the first form's
+            key = ""
+        out.append((f"{section}.{key}".strip(".") if section else key, value, i))
     return out
 
 
