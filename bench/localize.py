@@ -27,7 +27,8 @@ tried; figures that count are the HELD-OUT set's). Nothing is tuned per reposito
               sharkdp/bat (rust), excalidraw/excalidraw, louislam/uptime-kuma, documenso/documenso
               (ts-web; the last added later, a Next.js app with a lingui `en/web.po`), usememos/memos,
               mealie-recipes/mealie, jellyfin/jellyfin-web, Kareadita/Kavita, linkwarden/linkwarden (ts-web,
-              added later: web apps with an English locale file and a Go, Python or C# server beside some)
+              added later: web apps with an English locale file and a Go, Python or C# server beside some),
+              gogs/gogs (go, added later: Go templates and an INI locale file)
     HELD-OUT  pallets/click (python), caddyserver/caddy (go), BurntSushi/ripgrep (rust),
               outline/outline, hoppscotch/hoppscotch, toeverything/AFFiNE (ts-web; AFFiNE the monorepo)
 
@@ -41,7 +42,7 @@ With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/re
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
 without that commit is refused unless --any-tip. Fetched code is cloned into --work, never committed.
 A full run samples 60 tasks (and 20 more locale tasks) per repository; --quick a quarter of that, about 17
-minutes for all 21 repositories on this machine (1,033 s, two runs side by side on two cores).
+minutes for the first 21 repositories on this machine (1,033 s, two runs side by side on two cores).
 """
 from __future__ import annotations
 
@@ -79,6 +80,7 @@ REPOS = {
     "jellyfin/jellyfin-web": ("ts-web", "tune", "f330b7bc8b6fc9c0d937659919fa82a9564e2ec0"),
     "Kareadita/Kavita": ("ts-web", "tune", "ed7e9d4a6e85c2ec04803ca86fb3d2b5ca15581a"),
     "linkwarden/linkwarden": ("ts-web", "tune", "7550ebb8907e0cd22e8b3e0785bf3da03ab96e3a"),
+    "gogs/gogs": ("go", "tune", "eb1054e5432fc8397678372f08613429be233d7c"),
     "pallets/click": ("python", "held-out", "2c8cd3ac958a7eb316d67f2d316c27086c4c0369"),
     "caddyserver/caddy": ("go", "held-out", "0cf03d32f7d99cf160d5375e8a40fbe3d910d515"),
     "BurntSushi/ripgrep": ("rust", "held-out", "3fce3b5bb0236da2df6d99672afb8a719642eca7"),
