@@ -99,6 +99,28 @@ def test_the_scope_a_task_names_leads_to_the_files_right_in_its_folder(project):
     assert ranked(project, "fix the rounding of the order total")[0] == "app/cart/sub/total.go"
 
 
+def test_a_scope_naming_a_file_without_its_ending_leads_to_that_file(project):
+    """gogs writes its scope as the file's path without its ending: "user/profile: paging doesn't respect private
+    repository count" edits `routers/user/profile.go` (10th before, under the locale file and the files defining
+    `PROFILE` or counting repositories). So does a path the task names without an ending; a path naming many
+    files this way (`a/index`) lifts none."""
+    project.write("routers/user/profile.go", "package user\n\n// Profile renders a user's page.\n"
+                                             "func Profile(c *context.Context) { c.HTML(200, PROFILE) }\n")
+    project.write("routers/user/home.go", "package user\n\nconst PROFILE = \"user/profile\"\n\n"
+                  "// Dashboard pages the private repositories, with their count.\nfunc Dashboard(paging int) int {\n"
+                  "\treturn CountPrivateRepositories(paging)\n}\n")
+    project.write("models/repo.go", "package models\n\n// CountPrivateRepositories counts the private repository "
+                                    "of a user, paging by count.\nfunc CountPrivateRepositories(paging int) int "
+                                    "{ return paging }\n")
+    for i in range(30):
+        project.write(f"models/m{i}.go", f"package models\n\nfunc M{i}() int {{ return {i} }}\n")
+        project.write(f"web/p{i}/index.ts", f"export const p{i} = {i};\n")
+    project.init_git()
+    assert ranked(project, "user/profile: paging doesn't respect private repository count")[0] == "routers/user/profile.go"
+    assert ranked(project, "paging in routers/user/profile doesn't respect the private count")[0] == "routers/user/profile.go"
+    assert ranked(project, "web/index: paging doesn't respect the private count")[0] != "web/p0/index.ts"
+
+
 def test_string_literals_in_a_code_span_are_example_data():
     """`click.Choice(["foo", "bar"])` names code (`Choice`) and example values (`foo`, `bar`): the values
     weigh as quoted words, the code as identifiers."""

@@ -565,13 +565,16 @@ def keys_of_names(names: list[str]) -> list[str]:
 
 
 def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """A path the task names (whole, or its last parts) leads."""
+    """A path the task names (whole, or its last parts; without its ending too: gogs' scope "user/profile: ..."
+    is `routers/user/profile.go`) leads."""
     if not query.paths:
         return
     top = max(scores.values(), default=1.0)
     for named in query.paths:
         tail = "/" + named.lstrip("./")
-        hits = [p for p in index.paths if ("/" + p).endswith(tail) and not is_rt_own(p)]
+        bare = not _EXT.search(named)
+        hits = [p for p in index.paths if (("/" + p).endswith(tail) or bare and ("/" + p).rpartition(".")[0].endswith(tail))
+                and not is_rt_own(p)]
         if 0 < len(hits) <= 3:
             for p in hits:
                 scores[p] = scores.get(p, 0.0) + PATH_HIT * top
