@@ -244,6 +244,9 @@ def test_the_source_locale_file_leads_only_tasks_about_text(project):
     logic = ranked(project, "draft saved twice when publish runs now")
     assert logic.index("src/drafts/sync.ts") < logic.index("src/locales/en.json")
     assert ranked(project, "the label of save draft and publish now is unclear")[0] == "src/locales/en.json"
+    # a path's words name a file, not the interface: gogs' "user/setting: check for IsErrEmailAlreadyUsed ..."
+    logic = ranked(project, "drafts/setting: draft saved twice when publish runs now")
+    assert logic.index("src/drafts/sync.ts") < logic.index("src/locales/en.json")
 
 
 def test_an_import_hub_does_not_rise_with_the_files_it_serves(project):

@@ -527,10 +527,12 @@ _UI_KEYS = frozenset(k for w in UI_WORDS.split() for k in keys_of_word(w))
 
 
 def is_about_text(text: str, query: Query) -> bool:
-    """Whether the task quotes text or names interface words (UI_WORDS, in any form: `labels`, `added`)."""
+    """Whether the task quotes text or names interface words (UI_WORDS, in any form: `labels`, `added`) outside a
+    path, whose words name a file (gogs' "user/setting: check for IsErrEmailAlreadyUsed ..." is no setting's label)."""
     if query.phrases or _QUOTED.search(text):
         return True
-    return any(k in _UI_KEYS for w in re.findall(r"[A-Za-z0-9]+", text) for k in keys_of_word(w))
+    return any(k in _UI_KEYS for m in _TOKEN.finditer(text) if "/" not in m.group(0) and not _EXT.search(m.group(0))
+               for w in re.findall(r"[A-Za-z0-9]+", m.group(0)) for k in keys_of_word(w))
 
 
 def weighed_kind(path: str, paths) -> str:
