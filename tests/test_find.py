@@ -196,6 +196,27 @@ def test_hugos_toml_translations_and_its_templates(project):
     assert _rows(project.rt("find", "Posted on"))[1].startswith("layouts/partials/summary.html:2  uses key postedOn")
 
 
+def test_a_browser_extensions_messages_and_its_get_message_calls(project):
+    """A WebExtension's `_locales/<code>/messages.json` holds `{"key": {"message": "Text", "description": ...}}`; its
+    code asks for `browser.i18n.getMessage("key")`, its manifest and pages for `__MSG_key__`."""
+    project.write("src/_locales/en/messages.json", '{\n  "extensionName": {\n    "message": "Tab Cleaner",\n'
+                  '    "description": "The name"\n  },\n  "closeDuplicates": {\n    "message": "Close duplicate tabs",\n'
+                  '    "description": "A button closing duplicate tabs"\n  }\n}\n')
+    project.write("src/_locales/de/messages.json", '{"closeDuplicates": {"message": "Doppelte Tabs schlie\u00dfen"}}\n')
+    project.write("src/popup.js", "const label = browser.i18n.getMessage('closeDuplicates');\n"
+                                  "chrome.i18n.getMessage(\"extensionName\");\n")
+    project.write("src/manifest.json", '{"name": "__MSG_extensionName__", "default_locale": "en"}\n')
+    project.init_git()
+    rows = _rows(project.rt("find", "close duplicate tabs"))
+    assert rows == ["src/_locales/en/messages.json:7  translation closeDuplicates  = 'Close duplicate tabs'",
+                    "src/popup.js:1  uses key closeDuplicates (translation at src/_locales/en/messages.json:7)  "
+                    "const label = browser.i18n.getMessage('closeDuplicates');"]
+    assert [r.split("  ")[:2] for r in _rows(project.rt("find", "Tab Cleaner"))] == [
+        ["src/_locales/en/messages.json:3", "translation extensionName"],
+        ["src/manifest.json:1", "uses key extensionName (translation at src/_locales/en/messages.json:3)"],
+        ["src/popup.js:2", "uses key extensionName (translation at src/_locales/en/messages.json:3)"]]
+
+
 def test_invalid_locale_json_is_searched_as_text(project):
     project.write("locales/en.json", '{ "cart": { "empty": "Your cart is empty", }\n')
     project.write("src/a.ts", "const msg = 'Your cart is empty';\n")

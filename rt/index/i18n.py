@@ -16,7 +16,7 @@ _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
-    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$|\.Tr\s*$")
+    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$|\.Tr\s*$|\bi18n\.getMessage\s*$")
 _ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
 _MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                 r"\s*[=:]\s*\{?\s*" + _Q)
@@ -25,7 +25,7 @@ _NAMESPACE = r"\b(?:useTranslations|getTranslations|useTranslation|withTranslati
 _TEMPLATE_CALL = r"(?:\.Tr|[{(]-?\s*(?:i18n|T))\s+" + _Q
 """A Go template's `{{.i18n.Tr "key"}}` (gogs, Gitea) and Hugo's `{{ i18n "key" }}` and `{{ T "key" }}`."""
 _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
-          (_ID_FIRST, ("id",)), (_TEMPLATE_CALL, (".Tr ", "i18n ", "T ")))
+          (_ID_FIRST, ("id",)), (_TEMPLATE_CALL, (".Tr ", "i18n ", "T ")), (r"__MSG_(\w+)__", ("__MSG_",)))
 """Each pattern runs only on text holding one of its words: most files hold none. Kept as text and compiled
 by `re`'s cache at their first use, so a process that reads no file holding their words compiles none."""
 
@@ -48,7 +48,7 @@ def key_uses(text: str, path: str = "") -> list[tuple[str, int]]:
     """(key, offset of its string) for each translation key this code (at `path`) uses, namespaced forms included:
     a string counts only as a translate call's argument or a key attribute, never for being equal to one. A Rails
     view's lazy key is its full one (`t(".title")` in `app/views/books/_form.html.erb` is `books.form.title`)."""
-    if "(" not in text and "=" not in text and "{{" not in text:
+    if "(" not in text and "=" not in text and "{{" not in text and "__MSG_" not in text:
         return []
     found: list[tuple[str, int]] = []
     for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
@@ -83,7 +83,7 @@ def _view_scope(path: str) -> str:
 # ---------------------------------------------------------------- locale files
 
 LOCALE_DIRS = frozenset({"locales", "locale", "i18n", "lang", "langs", "languages", "translations", "messages", "l10n", "intl",
-                         "lproj"})
+                         "lproj", "_locales"})
 _LOCALE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4}){0,2}$")
 _PLURAL = re.compile(r"_(?:zero|one|two|few|many|other|plural)$")
 
@@ -188,7 +188,7 @@ class Locale:
         self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
         self.units = False   # XLIFF not read yet: a look-up with a word reads only the units holding it
         if ext in ("json", "arb"):
-            self.keys = _json_keys(text, ext == "arb")
+            self.keys = _json_keys(text, ext == "arb", "_locales/" in path)
         elif ext in ("po", "pot"):
             self.out = _po_entries(text)
         elif ext in ("yml", "yaml"):
@@ -320,9 +320,10 @@ def _first(text: str, needles: tuple[str, ...], start: int) -> int:
     return 0 if at == -1 else at + len(n)
 
 
-def _json_keys(text: str, skip_meta: bool) -> list[tuple[str, str | None, str]]:
+def _json_keys(text: str, skip_meta: bool, messages: bool = False) -> list[tuple[str, str | None, str]]:
     """Every key of the document in order: (the key as written, its dotted path for a string leaf, the text);
-    [] for invalid JSON (the file is still searched as text) or a document that is no object."""
+    [] for invalid JSON (the file is still searched as text) or a document that is no object. With `messages`
+    (a WebExtension's `_locales/`), `{"name": {"message": "Text", "description": ...}}` is the text of `name`."""
     try:
         data = json.loads(text)
     except ValueError:
@@ -336,7 +337,9 @@ def _json_keys(text: str, skip_meta: bool) -> list[tuple[str, str | None, str]]:
             if skip_meta and k.startswith("@"):
                 continue
             key = f"{prefix}.{k}" if prefix else k
-            if isinstance(v, dict):
+            if messages and isinstance(v, dict) and isinstance(v.get("message"), str):
+                keys.extend([(k, None, ""), ("message", key, v["message"])])   # the line of its text, not of the name
+            elif isinstance(v, dict):
                 keys.append((k, None, ""))
                 walk(v, key)
             else:

@@ -137,5 +137,6 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     head = text[:2000]
     if not parsed.note and "generated" in head.lower() and _GENERATED.search(head):   # each form says "generated"
         parsed.note = "generated"
-    parsed.keys = i18n.code_keys(text, path) if lang not in ("json", "yaml", "gettext", "properties", "strings", "xml") else []
+    data = lang in ("json", "yaml", "gettext", "properties", "strings", "xml")   # a WebExtension's manifest is code here
+    parsed.keys = i18n.code_keys(text, path) if not data or path.endswith("manifest.json") else []
     return parsed
