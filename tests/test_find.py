@@ -217,6 +217,38 @@ def test_a_browser_extensions_messages_and_its_get_message_calls(project):
         ["src/popup.js:2", "uses key extensionName (translation at src/_locales/en/messages.json:3)"]]
 
 
+def test_dotnet_resx_resources_and_the_code_reading_them(project):
+    """ShareX: `Properties/Resources.resx` holds `<data name="Key"><value>Text</value></data>` (one
+    `Resources.<culture>.resx` per language), which C# reads as `Resources.Key`; a form's own `Form.resx` holds its
+    controls' texts. A commented sample, an image and a typed value are no texts."""
+    head = ('<?xml version="1.0" encoding="utf-8"?>\n<root>\n  <!--\n    <data name="Name1"><value>this is my long '
+            'string</value></data>\n  -->\n')
+    project.write("App/Properties/Resources.resx", head + '  <data name="HSB_ToString_" xml:space="preserve">\n'
+                  '    <value>Hue: {0}, Saturation: {1}</value>\n  </data>\n  <data name="Crosshair" type="System.Resources.'
+                  'ResXFileRef"><value>..\\Resources\\Crosshair.cur</value></data>\n</root>\n')
+    project.write("App/Properties/Resources.de.resx", head + '  <data name="HSB_ToString_" xml:space="preserve">\n'
+                  '    <value>Farbton: {0}, Sättigung: {1}</value>\n  </data>\n</root>\n')
+    project.write("App/Colors/HSB.cs", "namespace App\n{\n    public struct HSB\n    {\n        public override string "
+                  "ToString()\n        {\n            return string.Format(Resources.HSB_ToString_, Hue, Saturation);\n"
+                  "        }\n    }\n}\n")
+    project.write("App/Forms/InputBox.resx", head + '  <data name="btnOK.Text" xml:space="preserve">\n    <value>Confirm '
+                  'the input</value>\n  </data>\n  <data name="btnOK.Size" type="System.Drawing.Size, System.Drawing">\n'
+                  '    <value>75, 23</value>\n  </data>\n  <data name="&gt;&gt;btnOK.Name" xml:space="preserve">\n'
+                  '    <value>btnOK: Confirm the input</value>\n  </data>\n</root>\n')
+    project.write("App/Forms/InputBox.Designer.cs", "partial class InputBox\n{\n    void InitializeComponent()\n    {\n"
+                  "        resources.ApplyResources(this.btnOK, \"btnOK\");\n    }\n}\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Hue: {0}, Saturation"))
+    assert rows == ["App/Properties/Resources.resx:7  translation HSB_ToString_  = 'Hue: {0}, Saturation: {1}'",
+                    "App/Colors/HSB.cs:7  uses key HSB_ToString_ (translation at App/Properties/Resources.resx:7)  "
+                    "return string.Format(Resources.HSB_ToString_, Hue, Saturation);"]
+    assert [r.split("  ")[:2] for r in _rows(project.rt("find", "confirm the input"))] == [
+        ["App/Forms/InputBox.resx:7", "translation btnOK.Text"],
+        ["App/Forms/InputBox.Designer.cs:5", "uses key btnOK.Text (translation at App/Forms/InputBox.resx:7)"]]
+    assert "found nowhere" in project.rt("find", "this is my long string", ret=1)   # the commented sample
+    assert is_source_locale("App/Properties/Resources.resx") and not is_source_locale("App/Properties/Resources.zh-Hans.resx")
+
+
 def test_invalid_locale_json_is_searched_as_text(project):
     project.write("locales/en.json", '{ "cart": { "empty": "Your cart is empty", }\n')
     project.write("src/a.ts", "const msg = 'Your cart is empty';\n")

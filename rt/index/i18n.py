@@ -24,6 +24,9 @@ _ID_FIRST = r"\{\s*id\s*:\s*" + _Q
 _NAMESPACE = r"\b(?:useTranslations|getTranslations|useTranslation|withTranslation)\(\s*(?:\{\s*namespace\s*:\s*)?" + _Q
 _TEMPLATE_CALL = r"(?:\.Tr|[{(]-?\s*(?:i18n|T))\s+" + _Q
 """A Go template's `{{.i18n.Tr "key"}}` (gogs, Gitea) and Hugo's `{{ i18n "key" }}` and `{{ T "key" }}`."""
+_DOTNET = (".cs", ".vb", ".xaml", ".cshtml", ".razor")
+_RESOURCE = r"\b\w*(?:Resources?|Strings|Lang|Language|Localization|Texts|Messages)\.([A-Za-z_]\w*)\b"
+"""A .NET resource's strongly typed name: `Resources.HSB_ToString_` reads the `HSB_ToString_` of `Resources.resx`."""
 _HINTS = ((_ATTRS, ("i18nKey", "i18n-key", "v-t", "keypath")), (_MESSAGE_IDS, ("FormattedMessage", "defaultMessage")),
           (_ID_FIRST, ("id",)), (_TEMPLATE_CALL, (".Tr ", "i18n ", "T ")), (r"__MSG_(\w+)__", ("__MSG_",)))
 """Each pattern runs only on text holding one of its words: most files hold none. Kept as text and compiled
@@ -57,6 +60,11 @@ def key_uses(text: str, path: str = "") -> list[tuple[str, int]]:
     for rx, hints in _HINTS:
         if any(h in text for h in hints):
             found += [(_literal(m), _at(m)) for m in re.finditer(rx, text)]
+    if path.endswith(_DOTNET) and "." in text:   # C#'s `Resources.Key`, XAML's `{x:Static p:Resources.Key}`, and
+        # a form's `resources.ApplyResources(this.btnOK, "btnOK")`, which sets `btnOK.Text` from the form's `.resx`
+        found += [(m.group(1), m.start(1)) for m in re.finditer(_RESOURCE, text)]
+        if "ApplyResources" in text:
+            found += [(m.group(1) + ".Text", m.start(1)) for m in re.finditer(r'ApplyResources\([^,()]+,\s*"([^"]+)"', text)]
     namespaces = {_literal(m) for m in re.finditer(_NAMESPACE, text)} if "Translation" in text else set()
     view = _view_scope(path)
     out = []
@@ -94,7 +102,7 @@ def is_locale(path: str) -> bool:
     name = parts[-1]
     stem, _, ext = name.rpartition(".")
     folders = set(parts[:-1])
-    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff", "ftl"):
+    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff", "ftl", "resx"):
         return True
     if name == "strings.xml":
         return any(p == "values" or p.startswith("values-") for p in parts[:-1])
@@ -139,6 +147,9 @@ def is_source_locale(path: str) -> bool:
         return True
     if name.endswith((".xlf", ".xliff")):   # Angular's extracted `messages.xlf`; `messages.en_US.xlf` translates it
         return name.count(".") == 1
+    if name.endswith(".resx"):   # .NET's `Resources.resx`; `Resources.de.resx` translates it
+        culture = name[:-5].rpartition(".")[2]
+        return "." not in name[:-5] or not _LOCALE_CODE.match(culture) or culture.startswith(("en-", "en_")) or culture == "en"
     stem = name.split(".", 1)[0]
     return any(re.match(_SOURCE, p) for p in (stem, _coded(stem), *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
@@ -199,6 +210,8 @@ class Locale:
             self.units = True
         elif ext == "ftl":
             self.out = _fluent_entries(text)
+        elif ext == "resx":
+            self.out = _resx_entries(text)
         elif ext in ("ini", "toml"):
             self.out = _ini_entries(text, ext == "toml")
         elif ext == "php":
@@ -459,6 +472,19 @@ def _ini_entries(text: str, toml: bool) -> list[tuple[str, str, int]]:
                 continue   # the text is the first form's
             key = ""
         out.append((f"{section}.{key}".strip(".") if section else key, value, i))
+    return out
+
+
+def _resx_entries(text: str) -> list[tuple[str, str, int]]:
+    """.NET's `<data name="Key" xml:space="preserve"><value>Text</value></data>`, at the line of its text; a
+    commented sample, a file reference, a typed value (an image, a size) and the form designer's `>>` records
+    are no text."""
+    text = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.DOTALL)
+    out: list[tuple[str, str, int]] = []
+    for m in re.finditer(r'<data\s+name="([^"]+)"([^>]*)>\s*<value>(.*?)</value>', text, re.DOTALL):
+        name = _xml_text(m.group(1))
+        if "type=" not in m.group(2) and not name.startswith(">>"):   # `>>btnOK.Name`: the designer's own
+            out.append((name, _xml_text(m.group(3)), text.count("\n", 0, m.start(3)) + 1))
     return out
 
 
