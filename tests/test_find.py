@@ -1,6 +1,8 @@
 """rt find: from a text a user sees to the translation, its key, the code using the key, literals and paths."""
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from rt.index.i18n import code_keys, entries, is_locale, is_source_locale
@@ -247,6 +249,35 @@ def test_dotnet_resx_resources_and_the_code_reading_them(project):
         ["App/Forms/InputBox.Designer.cs:5", "uses key btnOK.Text (translation at App/Forms/InputBox.resx:7)"]]
     assert "found nowhere" in project.rt("find", "this is my long string", ret=1)   # the commented sample
     assert is_source_locale("App/Properties/Resources.resx") and not is_source_locale("App/Properties/Resources.zh-Hans.resx")
+
+
+def test_an_xcode_string_catalog_and_the_swift_reading_it(project):
+    """Xcode's `Localizable.xcstrings` holds every language in one JSON file: a key is the English text (SwiftUI's
+    `Text("Welcome back")`) unless the source language's own value says otherwise (`"welcome_title"`); a plural is
+    its `other` form. Swift asks for it with `Text`, `Button`, `String(localized:)`, `NSLocalizedString`."""
+    catalog = {"sourceLanguage": "en", "strings": {
+        "Welcome back, %@": {"localizations": {"de": {"stringUnit": {"state": "translated", "value": "Willkommen"}}}},
+        "files_count": {"localizations": {"en": {"variations": {"plural": {
+            "one": {"stringUnit": {"state": "translated", "value": "%lld file"}},
+            "other": {"stringUnit": {"state": "translated", "value": "%lld files selected"}}}}}}},
+        "welcome_title": {"extractionState": "manual", "localizations": {
+            "en": {"stringUnit": {"state": "translated", "value": "Glad to see you again"}}}}}, "version": "1.0"}
+    project.write("App/Localizable.xcstrings", json.dumps(catalog, indent=2, sort_keys=True).replace('": ', '" : '))
+    project.write("App/HomeView.swift", "import SwiftUI\n\nstruct HomeView: View {\n    var body: some View {\n"
+                  "        Text(\"Welcome back, %@\").navigationTitle(\"welcome_title\")\n        Button(\"welcome_title\") {}\n"
+                  "        let s = String(localized: \"files_count\")\n"
+                  "        let t = NSLocalizedString(\"welcome_title\", comment: \"\")\n    }\n}\n")
+    project.init_git()
+    assert [r.split("  ")[:2] for r in _rows(project.rt("find", "glad to see you"))] == [
+        ["App/Localizable.xcstrings:42", "translation welcome_title"],
+        ["App/HomeView.swift:5", "uses key welcome_title (translation at App/Localizable.xcstrings:42)"],
+        ["App/HomeView.swift:6", "uses key welcome_title (translation at App/Localizable.xcstrings:42)"],
+        ["App/HomeView.swift:8", "uses key welcome_title (translation at App/Localizable.xcstrings:42)"]]
+    assert [r.split("  ")[:2] for r in _rows(project.rt("find", "files selected"))] == [
+        ["App/Localizable.xcstrings:28", "translation files_count"],
+        ["App/HomeView.swift:7", "uses key files_count (translation at App/Localizable.xcstrings:28)"]]
+    assert _rows(project.rt("find", "Welcome back"))[0].startswith("App/Localizable.xcstrings:4  translation Welcome back, %@")
+    assert is_source_locale("App/Localizable.xcstrings")
 
 
 def test_invalid_locale_json_is_searched_as_text(project):

@@ -17,6 +17,9 @@ _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
     r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$|\.Tr\s*$|\bi18n\.getMessage\s*$")
+_SWIFTUI = re.compile(r"(?:(?:^|[^\w.])(?:Text|Button|Label|Toggle|Section|Picker|TextField|SecureField|Link|Menu|"
+                      r"NSLocalizedString|LocalizedStringKey|LocalizedStringResource)|\.navigationTitle)\s*$")
+"""Swift's calls whose first string is a localized key: SwiftUI's views take a `LocalizedStringKey`."""
 _ATTRS = r"\b(?:i18nKey|i18n-key|v-t|keypath)\s*=\s*\{?\s*" + _Q
 _MESSAGE_IDS = (r"(?s)(?:<FormattedMessage\b[^>]*?\bid|\bdefaultMessage\b[^}]*?\bid|\bid(?=\s*:[^}]*defaultMessage))"
                 r"\s*[=:]\s*\{?\s*" + _Q)
@@ -54,9 +57,13 @@ def key_uses(text: str, path: str = "") -> list[tuple[str, int]]:
     if "(" not in text and "=" not in text and "{{" not in text and "__MSG_" not in text:
         return []
     found: list[tuple[str, int]] = []
+    swift = path.endswith(".swift")
     for m in _CALL_ARG.finditer(text):   # a call with a string first: is the callee a translate function?
-        if _CALLEE.search(text, max(0, m.start() - 24), m.start()):
+        if _CALLEE.search(text, max(0, m.start() - 24), m.start()) or \
+                swift and _SWIFTUI.search(text, max(0, m.start() - 30), m.start()):
             found.append((_literal(m), _at(m)))
+    if swift and "localized:" in text:
+        found += [(_literal(m), _at(m)) for m in re.finditer(r"\bString\(localized:\s*" + _Q, text)]
     for rx, hints in _HINTS:
         if any(h in text for h in hints):
             found += [(_literal(m), _at(m)) for m in re.finditer(rx, text)]
@@ -102,7 +109,7 @@ def is_locale(path: str) -> bool:
     name = parts[-1]
     stem, _, ext = name.rpartition(".")
     folders = set(parts[:-1])
-    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff", "ftl", "resx"):
+    if ext in ("po", "pot", "arb", "strings", "xlf", "xliff", "ftl", "resx", "xcstrings"):
         return True
     if name == "strings.xml":
         return any(p == "values" or p.startswith("values-") for p in parts[:-1])
@@ -143,8 +150,8 @@ def is_source_locale(path: str) -> bool:
         return False
     parts = path.lower().split("/")
     name = parts[-1]
-    if name.endswith(".pot") or name == "strings.xml" and parts[-2:-1] == ["values"]:
-        return True
+    if name.endswith((".pot", ".xcstrings")) or name == "strings.xml" and parts[-2:-1] == ["values"]:
+        return True   # an Xcode string catalog holds every language, the source first
     if name.endswith((".xlf", ".xliff")):   # Angular's extracted `messages.xlf`; `messages.en_US.xlf` translates it
         return name.count(".") == 1
     if name.endswith(".resx"):   # .NET's `Resources.resx`; `Resources.de.resx` translates it
@@ -200,6 +207,8 @@ class Locale:
         self.units = False   # XLIFF not read yet: a look-up with a word reads only the units holding it
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb", "_locales/" in path)
+        elif ext == "xcstrings":
+            self.keys = _catalog_keys(text)
         elif ext in ("po", "pot"):
             self.out = _po_entries(text)
         elif ext in ("yml", "yaml"):
@@ -358,6 +367,35 @@ def _json_keys(text: str, skip_meta: bool, messages: bool = False) -> list[tuple
             else:
                 keys.append((k, key, v) if isinstance(v, str) else (k, None, ""))
     walk(data, "")
+    return keys
+
+
+def _catalog_keys(text: str) -> list[tuple[str, str | None, str]]:
+    """An Xcode string catalog's keys as `_json_keys` gives them, each string's only: its text is the source
+    language's value (a plural's `other` form), found at that value's line, else the key itself (SwiftUI's
+    `Text("Welcome back")` keys it by its English text)."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    strings = data.get("strings") if isinstance(data, dict) else None
+    if not isinstance(strings, dict):
+        return []
+    source = data.get("sourceLanguage", "en")
+    keys: list[tuple[str, str | None, str]] = [("strings", None, "")]
+    for key, entry in strings.items():
+        unit = entry.get("localizations", {}).get(source) if isinstance(entry, dict) else None
+        steps = ["localizations", source]
+        if isinstance(unit, dict) and "variations" in unit:
+            forms = unit["variations"].get("plural") or {}
+            form = "other" if "other" in forms else next(iter(forms), None)
+            unit = forms.get(form) if form else None
+            steps += ["variations", "plural", form]
+        value = unit.get("stringUnit", {}).get("value") if isinstance(unit, dict) else None
+        if isinstance(value, str):
+            keys += [(key, None, "")] + [(s, None, "") for s in steps + ["stringUnit"]] + [("value", key, value)]
+        else:
+            keys.append((key, key, key))
     return keys
 
 
