@@ -6,6 +6,7 @@ import json
 import pytest
 
 from rt.index.i18n import code_keys, entries, is_locale, is_source_locale
+from rt.pack.rank import kind_of
 
 
 def _rows(out: str) -> list[str]:
@@ -278,6 +279,42 @@ def test_an_xcode_string_catalog_and_the_swift_reading_it(project):
         ["App/HomeView.swift:7", "uses key files_count (translation at App/Localizable.xcstrings:28)"]]
     assert _rows(project.rt("find", "Welcome back"))[0].startswith("App/Localizable.xcstrings:4  translation Welcome back, %@")
     assert is_source_locale("App/Localizable.xcstrings")
+
+
+def _qt_ts(messages: list[tuple[str, str | None]]) -> str:
+    return ('<?xml version="1.0" encoding="utf-8"?>\n<!DOCTYPE TS>\n<TS version="2.1" language="de">\n<context>\n'
+            '    <name>MainWindow</name>\n'
+            + "".join(f'    <message>\n        <location filename="../gui/mainwindow.cpp" line="12"/>\n'
+                      f'        <source>{s}</source>\n'
+                      + (f'        <translation>{t}</translation>\n' if t is not None else
+                         '        <translation type="unfinished"></translation>\n') + '    </message>\n'
+                      for s, t in messages)
+            + "</context>\n</TS>\n")
+
+
+def test_qt_linguist_translations_and_the_tr_calls(project):
+    """qBittorrent keeps `src/lang/qbittorrent_<code>.ts`, Qt Linguist's XML (no TypeScript), each message keyed by
+    its English source text, which the C++ asks for with `tr("...")` and QML with `qsTr("...")`. Each language's file
+    held the text in its `<source>`: they were listed as text, and ranked as code."""
+    project.write("src/lang/qbittorrent_de.ts", _qt_ts([("Open &amp;torrent file", "&amp;Torrent-Datei öffnen"),
+                                                       ("Pause all torrents", None)]))
+    project.write("src/lang/qbittorrent_fr.ts", _qt_ts([("Open &amp;torrent file", "Ouvrir un &amp;torrent")]))
+    project.write("src/gui/mainwindow.cpp", "void MainWindow::setup()\n{\n    m_open->setText(tr(\"Open &torrent file\"));\n"
+                                            "    m_pause->setText(tr(\"Pause all torrents\"));\n}\n")
+    project.write("src/gui/qml/Main.qml", "Button { text: qsTr(\"Pause all torrents\") }\n")
+    project.init_git()
+    rows = _rows(project.rt("find", "Pause all torrents"))   # not translated yet: the text is its key alone
+    assert rows[0].startswith("1 more locale file under src/lang/ holds it only as a key")
+    assert [r.split("  ")[:2] for r in rows[1:]] == [["src/gui/mainwindow.cpp:4", "string literal"],
+                                                     ["src/gui/qml/Main.qml:1", "string literal"]]
+    rows = _rows(project.rt("find", "Open &torrent file"))
+    assert rows[0].startswith("2 more locale files under src/lang/ hold it only as a key")
+    assert rows[1].startswith("src/gui/mainwindow.cpp:3  string literal")
+    assert [r.split("  ")[:2] for r in _rows(project.rt("find", "Torrent-Datei öffnen"))] == [
+        ["src/lang/qbittorrent_de.ts:9", "translation Open &torrent file"],
+        ["src/gui/mainwindow.cpp:3", "uses key Open &torrent file (translation at src/lang/qbittorrent_de.ts:9)"]]
+    assert [kind_of(p) for p in ("src/lang/qbittorrent_de.ts", "src/gui/mainwindow.cpp")] == ["locale", "code"]
+    assert not is_locale("src/api/user_id.ts")
 
 
 def test_invalid_locale_json_is_searched_as_text(project):

@@ -16,7 +16,7 @@ _CALL_ARG = re.compile(r"\(\s*" + _Q)
 _CALLEE = re.compile(
     r"(?:^|[^\w$.])(?:t|\$t|tc|\$tc|te|\$te|i18n\.t|i18next\.t|this\.\$t|translate|intl\.formatMessage|"
     r"_|gettext|ngettext|pgettext|gettext_lazy|ugettext|ugettext_lazy|gettext_noop|__|_n|_x|_e|esc_html__|"
-    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!)\s*$|\.Tr\s*$|\bi18n\.getMessage\s*$")
+    r"trans|trans_choice|@lang|@choice|Lang::get|Lang::choice|fl!|tr|qsTr|QT_TR_NOOP)\s*$|\.Tr\s*$|\bi18n\.getMessage\s*$")
 _SWIFTUI = re.compile(r"(?:(?:^|[^\w.])(?:Text|Button|Label|Toggle|Section|Picker|TextField|SecureField|Link|Menu|"
                       r"NSLocalizedString|LocalizedStringKey|LocalizedStringResource)|\.navigationTitle)\s*$")
 """Swift's calls whose first string is a localized key: SwiftUI's views take a `LocalizedStringKey`."""
@@ -99,7 +99,8 @@ def _view_scope(path: str) -> str:
 
 LOCALE_DIRS = frozenset({"locales", "locale", "i18n", "lang", "langs", "languages", "translations", "messages", "l10n", "intl",
                          "lproj", "_locales"})
-_LOCALE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4}){0,2}$")
+_LOCALE_CODE = re.compile(r"^[a-z]{2,3}(?:[-_][A-Za-z]{2,4}){0,2}(?:@[a-z]+)?$")
+"""A language code: `de`, `pt_BR`, `zh-Hans-CN`, gettext's and Qt's `sr@latin`."""
 _PLURAL = re.compile(r"_(?:zero|one|two|few|many|other|plural)$")
 
 
@@ -122,8 +123,8 @@ def is_locale(path: str) -> bool:
         code = _coded(stem)
         return code not in ("", *_NOT_CODES) and (in_dir or code != stem and ext == "ini")
     if ext in ("js", "ts", "mjs", "cjs", "php"):   # a translation module written as code: `locales/de.ts`,
-        # `i18n/fr/index.js`, Laravel's `lang/fr/errors.php`
-        return in_dir and any(_LOCALE_CODE.match(p) and p not in _NOT_CODES for p in (stem, *parts[-2:-1]))
+        # `i18n/fr/index.js`, Laravel's `lang/fr/errors.php`, Qt Linguist's `lang/app_de.ts` (XML, no TypeScript)
+        return in_dir and any(_LOCALE_CODE.match(p) and p not in _NOT_CODES for p in (_coded(stem), *parts[-2:-1]))
     return False
 
 
@@ -204,7 +205,8 @@ class Locale:
         self.split: list[str] | None = None   # JSON holding a line break json.dumps keeps (U+0085, U+2028, U+2029): its lines
         self.lows: tuple[str, list[int], list[int]] | None = None   # JSON: for `_holding`, once asked
         self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
-        self.units = False   # XLIFF not read yet: a look-up with a word reads only the units holding it
+        self.units = False   # XLIFF or Qt's XML not read yet: a look-up with a word reads only the units holding it
+        self.held: dict[str, list[tuple[str, str, int]]] = {}   # XLIFF or Qt: word -> the entries of its units
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb", "_locales/" in path)
         elif ext == "xcstrings":
@@ -221,6 +223,8 @@ class Locale:
             self.out = _fluent_entries(text)
         elif ext == "resx":
             self.out = _resx_entries(text)
+        elif ext == "ts" and "<TS" in text[:400]:
+            self.units = True
         elif ext in ("ini", "toml"):
             self.out = _ini_entries(text, ext == "toml")
         elif ext == "php":
@@ -236,7 +240,7 @@ class Locale:
     def parsed(self) -> bool:
         """Whether the file was read as a locale file with entries (invalid JSON is not)."""
         if self.units:
-            return "<trans-unit" in self.text or "<unit" in self.text
+            return "<message" in self.text if self.qt else "<trans-unit" in self.text or "<unit" in self.text
         return bool(self.keys if self.keys is not None else self.out)
 
     def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
@@ -247,7 +251,7 @@ class Locale:
         if self.units and word.isascii() and word and keep is not None:   # `İ`'s lower case is no case of it
             return [e for e in self._units_holding(word) if keep(e[1])]
         if self.units:
-            self.out, self.units = _xliff_entries(self.text), False
+            self.out, self.units = self._read_units(self.text), False
         if keys is None:
             return self.out if keep is None else [e for e in self.out if keep(e[1])]
         if word and "\0" not in word and keep is not None:
@@ -259,12 +263,22 @@ class Locale:
         self._find_lines(wanted[-1] + 1)
         return [(keys[i][1], keys[i][2], self.lines[i]) for i in wanted]
 
+    @property
+    def qt(self) -> bool:
+        return "<TS" in self.text[:400]
+
+    def _read_units(self, text: str, line: int = 1) -> list[tuple[str, str, int]]:
+        return (_qt_entries if self.qt else _xliff_entries)(text, line)
+
     def _units_holding(self, word: str) -> list[tuple[str, str, int]]:
         """The entries of the XLIFF units whose text holds `word` in any case, reading only those: a file of
         Angular's is a megabyte of XML for a few hits. `word` is ASCII: found in the text as it is, in any case
-        (a lower case longer than its letter, Turkish `İ`, would move the places in a lower-cased copy)."""
+        (a lower case longer than its letter, Turkish `İ`, would move the places in a lower-cased copy). Kept per
+        word: a look-up asks for a file's units more than once."""
+        if word in self.held:
+            return self.held[word]
         text = self.text
-        tag = "trans-unit" if "<trans-unit" in text else "unit"   # XLIFF 1.2's, else 2.0's
+        tag = "message" if self.qt else "trans-unit" if "<trans-unit" in text else "unit"   # Qt's; XLIFF 1.2's, 2.0's
         spans: dict[int, int] = {}
         low = text.lower()
         if len(low) == len(text):   # every place the same: str.find, in C
@@ -287,7 +301,8 @@ class Locale:
         for start, end in sorted(spans.items()):
             line += text.count("\n", pos, start)
             pos = start
-            out += _xliff_entries(text[start:end], line)
+            out += self._read_units(text[start:end], line)
+        self.held[word] = out
         return out
 
     def _holding(self, word: str) -> list[int]:
@@ -519,10 +534,31 @@ def _resx_entries(text: str) -> list[tuple[str, str, int]]:
     are no text."""
     text = re.sub(r"<!--.*?-->", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.DOTALL)
     out: list[tuple[str, str, int]] = []
+    line, pos = 1, 0
     for m in re.finditer(r'<data\s+name="([^"]+)"([^>]*)>\s*<value>(.*?)</value>', text, re.DOTALL):
         name = _xml_text(m.group(1))
         if "type=" not in m.group(2) and not name.startswith(">>"):   # `>>btnOK.Name`: the designer's own
-            out.append((name, _xml_text(m.group(3)), text.count("\n", 0, m.start(3)) + 1))
+            line += text.count("\n", pos, m.start(3))
+            pos = m.start(3)
+            out.append((name, _xml_text(m.group(3)), line))
+    return out
+
+
+def _qt_entries(text: str, line: int = 1) -> list[tuple[str, str, int]]:
+    """Qt Linguist's `<message><source>Text</source><translation>Text</translation></message>`, keyed by the
+    English source text the code passes to `tr()`; a message not translated yet, or translated as the same
+    English text (`qbittorrent_en_GB.ts`), has no text of its own: its key alone."""
+    out: list[tuple[str, str, int]] = []
+    pos = 0   # lines counted from the last message on, not from the text's start each time
+    for m in re.finditer(r"<message\b[^>]*>\s*(?:<location\b[^>]*>\s*)*<source>(.*?)</source>(.*?)</message>", text,
+                         re.DOTALL):
+        key = _plain(m.group(1))
+        done = re.search(r"<translation\b[^>]*>(.*?)</translation>", m.group(2), re.DOTALL)
+        value = _plain(done.group(1)) if done else ""
+        at = m.start(2) + done.start(1) if done else m.start(1)
+        line += text.count("\n", pos, at)
+        pos = at
+        out.append((key, "" if value == key else value, line))
     return out
 
 
@@ -585,8 +621,13 @@ def _xliff_entries(text: str, line: int = 1) -> list[tuple[str, str, int]]:
             line += text.count("\n", pos, at)
             pos = at
             value = part.group(1)
-            out.append((m.group(2), " ".join((_xml_text(value) if "<" in value or "&" in value else value).split()), line))
+            out.append((m.group(2), " ".join(_plain(value).split()), line))
     return out
+
+
+def _plain(s: str) -> str:
+    """`_xml_text`, without its passes over a text holding no markup or entity (most)."""
+    return _xml_text(s) if "<" in s or "&" in s else s
 
 
 def _xml_text(s: str) -> str:

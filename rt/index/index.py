@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, Result, StoreError, counted, read_text, read_t
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 42
+VERSION = 43
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"

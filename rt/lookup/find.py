@@ -305,8 +305,10 @@ def _find(ctx, idx, query: str) -> Result:
                 key_only.append(path)
             continue
         found = src.locale.entries(holds, first)
-        if not found and src.locale.parsed:   # no text of its entries holds it: a key does (a `.po`'s `msgid`)
-            if _lines_with(src.text, q, lines_of(path, src)[1]):
+        if not found and src.locale.parsed:   # no text of its entries holds it: a key does (a `.po`'s `msgid`, a
+            # Qt message's `<source>`, its entities read: `Open &amp;file`)
+            if _lines_with(src.text, q, lines_of(path, src)[1]) or \
+                    path.endswith(".ts") and any(holds(k) for k, _, _ in src.locale.entries(lambda v: True, first)):
                 key_only.append(path)
             continue
         for key, value, line in found:
