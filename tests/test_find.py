@@ -185,6 +185,19 @@ def test_ini_locale_files_and_gos_tr_calls(project):
         "conf/locale/locale_en-US.ini:6  translation admin.auths.quoted  = 'Quoted; kept = as is'"
 
 
+def test_an_ini_files_lines_holding_a_word_read_alone_give_the_entries_a_whole_read_gives():
+    """A look-up reads only the lines of an INI file holding its word (gogs: 31 files of 1,300 lines each), each
+    with its section and line number as a whole read has them."""
+    from rt.index.i18n import Locale
+    text = ("top = Edit at the top\r\n\n[admin]\n; edit me\nauths.edit = Edit Authentication\nauths.new = New\n"
+            "  [ repo ]\nsettings = \"Edit settings\"\nEDIT_NAME = Name\n[empty]\n") * 3
+    whole = entries("conf/locale/locale_en-US.ini", text)
+    keep = lambda v: "edit" in v.lower()   # noqa: E731
+    assert Locale("conf/locale/locale_en-US.ini", text).entries(keep, "edit") == [e for e in whole if keep(e[1])]
+    assert [e[0] for e in whole[:5]] == ["top", "admin.auths.edit", "admin.auths.new", "repo.settings", "repo.EDIT_NAME"]
+    assert whole[1][2] == 5 and whole[5][2] == 11   # lines as the file numbers them
+
+
 def test_hugos_toml_translations_and_its_templates(project):
     """A Hugo theme's `i18n/en.toml`: `[key]` then `other = "Text"` (a plural form), or `key = "Text"`; a template
     asks for it with `{{ i18n "key" }}` or `{{ T "key" }}`."""

@@ -207,6 +207,7 @@ class Locale:
         self.out: list[tuple[str, str, int]] = []   # the other formats: every entry
         self.units = False   # XLIFF or Qt's XML not read yet: a look-up with a word reads only the units holding it
         self.held: dict[str, list[tuple[str, str, int]]] = {}   # XLIFF or Qt: word -> the entries of its units
+        self.ini = ""   # INI or TOML not read yet: a look-up with a word reads only the lines holding it
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb", "_locales/" in path)
         elif ext == "xcstrings":
@@ -226,7 +227,7 @@ class Locale:
         elif ext == "ts" and "<TS" in text[:400]:
             self.units = True
         elif ext in ("ini", "toml"):
-            self.out = _ini_entries(text, ext == "toml")
+            self.ini = ext
         elif ext == "php":
             self.out = _php_entries(text, path.rsplit("/", 1)[-1][:-4])
         elif ext == "xml":
@@ -241,6 +242,8 @@ class Locale:
         """Whether the file was read as a locale file with entries (invalid JSON is not)."""
         if self.units:
             return "<message" in self.text if self.qt else "<trans-unit" in self.text or "<unit" in self.text
+        if self.ini:
+            return "=" in self.text
         return bool(self.keys if self.keys is not None else self.out)
 
     def entries(self, keep=None, word: str = "") -> list[tuple[str, str, int]]:
@@ -250,6 +253,10 @@ class Locale:
         keys = self.keys
         if self.units and word.isascii() and word and keep is not None:   # `İ`'s lower case is no case of it
             return [e for e in self._units_holding(word) if keep(e[1])]
+        if self.ini and word.isascii() and word and keep is not None:
+            return [e for e in _ini_entries(self.text, self.ini == "toml", word) if keep(e[1])]
+        if self.ini:
+            self.out, self.ini = _ini_entries(self.text, self.ini == "toml"), ""
         if self.units:
             self.out, self.units = self._read_units(self.text), False
         if keys is None:
@@ -501,20 +508,14 @@ _INI_PAIR = r"""^\s*([^\s=;#\[][^=]*?)\s*=\s*(?:"((?:[^"\\]|\\.)*)"|`([^`]*)`|'(
 _FORMS = frozenset({"zero", "one", "two", "few", "many", "other"})
 
 
-def _ini_entries(text: str, toml: bool) -> list[tuple[str, str, int]]:
+def _ini_entries(text: str, toml: bool, word: str = "") -> list[tuple[str, str, int]]:
     """`[section]` then `key = Text` (gogs' and Gitea's INI, asked for as `section.key`); in TOML (Hugo's `i18n/`)
-    a section's plural forms (`[readMore]` then `other = "Read more"`) are the section's own text."""
+    a section's plural forms (`[readMore]` then `other = "Read more"`) are the section's own text. With `word`
+    (lower case, ASCII), only the lines holding it are read: gogs' 31 files of 1,300 lines for one look-up."""
     out: list[tuple[str, str, int]] = []
-    section = ""
-    for i, line in enumerate(text.splitlines(), 1):
-        s = line.strip()
-        if not s or s[0] in ";#":
-            continue
-        if s[0] == "[" and s.endswith("]"):
-            section = s.strip("[] \t").strip("\"'")
-            continue
+    for i, line, section in _ini_lines(text, word):
         m = re.match(_INI_PAIR, line)
-        if not m:
+        if not m or line.lstrip()[:1] in (";", "#", "["):
             continue
         key = m.group(1).strip("\"'")
         value = next(g for g in m.groups()[1:] if g is not None)
@@ -526,6 +527,30 @@ def _ini_entries(text: str, toml: bool) -> list[tuple[str, str, int]]:
             key = ""
         out.append((f"{section}.{key}".strip(".") if section else key, value, i))
     return out
+
+
+def _ini_lines(text: str, word: str):
+    """(number, line, its section) of each line of an INI or TOML text; with `word`, of the lines holding it only."""
+    low = text.lower() if word else ""
+    if not word or len(low) != len(text):   # every line: a lower case of another length moves the places
+        section = ""
+        for i, line in enumerate(text.split("\n"), 1):
+            s = line.strip()
+            if s[:1] == "[" and s.endswith("]"):
+                section = s.strip("[] \t").strip("\"'")
+            yield i, line.rstrip("\r"), section
+        return
+    heads = [(m.start(), m.group(1).strip(" \t\"'")) for m in re.finditer(r"(?m)^[ \t]*\[([^\]\n]*)\][ \t]*\r?$", text)]
+    starts = [at for at, _ in heads]
+    line, pos, at = 1, 0, low.find(word)
+    while at != -1:
+        begin, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+        end = len(text) if end == -1 else end
+        line += text.count("\n", pos, begin)
+        pos = begin
+        j = bisect_right(starts, begin) - 1
+        yield line, text[begin:end].rstrip("\r"), heads[j][1] if j >= 0 else ""
+        at = low.find(word, end)
 
 
 def _resx_entries(text: str) -> list[tuple[str, str, int]]:
