@@ -263,6 +263,7 @@ def test_dotnet_resx_resources_and_the_code_reading_them(project):
         ["App/Forms/InputBox.Designer.cs:5", "uses key btnOK.Text (translation at App/Forms/InputBox.resx:7)"]]
     assert "found nowhere" in project.rt("find", "this is my long string", ret=1)   # the commented sample
     assert is_source_locale("App/Properties/Resources.resx") and not is_source_locale("App/Properties/Resources.zh-Hans.resx")
+    assert [kind_of(p) for p in ("App/Properties/Resources.resx", "App/Properties/Resources.de.resx")] == ["data", "locale"]
 
 
 def test_an_xcode_string_catalog_and_the_swift_reading_it(project):
