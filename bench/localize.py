@@ -37,6 +37,7 @@ Reproduce: fetch each repository (`fetch github:owner/name`; the tool prints its
 
     python3 bench/localize.py [GIT_DIR ...] [--commits 60] [--locale-commits 20] [--quick] [--json OUT]
     python3 bench/localize.py --report OUT [OUT ...] [--misses N]   # the tables (and rt's worst misses) again
+    python3 bench/localize.py [GIT_DIR ...] --pin OUT --json OUT2    # another rt on the same tasks as OUT
 
 With no GIT_DIR, every repository above is read from /work/.mirror/owner+name/repo. History is read
 from the tip commit recorded in REPOS (so a newer snapshot gives the same tasks); a git directory
@@ -354,7 +355,16 @@ def oracle_pack(text: str, answer: list[str], base) -> SimpleNamespace:
     return SimpleNamespace(view=view, pack=pack, s=time.perf_counter() - t0, cpu=cpu_time() - c0)
 
 
-def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool) -> dict:
+def pinned_commits(clone: Path, rows: list[dict]) -> list[dict]:
+    """The tasks of an earlier run (`--pin`), as `eligible_commits` gives them: its commits, answers and flags, so
+    another rt, whose reading of locale files may choose other commits, is judged on the same ones."""
+    return [{"sha": r["commit"], "parent": git(clone, "rev-parse", r["commit"] + "^").strip(),
+             "message": git(clone, "log", "-1", "--format=%B", r["commit"]).strip(), "answer": r["answer"],
+             "locale": r["locale"], "order": -i, "extra": r["extra"]} for i, r in enumerate(rows)]
+
+
+def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_tip: bool,
+             pinned: list[dict] | None = None) -> dict:
     name = repo_name(git_dir)
     group, which, tip = REPOS.get(name, ("other", "other", None))
     clone = scratch_clone(git_dir, work)
@@ -364,7 +374,7 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
             sys.exit(f"localize: {git_dir}: tip {tip} of {name} not present (fetch it, or pass --any-tip)")
         tip = git(clone, "rev-parse", "origin/HEAD").strip()
     shutil.rmtree(clone / ".rt", ignore_errors=True)   # a fresh index, whatever rt version left one
-    commits = eligible_commits(clone, tip, n, window, n_locale)
+    commits = pinned_commits(clone, pinned) if pinned is not None else eligible_commits(clone, tip, n, window, n_locale)
     base, rows, start, old = Baseline(), [], time.monotonic(), os.getcwd()
     try:
         for c in sorted(commits, key=lambda c: c["order"]):   # oldest first: the index updates in small steps
@@ -600,6 +610,7 @@ def main() -> None:
     ap.add_argument("--work", type=Path, default=Path("/tmp/rt-localize"), help="scratch clones go here")
     ap.add_argument("--any-tip", action="store_true", help="read history from the snapshot's tip if the recorded one is absent")
     ap.add_argument("--json", type=Path, help="write every task's result here")
+    ap.add_argument("--pin", type=Path, metavar="JSON", help="judge the tasks of this earlier run (its --json), not a new sample")
     ap.add_argument("--misses", type=int, default=0, metavar="N", help="print rt's N worst TS-web and locale misses")
     ap.add_argument("--report", type=Path, nargs="+", metavar="JSON",
                     help="print the tables of runs saved with --json (of one rt commit, taken together); run nothing")
@@ -613,11 +624,14 @@ def main() -> None:
     for d in dirs:
         if not d.is_dir():
             sys.exit(f"localize: {d}: no git directory (fetch github:{repo_name(d)} first)")
+    pins = {r["repo"]: r["rows"] for r in json.loads(a.pin.read_text())["results"]} if a.pin else {}
     results = []
     rt_commit = git(Path(__file__).resolve().parent, "log", "-1", "--format=%h", "--", "../rt").strip()   # rt's code, not the bench's
     for d in dirs:
+        if a.pin and repo_name(d) not in pins:
+            sys.exit(f"localize: --pin: {a.pin} holds no task of {repo_name(d)}")
         results.append(evaluate(d.resolve(), 15 if a.quick else a.commits, 5 if a.quick else a.locale_commits,
-                                a.window, a.work, a.any_tip))
+                                a.window, a.work, a.any_tip, pins.get(repo_name(d))))
         print(f"{results[-1]['repo']}: {results[-1]['commits']} tasks, {results[-1]['seconds']} s", file=sys.stderr)
         if a.json:   # after each repository: a run cut short keeps what it measured
             a.json.write_text(json.dumps({"rt": rt_commit, "results": results}, indent=1, sort_keys=True))
