@@ -1,6 +1,8 @@
-"""Translations: the keys code uses (`t('a.b')`, `<Trans i18nKey>`, `FormattedMessage id`, gettext `_()`...)
-and the entries of locale files (nested JSON, gettext .po, YAML, .properties, .arb, Android strings.xml,
-iOS .strings), so `rt find` can go from a text a user sees to its key and on to the code using the key.
+"""Translations: the keys code uses (`t('a.b')`, `<Trans i18nKey>`, `FormattedMessage id`, gettext `_()`, Go's
+`.Tr`, C#'s `Resources.Key`, Qt's `tr()` ...) and the entries of locale files (nested JSON, gettext .po, YAML,
+.properties, .arb, Android strings.xml, iOS .strings and .xcstrings, XLIFF, Fluent, Laravel's PHP arrays, INI and
+TOML, .resx, Qt Linguist's .ts), so `rt find` can go from a text a user sees to its key and on to the code using
+the key.
 """
 from __future__ import annotations
 
@@ -561,11 +563,11 @@ def _resx_entries(text: str) -> list[tuple[str, str, int]]:
     out: list[tuple[str, str, int]] = []
     line, pos = 1, 0
     for m in re.finditer(r'<data\s+name="([^"]+)"([^>]*)>\s*<value>(.*?)</value>', text, re.DOTALL):
-        name = _xml_text(m.group(1))
+        name = _plain(m.group(1))
         if "type=" not in m.group(2) and not name.startswith(">>"):   # `>>btnOK.Name`: the designer's own
             line += text.count("\n", pos, m.start(3))
             pos = m.start(3)
-            out.append((name, _xml_text(m.group(3)), line))
+            out.append((name, _plain(m.group(3)), line))
     return out
 
 
