@@ -306,6 +306,16 @@ def _qt_ts(messages: list[tuple[str, str | None]]) -> str:
             + "</context>\n</TS>\n")
 
 
+def test_a_kept_locale_file_keeps_the_units_of_its_last_words_only():
+    """A hook server keeps each locale file's reading through a session: the units read for each word a look-up asked
+    about are kept for the last 8 words, not for every word ever asked."""
+    from rt.index.i18n import Locale
+    loc = Locale("src/lang/app_de.ts", _qt_ts([(f"word{i} text", f"wort{i}") for i in range(20)]))
+    assert [loc.entries(lambda v: True, f"word{i} ")[0][:2] for i in range(20)] == [
+        (f"word{i} text", f"wort{i}") for i in range(20)]
+    assert list(loc.held) == [f"word{i} " for i in range(12, 20)]
+
+
 def test_qt_linguist_translations_and_the_tr_calls(project):
     """qBittorrent keeps `src/lang/qbittorrent_<code>.ts`, Qt Linguist's XML (no TypeScript), each message keyed by
     its English source text, which the C++ asks for with `tr("...")` and QML with `qsTr("...")`. Each language's file

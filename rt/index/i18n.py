@@ -311,6 +311,8 @@ class Locale:
             line += text.count("\n", pos, start)
             pos = start
             out += self._read_units(text[start:end], line)
+        if len(self.held) >= 8:   # a hook server keeps this object through a session's look-ups: the last words only
+            del self.held[next(iter(self.held))]
         self.held[word] = out
         return out
 
