@@ -900,41 +900,21 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     The shards are a cache: written without fsync, each one's CRC-32 kept in the meta file, which is
     written last and durably; a shard a crash cut short or left from an older build fails its CRC when
     read (IndexDamaged: built again)."""
+    es = list(entries.values())
     n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
-                        + 2 * len(e.terms or ()) for e in entries.values()))
-    maps: dict[str, dict] = {k: {} for k in KINDS}   # every kind's whole map, split into shards below
-    defs = 0
-    ids = {p: i for i, p in enumerate(entries)}
-    for fid, (path, e) in enumerate(entries.items()):   # sorted by path, so every posting list comes out sorted
-        for kind, keys, values in _postings(path, fid, e, ids):
-            m = maps[kind]
-            if kind in ROWS:
-                m.update(zip(keys, values))
-            elif values is None:   # the file's number for every key: the bulk of the postings
-                for key in keys:
-                    got = m.get(key)
-                    if got is None:
-                        m[key] = [fid]
-                    else:
-                        got.append(fid)
-            else:
-                for key, value in zip(keys, values):
-                    got = m.get(key)
-                    if got is None:
-                        m[key] = [value]
-                    else:
-                        got.append(value)
-        defs += len(e.defs)
+                        + 2 * len(e.terms or ()) for e in es))
     shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
     where: dict[str, int] = {}   # key -> its shard number; the same words recur in most kinds
-    for kind, m in maps.items():
-        family = shards[FAMILY[kind]]
+    for kind, m in _maps(entries, es):
+        family = [shard[kind] for shard in shards[FAMILY[kind]]]
+        get = where.get
         for key, value in m.items():
-            i = where.get(key)
+            i = get(key)
             if i is None:
                 i = where[key] = shard_of(key, n)
-            family[i][kind][key] = value
-    del maps
+            family[i][key] = value
+    del where
+    defs = sum(len(e.defs) for e in es)
     old = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
     digests: dict[str, list[int]] = {}
     store.ensure()
@@ -966,6 +946,71 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
                                "folders": folders,
                                "digests": digests, "paths_crc": zlib.crc32(paths), "crcs": crcs})
+
+
+def _maps(entries: dict[str, FileEntry], es: list[FileEntry]):
+    """(kind, its whole map) for every kind of a full build, one kind at a time: what `_postings` gives file by
+    file, gathered kind by kind in tight loops (a build makes about a million postings). `entries` are sorted by
+    path, so every posting list comes out sorted, each file's values in its own order."""
+    from rt.index import terms
+    from rt.index.langs import UNREAD
+    ids = {p: i for i, p in enumerate(entries)}
+    yield "files", {e.path: e.to_row(tokens=False) for e in es}
+    yield "tokens", {e.path: [e.idents, e.words] for e in es}
+    yield "resolved", {e.path: [ids[t] for t in e.resolved if t in ids] for e in es}
+    yield "counts", {e.path: e.terms or {} for e in es}
+    for kind in ("idents", "words", "keys"):
+        m: dict[str, list] = {}
+        get = m.get
+        for fid, e in enumerate(es):
+            for key in getattr(e, kind):
+                got = get(key)
+                if got is None:
+                    m[key] = [fid]
+                else:
+                    got.append(fid)
+        yield kind, m
+    m = {}
+    get = m.get
+    for fid, e in enumerate(es):
+        for d in e.defs:
+            value = [fid, d.name, d.kind, d.start, d.end, d.signature, d.parent]
+            got = get(d.name)
+            if got is None:
+                m[d.name] = [value]
+            else:
+                got.append(value)
+    yield "defs", m
+    m = {}
+    get = m.get
+    for fid, e in enumerate(es):
+        for key in e.resolved:
+            if key != e.path:
+                got = get(key)
+                if got is None:
+                    m[key] = [fid]
+                else:
+                    got.append(fid)
+    yield "importers", m
+    path_keys, name_counts = terms.path_keys, terms.name_counts
+    for kind in terms.KINDS:
+        m = {}
+        get = m.get
+        for fid, e in enumerate(es):
+            if kind == "terms":
+                counts = e.terms or {}
+            elif kind == "pterms":
+                counts = {} if e.note in UNREAD else path_keys(e.path)
+            else:
+                counts = name_counts([d.name for d in e.defs])
+            for key, c in counts.items():
+                value = fid if c == 1 else [fid, c]
+                got = get(key)
+                if got is None:
+                    m[key] = [value]
+                else:
+                    got.append(value)
+        yield kind, m
 
 
 def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):
