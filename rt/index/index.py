@@ -24,7 +24,7 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, Result, StoreError, counted, read_text, read_text_bytes
+from rt.core import IndexDamaged, Result, StoreError, counted, decode, read_text, read_text_bytes
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -547,7 +547,8 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
         probe.discard()
     from rt.snapshot import RACY_NS, scan
     racy_after = time.time_ns() - RACY_NS
-    snap = scan(ctx.repo, store)
+    scanned = _Scanned() if rebuild or not meta or meta.get("version") != VERSION else None   # every file parsed
+    snap = scan(ctx.repo, store, texts=scanned)
     fp = _fingerprint(snap.fingerprint)
     with store.locked(LOCK):
         meta = _meta(store)
@@ -567,20 +568,20 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
                 _say_rebuilt(e)
                 idx, old, trusted = None, {}, None
         if idx is None:
-            idx = _build(ctx.repo, store, snap.files, old, fp, trusted)
+            idx = _build(ctx.repo, store, snap.files, old, fp, trusted, scanned)
         freshness.save(store, QUICK_REL, quick)
     return idx
 
 
 def _build(repo, store, files: dict[str, tuple[str, str]], old: dict[str, FileEntry], fp: str,
-           trusted: dict | None) -> Index:
+           trusted: dict | None, scanned: dict[str, bytes] | None = None) -> Index:
     """A full build: every file's entry (those of `old` whose blob id is the same reused), imports
-    resolved, every shard written. The cyclic garbage collector waits meanwhile: a build makes millions
+    resolved, every shard written. `scanned`: the bytes of the text files the scan read (`_Scanned`). The cyclic garbage collector waits meanwhile: a build makes millions
     of lists, none in a cycle, and its passes over them cost a third of the build."""
     collecting = gc.isenabled()
     gc.disable()
     try:
-        entries, parsed = _entries(repo, files, old)
+        entries, parsed = _entries(repo, files, old, scanned)
         from rt.index.resolve import resolve_all
         resolve_all(repo, entries, set(entries))
         return Index(store, _write(store, entries, fp, trusted), parsed)
@@ -804,10 +805,11 @@ def damaged(store) -> list[str]:
     return sorted(bad)
 
 
-def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry]) -> tuple[dict[str, FileEntry], int]:
+def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry],
+             scanned: dict[str, bytes] | None = None) -> tuple[dict[str, FileEntry], int]:
     """An entry for every file of `files` (path -> (blob id, kind)), sorted by path: those of `old` whose
-    blob id is the same reused, the rest read and parsed (in a process pool when many); and how many
-    files were parsed."""
+    blob id is the same reused, the rest read (but those `scanned` holds the bytes of) and parsed (in a
+    process pool when many); and how many files were parsed."""
     reused: dict[str, FileEntry] = {}
     todo: list[tuple[str, str, str]] = []
     for path in sorted(files):
@@ -819,7 +821,7 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry])
             reused[path] = prev
         else:
             todo.append((path, blob, kind))
-    fresh = {e.path: e for e in parse_all(str(repo.root), todo)}
+    fresh = {e.path: e for e in parse_all(str(repo.root), todo, scanned=scanned)}
     parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "unreadable"))
     return {p: reused.get(p) or fresh[p] for p in sorted(files)}, parsed
 
@@ -832,12 +834,44 @@ CHUNK = 64
 """Files per pool task: enough to spread the per-task cost, few enough to keep every worker busy to the end."""
 
 
-def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True, ctags: bool = True) -> list[FileEntry]:
+def parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool = True, ctags: bool = True,
+              scanned: dict[str, bytes] | None = None) -> list[FileEntry]:
     """The entries of `todo`'s files (path, blob id, kind), in its order; without `counts`, no ranking word
     counts (`FileEntry.terms`: a partial index counts from the bytes itself); without `ctags`, no definitions
     from it (the partial index has them already, `Partial._tag`). Many files are parsed by a pool
     of processes in chunks, put back in order, so the index is the same as a serial build's, byte for
-    byte; where no pool can start (no fork, no semaphores) they are parsed here."""
+    byte; where no pool can start (no fork, no semaphores) they are parsed here. `scanned` holds the bytes
+    of text files just read (by the scan, which checked them against their blob ids): those are not read
+    again (forked workers inherit it, nothing is sent them)."""
+    global _SCANNED
+    _SCANNED = scanned or {}
+    try:
+        return _parse_all(root, todo, counts, ctags)
+    finally:
+        _SCANNED = {}
+
+
+_SCANNED: dict[str, bytes] = {}
+"""`parse_all`'s `scanned` while it runs."""
+
+
+class _Scanned(dict):
+    """The bytes of the text files a scan reads (`scan`'s `texts`), for a build to parse without reading them
+    again (on a cold build the scan reads every file, to learn its kind): the first `CAP` bytes' worth."""
+
+    CAP = 256 << 20
+
+    def __init__(self):
+        super().__init__()
+        self.size = 0
+
+    def __setitem__(self, path: str, data: bytes) -> None:
+        self.size += len(data)
+        if self.size <= self.CAP:
+            super().__setitem__(path, data)
+
+
+def _parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool, ctags: bool) -> list[FileEntry]:
     if WORKERS < 2 or len(todo) < POOL_FROM:
         return _parse_chunk(root, todo, counts, ctags)
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
@@ -860,9 +894,11 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
     repo = Repo(root, False)
     out = []
     tagged = []   # (path, language, text) of the files whose definitions ctags gives
+    scanned = _SCANNED
     for path, blob, kind in todo:
         lang = langs.language(path)
-        text = read_text(repo, path) if kind == "text" else None
+        data = scanned.get(path) if kind == "text" else None
+        text = decode(data) if data is not None else read_text(repo, path) if kind == "text" else None
         if text is None:
             out.append(FileEntry(path, lang, 0, [], [], note=kind if kind != "text" else "unreadable", blob=blob))
             continue
