@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-INDEX_FILES = ("meta.json", "paths", "quick", "blobs.json", "delta.json", "f000.json", "i000.json", "s000.json", "w000.json",
+INDEX_FILES = ("meta.json", "paths", "quick", "blobs.json", "delta.json", "f000.json", "i000", "s000.json", "w000.json",
                "r000.json")
 LOOKUPS = (("symbol", "foo"), ("refs", "foo"), ("find", "return 1"), ("outline", "a.py"), ("refs", "bar"),
            ("slice", "a.py", "--symbol", "foo"), ("index",))

@@ -28,22 +28,29 @@ from rt.core import IndexDamaged, Result, StoreError, counted, decode, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 43
+VERSION = 44
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
-KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms", "counts",
-         "tokens")
+KINDS = ("files", "idents", "words", "defs", "importers", "keys", "resolved", "terms", "pterms", "nterms")
 FAMILY = {"files": "f", "words": "w", "resolved": "r", "keys": "r", "idents": "s", "defs": "s", "importers": "s",
-          "terms": "t", "pterms": "t", "nterms": "t", "counts": "c", "tokens": "i"}
+          "terms": "t", "pterms": "t", "nterms": "t"}
 """Which shard file holds a kind: file rows, the word map for `rt find`, the two small maps (each file's
 resolved imports, the translation keys code uses: `rt find` reads a shard for each key it found, which the
 identifiers would make ten times larger) and the symbol maps apart, so a symbol look-up never parses file rows
-or words. The ranking's postings (`terms.KINDS`) are apart too, and each file's word counts (read only to
-rebuild) apart from them. A file row holds no identifiers and words: those (`tokens`, for a rebuild only) are
-apart, so the pack, which reads a row of each file it shows, decodes a third of the bytes."""
-ROWS = frozenset({"files", "resolved", "counts", "tokens"})
+or words. The ranking's postings (`terms.KINDS`) are apart too. A file row holds no identifiers and words: those,
+with the file's word counts, are in the token files (`TOKENS`), so the pack, which reads a row of each file it
+shows, decodes a third of the bytes."""
+ROWS = frozenset({"files", "resolved"})
 """Kinds keyed by path with one value per file; the others are posting lists."""
+TOKENS = "i"
+"""Each file's identifiers, words and ranking word counts, read only to update the index without parsing again the
+files that did not change: `i000`, `i001` ..., each holding `TOKENS_PER` files in file-number order, four lines
+a file (its identifiers, its words, its counted keys, their counts), each a list joined by spaces (`_line`). No
+JSON: a cold build wrote nine megabytes of it for gen20k's 20,401 files, in 256 shards, for a read only a rebuild
+makes."""
+TOKENS_PER = 1024
+"""Files per token file: a rebuild reads them all, an update one for each file whose imports it resolves again."""
 PATHS = "paths"
 """Every indexed path, sorted, NUL-separated: every look-up reads it, and splitting beats parsing JSON."""
 QUICK = "quick"
@@ -238,14 +245,46 @@ class Index:
     @cached_property
     def files(self) -> dict[str, FileEntry]:
         out: dict[str, FileEntry] = {}
+        ids = self._base_ids
         for i in range(self.shards):
-            tokens = self._read(f"{FAMILY['tokens']}{i:03d}.json")["tokens"]
             for path, row in self._read(f"{FAMILY['files']}{i:03d}.json")["files"].items():
                 if path not in self.removed:
                     e = out[path] = FileEntry.from_row(path, row)
-                    e.idents, e.words = tokens[path]
+                    if path not in ids:
+                        raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} does not match its file rows")
+                    e.idents, e.words = self._tokens(ids[path])[:2]
         out.update(self.delta)
         return dict(sorted(out.items()))
+
+    def _token_lines(self, part: int) -> list[str]:
+        """The lines of token file `part` (`TOKENS`)."""
+        name = f"{TOKENS}{part:03d}"
+        lines = self._cache.get(name)
+        if lines is None:
+            try:
+                raw = self.store.read_bytes(f"{DIR}/{name}")
+            except FileNotFoundError:
+                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} is missing") from None
+            if zlib.crc32(raw) != _crc(self.meta, name):
+                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} is not the file its build wrote")
+            try:
+                lines = raw.decode("utf-8", "surrogatepass").split("\n")
+            except UnicodeDecodeError:
+                lines = []
+            per = self.meta["tokens_per"]
+            if len(lines) != 4 * (min(len(self.base_paths), (part + 1) * per) - part * per):
+                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} does not match its path list")
+            self._cache[name] = lines
+        return lines
+
+    def _tokens(self, number: int) -> tuple[list[str], list[str], dict[str, int]]:
+        """(identifiers, words, ranking word counts) of base file `number`, from its token file."""
+        part, i = divmod(number, self.meta["tokens_per"])
+        idents, words, keys, counts = self._token_lines(part)[4 * i:4 * i + 4]
+        try:
+            return _unline(idents), _unline(words), dict(zip(_unline(keys), map(int, counts.split()), strict=True))
+        except ValueError:
+            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{TOKENS}{part:03d} is not what its build wrote") from None
 
     def entry(self, path: str) -> FileEntry | None:
         """The file's entry; a base file's without its identifiers and words (`base_entry` has them)."""
@@ -278,8 +317,12 @@ class Index:
     def base_entry(self, path: str) -> FileEntry:
         """A file of the last full build as it built it, identifiers and words included."""
         e = FileEntry.from_row(path, self._shard("files", path)[path])
-        e.idents, e.words = self._shard("tokens", path)[path]
+        e.idents, e.words = self._tokens(self._base_ids[path])[:2]
         return e
+
+    def base_counts(self, path: str) -> dict[str, int]:
+        """The ranking word counts of a file of the last full build, as it built it."""
+        return self._tokens(self._base_ids[path])[2]
 
     def imports_of(self, path: str) -> list[str]:
         """The repository files `path` imports, sorted: its entry's `resolved`, read from a small shard."""
@@ -350,10 +393,9 @@ class Index:
     def with_counts(self) -> dict[str, FileEntry]:
         """`files`, each with its word counts: what a rebuild reuses of files that did not change."""
         files = self.files
-        for i in range(self.shards):
-            for path, counts in self._read(f"{FAMILY['counts']}{i:03d}.json")["counts"].items():
-                if path in files and path not in self.delta:
-                    files[path].terms = counts
+        for number, path in enumerate(self.base_paths):
+            if path in files and path not in self.delta:
+                files[path].terms = self._tokens(number)[2]
         return files
 
 
@@ -664,7 +706,7 @@ def _patch(repo, store, meta: dict, updates: dict[str, tuple[str, str] | None], 
         if len(changed) + len(removed) + len(moved) > _delta_limit(len(in_base)):
             return None
         for p, e in moved.items():
-            e.terms = idx._shard("counts", p).get(p, {})
+            e.terms = idx.base_counts(p)
     fresh, parsed = _entries(repo, {p: updates[p] for p in changed if p not in new}, {})
     resolve_all(repo, fresh, current, tree)
     new.update(fresh)
@@ -710,7 +752,7 @@ def _file_number(value) -> int:
     return value if isinstance(value, int) else value[0]
 
 
-_META = ("fingerprint", "version", "shards", "files", "base_files", "definitions", "base_definitions", "langs", "folders",
+_META = ("fingerprint", "version", "shards", "tokens_per", "files", "base_files", "definitions", "base_definitions", "langs", "folders",
          "digests", "paths_crc", "crcs")
 _SHAPES = {"blobs.json": {"blobs": list}, "delta.json": {"files": dict, "removed": list}}
 """What each JSON file of the index holds; a shard holds a map per kind of its family (FAMILY)."""
@@ -792,6 +834,16 @@ def damaged(store) -> list[str]:
         idx.base_paths
     except IndexDamaged:
         bad.append(PATHS)
+    for part in range(len(meta["digests"].get(TOKENS, []))):
+        name = f"{TOKENS}{part:03d}"
+        try:
+            if PATHS in bad:   # its lines cannot be counted: its checksum alone
+                if zlib.crc32(store.read_bytes(f"{DIR}/{name}")) != _crc(meta, name):
+                    bad.append(name)
+            else:
+                idx._token_lines(part)
+        except (IndexDamaged, FileNotFoundError):
+            bad.append(name)
     if not {PATHS, "blobs.json"} & set(bad):
         try:
             idx.base_blobs
@@ -1007,7 +1059,19 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
             digests[fam].append(digest)
             if old.get(fam, [None] * n)[i] != digest or not store.path(DIR, name).is_file():
                 store.write_bytes(store.path(DIR, name), raw, durable=False)
-    _drop_extra(store, n)
+    digests[TOKENS] = []
+    for part in range(-(-len(es) // TOKENS_PER)):
+        name = f"{TOKENS}{part:03d}"
+        lines = []
+        for e in es[part * TOKENS_PER:(part + 1) * TOKENS_PER]:
+            counts = e.terms or {}
+            lines += (_line(e.idents), _line(e.words), _line(list(counts)), " ".join(map(str, counts.values())))
+        raw = "\n".join(lines).encode("utf-8", "surrogatepass")
+        digest = zlib.crc32(raw)
+        digests[TOKENS].append(digest)
+        if old.get(TOKENS, [])[part:part + 1] != [digest] or not store.path(DIR, name).is_file():
+            store.write_bytes(store.path(DIR, name), raw, durable=False)
+    _drop_extra(store, n, len(digests[TOKENS]))
     paths = "\0".join(entries).encode("utf-8", "surrogateescape")
     store.write_bytes(store.path(DIR, PATHS), paths, durable=False)
     crcs = {"blobs.json": store.write_json(f"{DIR}/blobs.json", {"blobs": [e.blob for e in entries.values()]},
@@ -1021,7 +1085,8 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     langs = Counter(e.lang for e in entries.values())
     from rt.index.langs import folder_counts
     folders = [[folder, lang, count] for (folder, lang), count in sorted(folder_counts(entries).items())]
-    return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "files": len(entries),
+    return _write_meta(store, {"fingerprint": fp, "version": VERSION, "shards": n, "tokens_per": TOKENS_PER,
+                               "files": len(entries),
                                "base_files": len(entries),
                                "definitions": defs, "base_definitions": defs, "langs": dict(sorted(langs.items())),
                                "folders": folders,
@@ -1030,15 +1095,13 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
 
 def _maps(entries: dict[str, FileEntry], es: list[FileEntry]):
     """(kind, its whole map) for every kind of a full build, one kind at a time: what `_postings` gives file by
-    file, gathered kind by kind in tight loops (a build makes about a million postings). `entries` are sorted by
+    file (and the rows), gathered kind by kind in tight loops (a build makes about a million postings). `entries` are sorted by
     path, so every posting list comes out sorted, each file's values in its own order."""
     from rt.index import terms
     from rt.index.langs import UNREAD
     ids = {p: i for i, p in enumerate(entries)}
     yield "files", {e.path: e.to_row(tokens=False) for e in es}
-    yield "tokens", {e.path: [e.idents, e.words] for e in es}
     yield "resolved", {e.path: [ids[t] for t in e.resolved if t in ids] for e in es}
-    yield "counts", {e.path: e.terms or {} for e in es}
     for kind in ("idents", "words", "keys"):
         m: dict[str, list] = {}
         get = m.get
@@ -1093,32 +1156,47 @@ def _maps(entries: dict[str, FileEntry], es: list[FileEntry]):
         yield kind, m
 
 
-def _postings(path: str, fid: int, e: FileEntry, ids: dict[str, int] | None = None):
-    """(kind, keys, values) of everything one file (number `fid`) puts in the shards: `values` holds each
-    key's value, or is None when every key's is the file number. `ids` (path -> file number) for a file
-    of a full build, None for one of the delta."""
-    yield "files", (path,), (e.to_row(tokens=False),)
-    yield "tokens", (path,), ([e.idents, e.words],)
-    if ids is not None:
-        yield "resolved", (path,), ([ids[t] for t in e.resolved if t in ids],)
+def _postings(path: str, fid: int, e: FileEntry):
+    """(kind, keys, values) of the postings of one file of the delta (number `fid`), as a full build makes them
+    (`_maps`): `values` holds each key's value, or is None when every key's is the file number."""
     yield "idents", e.idents, None
     yield "words", e.words, None
     yield "keys", e.keys, None
     yield "defs", [d.name for d in e.defs], [[fid, d.name, d.kind, d.start, d.end, d.signature, d.parent] for d in e.defs]
     yield "importers", [target for target in e.resolved if target != path], None
-    yield from _rank_postings(path, fid, e, ids is not None)
+    yield from _rank_postings(path, fid, e)
 
 
-def _rank_postings(path: str, fid: int, e: FileEntry, base: bool):
+def _rank_postings(path: str, fid: int, e: FileEntry):
     """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number. A build's
     output and a minified file are never ranked, not even by their paths (Alamofire's docs/Classes/Session.html)."""
     from rt.index import terms
-    if base:
-        yield "counts", (path,), (e.terms or {},)
     from rt.index.langs import UNREAD
     for kind, counts in (("terms", e.terms or {}), ("pterms", {} if e.note in UNREAD else terms.path_keys(path)),
                          ("nterms", terms.name_counts([d.name for d in e.defs]))):
         yield kind, counts.keys(), [fid if n == 1 else [fid, n] for n in counts.values()]
+
+
+def _line(words: list[str]) -> str:
+    """One line of a token file: `words` joined by spaces; when a word holds a space or a line break (or the list
+    is [""]), a NUL then the list in JSON (`_unline` reads either)."""
+    s = " ".join(words)
+    if s.count(" ") == len(words) - 1 and "\n" not in s and (s or not words) and not s.startswith("\0"):
+        return s
+    import json
+    return "\0" + json.dumps(words)
+
+
+def _unline(line: str) -> list[str]:
+    if not line:
+        return []
+    if line[0] == "\0":
+        import json
+        words = json.loads(line[1:])
+        if not isinstance(words, list) or not all(isinstance(w, str) for w in words):
+            raise ValueError
+        return words
+    return line.split(" ")
 
 
 def _write_meta(store, meta: dict) -> dict:
@@ -1126,9 +1204,10 @@ def _write_meta(store, meta: dict) -> dict:
     return store.read_json(f"{DIR}/meta.json")
 
 
-def _drop_extra(store, n: int) -> None:
+def _drop_extra(store, n: int, tokens: int) -> None:
     """Files an earlier build left (more shards, another layout) are never read again; remove them."""
-    keep = {"meta.json", PATHS, QUICK, "blobs.json", "delta.json", STATS} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
+    keep = ({"meta.json", PATHS, QUICK, "blobs.json", "delta.json", STATS} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
+            | {f"{TOKENS}{i:03d}" for i in range(tokens)})
     folder = store.path(DIR)
     for name in os.listdir(folder):
         if name not in keep and not name.startswith("."):
