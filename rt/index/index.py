@@ -19,7 +19,7 @@ import time
 import zlib
 from array import array
 from collections import Counter
-from functools import cached_property
+from functools import cached_property, partial
 from itertools import repeat
 
 from rt.index import freshness
@@ -1036,16 +1036,11 @@ def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None)
     n = shard_count(sum(len(e.idents) + len(e.words) + len(e.keys) + 8 * len(e.defs) + len(e.resolved)
                         + 2 * len(e.terms or ()) for e in es))
     shards = {fam: [{k: {} for k in KINDS if FAMILY[k] == fam} for _ in range(n)] for fam in sorted(set(FAMILY.values()))}
-    where: dict[str, int] = {}   # key -> its shard number; the same words recur in most kinds
-    for kind, m in _maps(entries, es):
+    encode = partial(str.encode, encoding="utf-8", errors="surrogateescape")
+    for kind, m in _maps(entries, es):   # each key to its shard (`shard_of`), the checksums taken in C
         family = [shard[kind] for shard in shards[FAMILY[kind]]]
-        get = where.get
-        for key, value in m.items():
-            i = get(key)
-            if i is None:
-                i = where[key] = shard_of(key, n)
-            family[i][key] = value
-    del where
+        for key, value, crc in zip(m, m.values(), map(zlib.crc32, map(encode, m))):
+            family[crc % n][key] = value
     defs = sum(len(e.defs) for e in es)
     old = (old_meta or {}).get("digests", {}) if (old_meta or {}).get("shards") == n else {}
     digests: dict[str, list[int]] = {}
