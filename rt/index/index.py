@@ -879,7 +879,9 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry],
 
 
 WORKERS = min(len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1, 8)
-"""Processes that parse a large build at once: the cores this process may use, at most 8."""
+"""Processes that parse a large build at once: the cores this process may use, at most 8. This one is among them:
+it parses the tasks no worker has taken yet, from the last, with no copy sent back, as the `WORKERS - 1` workers
+parse from the first."""
 POOL_FROM = 256
 """Files to parse from which a process pool pays for its start-up; fewer are parsed here."""
 CHUNK = 64
@@ -938,9 +940,14 @@ def _parse_all(root: str, todo: list[tuple[str, str, str]], counts: bool, ctags:
         for name in ("clike", "i18n", "langs", "python", "tags", "terms"):   # imported once, before the fork
             __import__(f"rt.index.{name}")
         method = "fork" if sys.platform == "linux" else None   # fork: no re-import; elsewhere the platform's own
-        with ProcessPoolExecutor(WORKERS, mp_context=multiprocessing.get_context(method)) as pool:
-            return [_unpacked(row) for part in pool.map(_parse_packed, [root] * len(chunks), chunks,
-                                                        [counts] * len(chunks), [ctags] * len(chunks)) for row in part]
+        with ProcessPoolExecutor(WORKERS - 1, mp_context=multiprocessing.get_context(method)) as pool:
+            futures = [pool.submit(_parse_packed, root, chunk, counts, ctags) for chunk in chunks]
+            here: dict[int, list[FileEntry]] = {}
+            for i in range(len(chunks) - 1, -1, -1):   # this process parses from the end the tasks no worker took
+                if not futures[i].cancel():
+                    break
+                here[i] = _parse_chunk(root, chunks[i], counts, ctags)
+            return [e for i, f in enumerate(futures) for e in (here[i] if i in here else map(_unpacked, f.result()))]
     except (OSError, ImportError, BrokenProcessPool):
         return _parse_chunk(root, todo, counts, ctags)
 
