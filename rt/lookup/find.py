@@ -239,6 +239,8 @@ def args_find(p) -> None:
     p.add_argument("text", help="text a user sees (a label, a message), part of a path, or a string in the code")
 
 
+_XML_SPELLED = frozenset("&<>\"'")
+"""Characters XML may write as an entity: a query holding one may be in a unit whose bytes do not hold it."""
 _CURLY = str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"")
 _STRAIGHT = str.maketrans("'\"", "\u2019\u201d")
 
@@ -304,11 +306,14 @@ def _find(ctx, idx, query: str) -> Result:
                                                                                             lines_of(path, src)[1]):
                 key_only.append(path)
             continue
-        found = src.locale.entries(holds, first)
+        # Qt's messages are the code's strings as written: those holding the whole query are the ones to read (a
+        # file of qBittorrent's holds "add" in a thousand), unless an entity or a quote could spell part of it
+        word = q if path.endswith(".ts") and q.isascii() and not _XML_SPELLED & set(q) else first
+        found = src.locale.entries(holds, word)
         if not found and src.locale.parsed:   # no text of its entries holds it: a key does (a `.po`'s `msgid`, a
             # Qt message's `<source>`, its entities read: `Open &amp;file`)
             if _lines_with(src.text, q, lines_of(path, src)[1]) or \
-                    path.endswith(".ts") and any(holds(k) for k, _, _ in src.locale.entries(lambda v: True, first)):
+                    path.endswith(".ts") and any(holds(k) for k, _, _ in src.locale.entries(lambda v: True, word)):
                 key_only.append(path)
             continue
         for key, value, line in found:
