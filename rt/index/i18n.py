@@ -210,6 +210,7 @@ class Locale:
         self.units = False   # XLIFF or Qt's XML not read yet: a look-up with a word reads only the units holding it
         self.held: dict[str, list[tuple[str, str, int]]] = {}   # XLIFF or Qt: word -> the entries of its units
         self.ini = ""   # INI or TOML not read yet: a look-up with a word reads only the lines holding it
+        self.qt = qt_linguist(path, text)   # its units are Qt's messages, not XLIFF's
         if ext in ("json", "arb"):
             self.keys = _json_keys(text, ext == "arb", "_locales/" in path)
         elif ext == "xcstrings":
@@ -226,7 +227,7 @@ class Locale:
             self.out = _fluent_entries(text)
         elif ext == "resx":
             self.out = _resx_entries(text)
-        elif ext == "ts" and "<TS" in text[:400]:
+        elif self.qt:
             self.units = True
         elif ext in ("ini", "toml"):
             self.ini = ext
@@ -271,10 +272,6 @@ class Locale:
             return []
         self._find_lines(wanted[-1] + 1)
         return [(keys[i][1], keys[i][2], self.lines[i]) for i in wanted]
-
-    @property
-    def qt(self) -> bool:
-        return "<TS" in self.text[:400]
 
     def _read_units(self, text: str, line: int = 1) -> list[tuple[str, str, int]]:
         return (_qt_entries if self.qt else _xliff_entries)(text, line)
@@ -571,6 +568,11 @@ def _resx_entries(text: str) -> list[tuple[str, str, int]]:
             pos = m.start(3)
             out.append((name, _plain(m.group(3)), line))
     return out
+
+
+def qt_linguist(path: str, text: str) -> bool:
+    """Whether a `.ts` file is Qt Linguist's XML (`<TS version="2.1">`), not TypeScript."""
+    return path.endswith(".ts") and "<TS" in text[:400]
 
 
 def _qt_entries(text: str, line: int = 1) -> list[tuple[str, str, int]]:

@@ -129,7 +129,7 @@ def parse(path: str, lang: str, text: str) -> Parsed:
     if lang == "python":
         from rt.index import python as lang_python
         parsed = lang_python.extract(text)
-    elif lang in TOKENIZED and not (lang == "typescript" and "<TS" in text[:400]):   # Qt Linguist's `.ts`: XML
+    elif lang in TOKENIZED and not i18n.qt_linguist(path, text):   # Qt Linguist's `.ts` is XML
         from rt.index import clike as lang_clike
         parsed = lang_clike.extract(lang, path, text)
     else:

@@ -308,12 +308,12 @@ def _find(ctx, idx, query: str) -> Result:
             continue
         # Qt's messages are the code's strings as written: those holding the whole query are the ones to read (a
         # file of qBittorrent's holds "add" in a thousand), unless an entity or a quote could spell part of it
-        word = q if path.endswith(".ts") and q.isascii() and not _XML_SPELLED & set(q) else first
+        word = q if src.locale.qt and q.isascii() and not _XML_SPELLED & set(q) else first
         found = src.locale.entries(holds, word)
         if not found and src.locale.parsed:   # no text of its entries holds it: a key does (a `.po`'s `msgid`, a
             # Qt message's `<source>`, its entities read: `Open &amp;file`)
             if _lines_with(src.text, q, lines_of(path, src)[1]) or \
-                    path.endswith(".ts") and any(holds(k) for k, _, _ in src.locale.entries(lambda v: True, word)):
+                    src.locale.qt and any(holds(k) for k, _, _ in src.locale.entries(lambda v: True, word)):
                 key_only.append(path)
             continue
         for key, value, line in found:
