@@ -404,6 +404,31 @@ def test_edits_go_to_the_delta_and_answer_like_a_full_rebuild(project, monkeypat
     assert idx.importers("web/b.ts") == ["web/a.ts"]
 
 
+def test_a_builds_postings_are_those_its_delta_makes_file_by_file(project):
+    """A full build gathers its postings kind by kind (`_maps`, for speed); a file of the delta gives its own
+    (`_postings`): the two must agree for every kind, or a file would rank and answer apart from its build."""
+    for i in range(12):
+        project.write(f"pkg/m{i}.py", f"from pkg.m{(i + 1) % 12} import f{(i + 1) % 12}\n\nclass C{i}:\n"
+                                      f"    def f{i}(self, word{i % 3}):\n        return _('cart.total')\n")
+    project.write("web/a.ts", "import { b } from './b';\nexport function a() { return t('cart.total') + b(); }\n")
+    project.write("web/b.ts", "export function b() { return 1; }\n")
+    project.write("web/app.min.js", "var x=" + "1+" * 4000 + "1;\n")   # minified: no path postings
+    project.init_git()
+    project.rt("index")
+    idx = _index(project)
+    entries = idx.with_counts()
+    for e in entries.values():
+        e.resolved = idx.imports_of(e.path)
+    es = list(entries.values())
+    built = {kind: m for kind, m in index_module._maps(entries, es) if kind not in index_module.ROWS}
+    gathered: dict[str, dict] = {kind: {} for kind in built}
+    for fid, e in enumerate(es):
+        for kind, keys, values in index_module._postings(e.path, fid, e):
+            for key, value in zip(keys, [fid] * len(keys) if values is None else values):
+                gathered[kind].setdefault(key, []).append(value)
+    assert built == gathered and built["keys"]["cart.total"] and built["importers"]
+
+
 def test_arrow_in_a_type_argument_is_not_a_function():
     p = _parse("src/ctx.tsx", "const Ctx = React.createContext<(v: number) => void>(noop);\n"
                               "const twice = x => x * 2;\nconst make = <T,>(v: T) => v;\n"
