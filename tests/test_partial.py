@@ -54,9 +54,13 @@ SOURCES = {
                    "export function CartView({ label }: Props) {\n  return <div>{label}</div>;\n}\n\n"
                    "export class Store {\n  items = [];\n  get size() { return this.items.length; }\n"
                    "  static create(): Store { return new Store(); }\n}\n\nexport type Id = string;\nexport enum Mode { A, B }\n",
+    "app/locale/en/LC_MESSAGES/django.po": "# SOME DESCRIPTIVE TITLE.\n#, fuzzy\nmsgid \"\"\nmsgstr \"\"\n\n"
+                                           "#: app/cart.py:3 report/export.py:10 report/helper.py:7\n"
+                                           "msgid \"Invoice total\"\nmsgstr \"\"\n",
 }
 """Definitions as each language's reader finds them: Go groups and method receivers, Rust impls, traits
-and macros, Java fields and nested enums, a Vue script block, TypeScript interfaces, getters, types."""
+and macros, Java fields and nested enums, a Vue script block, TypeScript interfaces, getters, types; a gettext
+catalogue, whose comment lines (its source references) the ranking counts no words of."""
 
 
 def _both(root: Path) -> tuple[Partial, index.Index]:
@@ -123,6 +127,11 @@ def test_look_ups_answer_as_the_full_index(tree):
     partial, full = _both(tree)
     assert partial.paths == full.paths
     assert partial.mean_words == full.mean_words
+    po = full.paths.index("app/locale/en/LC_MESSAGES/django.po")
+    assert partial.stats(po) == full.stats(po) == (8, 6)   # 8 lines; words: msgid, msgstr twice, invoice, total
+    for key in ("invoic", "export", "helper"):
+        assert [p for p in partial.postings("terms", key) if (p if type(p) is int else p[0]) == po] == \
+            [p for p in full.postings("terms", key) if (p if type(p) is int else p[0]) == po], key
     assert [partial.stats(i) for i in range(0, len(full.paths), 7)] == [full.stats(i) for i in range(0, len(full.paths), 7)]
     for name in ("get", "Cart", "GET", "total", "report_helper_17", "in", "the"):
         assert partial.definitions(name) == full.definitions(name), name

@@ -365,6 +365,32 @@ def test_a_task_naming_the_translations_finds_the_source_locale_file(project):
         assert score.get("src/lang/de.json", 0.0) < score["src/lang/en.json"] / 5, task
 
 
+def _django_app(project, apps=("admin", "users", "documents", "images", "search")) -> None:
+    """A Django project with a gettext catalogue per app, as `makemessages` writes them: each message's source
+    references above it, the template's header."""
+    for app in apps:
+        entries = "".join(f'\n#: {app}/api/views.py:{i} {app}/templates/{app}/edit.html:{i}\n'
+                          f'msgid "Edit {app} permission {i}"\nmsgstr ""\n' for i in range(1, 30))
+        project.write(f"wagtail/{app}/locale/en/LC_MESSAGES/django.po",
+                      '# SOME DESCRIPTIVE TITLE.\n#, fuzzy\nmsgid ""\nmsgstr ""\n' + entries)
+        project.write(f"wagtail/{app}/views.py", f"def edit(request):\n    return render(request, '{app}/edit.html')\n")
+    project.write("wagtail/actions/copy_for_translation.py",
+                  "class CopyPageForTranslationAction:\n    def check(self, user):\n"
+                  "        # the source page's permission: edit or view\n        return user.has_perm('edit')\n")
+    project.write("wagtail/admin/api/views.py", "class PagesAdminAPIViewSet:\n    def check_query_parameters(self, queryset):\n"
+                  "        return queryset  # the admin API's page listing\n")
+
+
+def test_a_gettext_catalogues_source_references_are_no_words_of_it(project):
+    """`#: wagtail/admin/api/views.py:40` names where a message is used: its path words ("api", "views") are not
+    the catalogue's, and made each app's English catalogue outrank the admin API's code for a task about it."""
+    _django_app(project)
+    project.init_git()
+    got = project.rt_json("pack", "Fix admin API views not applying sufficient checks")["ranked"]
+    assert got[0]["path"] == "wagtail/admin/api/views.py"
+    assert not [r for r in got if r["path"].endswith(".po") and "api" in " ".join(r["why"])]
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""

@@ -422,6 +422,20 @@ def _catalog_keys(text: str) -> list[tuple[str, str | None, str]]:
     return keys
 
 
+_PO_NOTES = re.compile(r"^#(?!\.)[^\n]*\n?", re.MULTILINE)
+_PO_NOTES_BYTES = re.compile(_PO_NOTES.pattern.encode(), re.MULTILINE)
+
+
+def ranked_text(lang: str, text):
+    """The part of a file's text (str or bytes) the ranking counts words in: a gettext catalogue's without its
+    comment lines (`#:` source references, `#,` flags, `#|` old msgids, the translators' header) but the
+    developers' `#.` notes. wagtail's English `django.po` files name the source paths of every message, and their
+    path words ("api", "views", "forms") lifted them over the code for tasks saying no interface text."""
+    if lang != "gettext":
+        return text
+    return _PO_NOTES.sub("", text) if isinstance(text, str) else _PO_NOTES_BYTES.sub(b"", text)
+
+
 def _po_entries(text: str) -> list[tuple[str, str, int]]:
     out: list[tuple[str, str, int]] = []
     msgid, msgstr, field_name, start = None, "", None, 0

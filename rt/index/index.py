@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, Result, StoreError, counted, decode, read_text
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 44
+VERSION = 45
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"
@@ -1029,8 +1029,9 @@ def line_count(text):
 def _text_terms(e: FileEntry, text: str) -> dict[str, int]:
     """The ranking's word counts of a file's text; none for a minified one or a build's output."""
     from rt.index import terms
+    from rt.index.i18n import ranked_text
     from rt.index.langs import UNREAD
-    return {} if e.note in UNREAD else terms.text_counts(text)
+    return {} if e.note in UNREAD else terms.text_counts(ranked_text(e.lang, text))
 
 
 def _write(store, entries: dict[str, FileEntry], fp: str, old_meta: dict | None) -> dict:

@@ -27,6 +27,7 @@ from functools import cached_property
 
 from rt.core import decode, read_text_bytes
 from rt.index import terms
+from rt.index.i18n import ranked_text
 from rt.index.clike import _MODIFIERS, KEYWORDS
 from rt.index.index import FileEntry, line_count, parse_all
 from rt.index.langs import BUILT_LANGS, MINIFIED_LINE, UNREAD, built, folder_counts, language, minified
@@ -206,6 +207,7 @@ class Partial:
         self.paths = sorted(files)
         self._ids = {p: i for i, p in enumerate(self.paths)}
         self.lines, self.words = array("I"), array("I")
+        self._ranked: dict[int, bytes] = {}   # a file's bytes the ranking counts words in, where not all of them
         self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one or a build's output, of
         unread: set[int] = set()         # which the full build keeps no words, names, keys or path words
         for p in self.paths:
@@ -219,7 +221,10 @@ class Partial:
             if _minified(data) or _built(p, data):
                 unread.add(len(self._texts))
                 data = b""
-            self.words.append(terms.word_total(data) if data else 0)
+            ranked = ranked_text(language(p), data)   # the words the full index counts: a catalogue's, no comment's
+            if ranked is not data:
+                self._ranked[len(self._texts)] = ranked
+            self.words.append(terms.word_total(ranked) if ranked else 0)
             self._texts.append(data)
         folded = [_fold(data) for data in self._texts]
         folded_paths = ["" if i in unread else p.lower().replace("_", "").replace("-", "")   # as `_path_postings`
@@ -343,9 +348,9 @@ class Partial:
         holders = self._find(needle)
         self._tag(holders)
         for fid in holders:
-            data, lang = self._texts[fid], language(self.paths[fid])
+            data, lang = self._ranked.get(fid, self._texts[fid]), language(self.paths[fid])
             n = d = 0
-            for start, word in self._holding(fid, needle):
+            for start, word in self._holding(fid, needle, data):
                 k = terms.keys_of_word(word.decode("ascii")).count(key)
                 if k and lang in DEF_LANGS:
                     s, e = start, start + len(word)
@@ -361,11 +366,11 @@ class Partial:
                 most[fid] = d
         return out
 
-    def _holding(self, fid: int, needle: bytes) -> list[tuple[int, bytes]]:
+    def _holding(self, fid: int, needle: bytes, data: bytes) -> list[tuple[int, bytes]]:
         """The words of a file whose folded form holds `needle`, one per occurrence, with where each
         starts: found where the lower-case text holds it, or (underscores inside the needle's span) by a
-        slower expression. (A text without an underscore is its folded form lower-case: no count to compare.)"""
-        data = self._texts[fid]
+        slower expression. (A text without an underscore is its folded form lower-case: no count to compare.)
+        `data` is the file's bytes or the part the ranking counts (`_ranked`), which holds the needle no more often."""
         low = data.lower()
         if b"_" in data and low.count(needle) != self._blob.count(needle, self._starts[fid], self._starts[fid + 1] - 1):
             holding = re.compile(rb"(?<![A-Za-z0-9_])(?=[A-Za-z0-9_]*?" + b"_*".join(
