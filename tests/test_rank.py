@@ -391,6 +391,24 @@ def test_a_gettext_catalogues_source_references_are_no_words_of_it(project):
     assert not [r for r in got if r["path"].endswith(".po") and "api" in " ".join(r["why"])]
 
 
+def test_only_a_few_source_catalogues_gain_from_a_task_naming_the_translations(project):
+    """wagtail keeps an English catalogue per app: "Check edit permission on source page in "copy page for
+    translation" action" lifted all 19 of them over the action it changed. The task's other words choose the few."""
+    _django_app(project, apps=("admin", "users", "documents", "images", "search", "snippets", "sites", "embeds"))
+    project.init_git()
+    got = project.rt_json("pack", 'Check edit permission on source page in "copy page for translation" action')["ranked"]
+    lifted = [r["path"] for r in got if "the task names the translations" in r["why"]]
+    assert 1 <= len(lifted) <= 3
+    assert "wagtail/actions/copy_for_translation.py" in [r["path"] for r in got[:4]]
+    project.write("src/lang/en.json", json.dumps({"title": "Title"}))   # one or two source files: each is lifted
+    project.git("rm", "-q", "-r", "wagtail")
+    project.write("src/title.js", "export const title = t('title');\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "one catalogue")
+    got = project.rt_json("pack", "chore: extract translations")["ranked"]
+    assert got[0]["path"] == "src/lang/en.json" and "the task names the translations" in got[0]["why"]
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""

@@ -94,6 +94,8 @@ NAMED_LOCALE = 0.5
 """Share of the best score given to each source locale file when the task names the translations themselves
 (LOCALE_WORDS: "extract translations", "Improvements for SMSC i18n"): such a task edits that file, though
 it may share no other word with it."""
+NAMED_FILES = 3
+"""At most this many source locale files gain NAMED_LOCALE: a Django project keeps one per app."""
 LOCALE_WORDS = frozenset({"i18n", "l10n", "translation", "localization", "localisation"})
 """Ranking keys of the words naming translations (`locale` is left out: its key is `local`'s)."""
 RANKED = 200
@@ -588,14 +590,19 @@ def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[st
 
 
 def _add_named_translations(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
-    """A task naming the translations (LOCALE_WORDS) lifts every source locale file by NAMED_LOCALE of the best score."""
+    """A task naming the translations (LOCALE_WORDS) lifts the source locale files by NAMED_LOCALE of the best score:
+    all of them when there are at most NAMED_FILES, else the NAMED_FILES that the task's other words already chose
+    (wagtail keeps a `locale/en/LC_MESSAGES/django.po` per app: its "Check edit permission on source page in
+    "copy page for translation" action" put 19 of them before the one code file it changed)."""
     if not LOCALE_WORDS & query.keys.keys():
         return
+    sources = [p for p in index.paths if weighed_kind(p, index.paths) == "source-locale" and not is_rt_own(p)]
+    if len(sources) > NAMED_FILES:
+        sources = sorted((p for p in sources if scores.get(p)), key=lambda p: (-scores[p], p))[:NAMED_FILES]
     gain = NAMED_LOCALE * max(scores.values(), default=1.0)
-    for path in index.paths:
-        if weighed_kind(path, index.paths) == "source-locale" and not is_rt_own(path):
-            scores[path] = scores.get(path, 0.0) + gain
-            why.setdefault(path, []).append("the task names the translations")
+    for path in sources:
+        scores[path] = scores.get(path, 0.0) + gain
+        why.setdefault(path, []).append("the task names the translations")
 
 
 def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
