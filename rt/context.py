@@ -7,6 +7,7 @@ ranked list that `bench/localize` scores.
 """
 from __future__ import annotations
 
+import functools
 import json
 import posixpath
 import re
@@ -17,8 +18,8 @@ from rt import budget, journal, state
 from rt.core import PathError, Result, RtError, UsageError, closest_paths, counted, is_test, read_text, to_rel
 from rt.index import history
 from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
-from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, is_rt_own, like_commits, parse_task, rank,
-                          settle, short)
+from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, extracted_apart, is_rt_own, like_commits, parse_task,
+                          rank, settle, short)
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -41,9 +42,10 @@ class View:
     def ranking(self) -> Ranking:
         if self._ranking is None:
             ranker = rank if self.index.complete else settle
-            ranking = ranker(self.index, self.text, self.pinned, self.read)
             reading, self.ctx.history = self.ctx.history, None   # started before the view (the /runtask hook)
             together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
+            ranking = ranker(self.index, self.text, self.pinned, self.read,
+                             extracted=None if together is None else functools.partial(extracted_apart, together))
             self._ranking = ranking if together is None else \
                 changed_with(like_commits(ranking, together, self.indexed), together, self.indexed)
         return self._ranking

@@ -409,6 +409,26 @@ def test_only_a_few_source_catalogues_gain_from_a_task_naming_the_translations(p
     assert got[0]["path"] == "src/lang/en.json" and "the task names the translations" in got[0]["why"]
 
 
+def test_a_catalogue_that_changes_apart_from_the_code_weighs_as_a_translation(project):
+    """A source catalogue whose commits seldom change code with it is a tool's output (`makemessages`, a
+    translation service's sync): a translation's weight. One that changes with its components is kept by hand."""
+    _django_app(project, apps=("admin",))
+    project.write("src/lang/en.json", json.dumps({"editPermission": "Edit admin permission", "api": "Admin API views"}))
+    project.write("src/EditPermission.vue", "<template><label>{{ $t('editPermission') }}</label></template>\n")
+    project.init_git()
+    for i in range(3):   # the catalogue regenerated on its own; the JSON file edited with its component
+        project.write("wagtail/admin/locale/en/LC_MESSAGES/django.po",
+                      project.read("wagtail/admin/locale/en/LC_MESSAGES/django.po") + f'\nmsgid "Edit admin permission {i}b"\nmsgstr ""\n')
+        project.git("commit", "-qam", "Generate new strings for translation")
+        project.write("src/lang/en.json", json.dumps({"editPermission": f"Edit admin permission {i}", "api": "Admin API views"}))
+        project.write("src/EditPermission.vue", f"<template><label>{{{{ $t('editPermission') }}}} {i}</label></template>\n")
+        project.git("commit", "-qam", "Reword the permission label")
+    score = {r["path"]: r["score"] for r in project.rt_json("pack", "Show the edit admin permission label")["ranked"]}
+    catalogue, kept = score["wagtail/admin/locale/en/LC_MESSAGES/django.po"], score["src/lang/en.json"]
+    assert catalogue < kept / 5
+    assert score["wagtail/admin/views.py"] > catalogue
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""
