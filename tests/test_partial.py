@@ -113,6 +113,22 @@ def test_settled_ranking_agrees_when_the_task_names_the_translations(tmp_path, t
     assert "src/lang/en.json" in [f.path for f in got.files[:3]]
 
 
+def test_settled_ranking_agrees_when_the_task_bumps_a_dependency(tmp_path):
+    """A bump lifts the manifests declaring the dependency by a share of the best score: settling goes round again."""
+    root = tmp_path / "repo"
+    generate(root, 3000)
+    (root / "web").mkdir(exist_ok=True)
+    (root / "web" / "package.json").write_text('{"dependencies": {"left-pad": "^1.0.0"}}\n')
+    subprocess.run(["git", "add", "-A"], cwd=root, check=True, capture_output=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"], cwd=root, check=True)
+    partial, full = _both(root)
+    read = lambda path: (root / path).read_text()   # noqa: E731
+    task = "chore(deps): bump left-pad from 1.0.0 to 1.3.0 in /web"
+    got = settle(partial, task, (), read)
+    assert _ranked(got) == _ranked(rank(full, task, (), read))
+    assert got.files[0].path == "web/package.json"
+
+
 @pytest.mark.parametrize("task", TASKS)
 def test_settled_ranking_is_the_full_index_ranking(tree, task):
     partial, full = _both(tree)

@@ -429,6 +429,28 @@ def test_a_catalogue_that_changes_apart_from_the_code_weighs_as_a_translation(pr
     assert score["wagtail/admin/views.py"] > catalogue
 
 
+def test_a_dependency_bump_finds_the_manifests_declaring_it(project):
+    """Dependabot's and Renovate's wording: the manifest declaring the package (in the folder named) is what a bump
+    edits, though it weighs as data and the code installing dependencies says "deps" and "version" more often."""
+    kit = '{\n  "devDependencies": {\n    "@sveltejs/kit": "^2.42.1",\n    "vite": "^5.1.5"\n  }\n}\n'
+    for folder in ("", "repro/", "docs/"):
+        project.write(f"{folder}package.json", kit)
+    project.write("packages/cli/src/install-deps.ts", "// installs the deps at the version asked\nexport function installDeps("
+                  "deps: string[], version: string) {\n  return deps.map((dep) => `${dep}@${version}`);\n}\n")
+    project.write("Cargo.toml", '[package]\nname = "bat"\n\n[dependencies.gix]\nversion = "0.85.0"\n')
+    project.write("go.mod", "module example.com/app\n\nrequire (\n\tgithub.com/google/cel-go v0.28.1\n)\n")
+    project.write("src/diff.rs", "// the gix crate's diff, a version of git's\npub fn diff() {}\n")
+    project.write("app.go", 'package app\n\n// Version of the framework\nconst Version = "3.4.0"\n')
+    project.init_git()
+    assert ranked(project, "chore(deps): bump @sveltejs/kit from 2.42.1 to 2.60.1 in /repro")[0] == "repro/package.json"
+    assert ranked(project, "build(deps): bump vite from 5.1.5 to 5.1.7 in /")[0] == "package.json"
+    assert set(ranked(project, "chore(deps-dev): bump @sveltejs/kit from 2.49.2 to 2.49.5")[:3]) == \
+        {"package.json", "repro/package.json", "docs/package.json"}
+    assert ranked(project, "build(deps): bump gix from 0.85.0 to 0.86.0")[0] == "Cargo.toml"
+    assert ranked(project, "build(deps): bump cel-go from v0.28.1 to v0.29.2")[0] == "go.mod"
+    assert ranked(project, "chore: bump version to v3.5.0")[0] == "app.go"   # a release: no dependency named
+
+
 def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     """A vendored library says the task's words often (it is the library for them) and at length; the
     project's own code using it is what a task edits."""

@@ -195,14 +195,16 @@ def kind_of(path: str) -> str:
 
 class Query:
     """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
-    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`), and
-    the scope its first line names (`caddyhttp: ...`, `fix(tsdb): ...`), folded as `_folded` folds names."""
+    the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`),
+    the scope its first line names (`caddyhttp: ...`, `fix(tsdb): ...`), folded as `_folded` folds names, and
+    the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`)."""
 
-    __slots__ = ("keys", "shown", "paths", "phrases", "scope")
+    __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps")
 
     def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str],
-                 scope: str = ""):
+                 scope: str = "", bumps: list[tuple[str, str | None]] | None = None):
         self.keys, self.shown, self.paths, self.phrases, self.scope = keys, shown, paths, phrases, scope
+        self.bumps = bumps or []
 
     @property
     def words(self) -> list[str]:
@@ -244,6 +246,14 @@ _IDENT = re.compile(r"[a-z0-9][A-Z]|[A-Za-z0-9]_[A-Za-z0-9]|\(\)$|^_|[A-Z][a-z0-
 _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\.\d+)(?![\d.]|\w)")
 """A release number (`v1.8`, `v1.8.42`, `0.23.0`; not `1.5` or an address): a release commit ("v1.8.42",
 "Changelog for 4.13.0") edits the file keeping the project's version, a word such a task never says."""
+_BUMP = re.compile(r"\b(?:bump|update|upgrade)s?\s+(?:(?:[\w-]+\s+)?(?:dependency|module|package|gem|crate)\s+)?"
+                   r"(@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)\s+(?:action\s+)?(?:from\s+v?\d\S*\s+)?to\s+v?\d", re.IGNORECASE)
+"""A dependency bump, as Dependabot and Renovate word it and people do: "Bump @sveltejs/kit from 2.42.1 to 2.60.1",
+"update module golang.org/x/net to v0.17.0", "Update rust crate serde to 1.0.190", "upgrade requests to 2.32"."""
+_NO_DEPENDENCY = frozenset({"version", "versions", "deps", "dependencies", "packages", "all", "it", "them"})
+"""What a bump names that is no dependency: "bump version to v3.5.0" is a release (`_RELEASE` finds its file)."""
+_BUMP_IN = re.compile(r"\bin\s+/([\w./-]*)")
+"""The folder Dependabot names for the manifest ("... in /repro"; "in /" the top)."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
@@ -302,7 +312,11 @@ def parse_task(text: str, defined=None) -> Query:
         add("version", W["word"], "version")
     kind, scoped = _KIND_PREFIX.match(text), _SCOPE.match(text)
     scope = kind.group(1) if kind else scoped.group(1) if scoped else None
-    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "")
+    folder = _BUMP_IN.search(text)
+    bumps = [(m.group(1), folder.group(1).strip("/") if folder else None) for m in _BUMP.finditer(text)
+             if m.group(1).lower() not in _NO_DEPENDENCY]
+    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
+                 bumps)
 
 
 def _split_run_together(index, query: Query, read) -> None:
@@ -472,6 +486,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     _add_named_translations(index, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
+        _add_bumped(index, read, query, scores, why)
     paths = index.paths
     pins = _expand_pins(paths, pinned, scores)
     ordered = [Ranked(p, float("inf"), ["pinned"]) for p in pins]
@@ -497,7 +512,7 @@ def settle(index, text: str, pinned: list[str] = (), read=None, *, extracted=Non
     translations give: without those, one round settles it.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
-    shares = bool(query.paths or query.phrases and read is not None or LOCALE_WORDS & query.keys.keys())
+    shares = bool(query.paths or (query.phrases or query.bumps) and read is not None or LOCALE_WORDS & query.keys.keys())
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True, extracted=extracted)
@@ -639,6 +654,39 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
     for path, reason in sorted(lifted.items()):
         scores[path] = scores.get(path, 0.0) + gain
         why.setdefault(path, []).append(reason)
+
+
+MANIFESTS = re.compile(r"(^|/)(package\.json|pnpm-workspace\.yaml|go\.mod|Cargo\.toml|pyproject\.toml|requirements[\w.-]*\.txt|setup\.(py|cfg)|Pipfile|"
+                       r"Gemfile|composer\.json|pom\.xml|build\.gradle(\.kts)?|pubspec\.yaml|mix\.exs|[^/]+\.csproj|"
+                       r"\.github/workflows/[^/]+\.ya?ml|action\.ya?ml)$")
+"""The files declaring a project's dependencies (and its CI's actions), which a bump edits; their lock files a
+package manager writes."""
+
+
+def _add_bumped(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """The manifests declaring a dependency the task bumps (in the folder it names: "in /" the top and the CI's
+    workflows), at most NAMED_FILES, the least deep first, get PATH_HIT of the best score, as a named file does:
+    shadcn-svelte's "chore(deps): bump @sveltejs/kit from 2.42.1 to 2.60.1 in /repro" ranked `repro/package.json` 40th,
+    under the code installing dependencies (a manifest weighs as data)."""
+    if not query.bumps:
+        return
+    top = max(scores.values(), default=1.0)
+    for name, folder in query.bumps:
+        declared = re.compile(r"(?<![\w@.-])" + re.escape(name) + r"""(?![\w/-])["']?\s*(?:[:=@<>~^!,]|\s+v?\d|\s*$)"""
+                              r"|\[([\w-]+\.)*dependencies\." + re.escape(name) + r"\]", re.IGNORECASE | re.MULTILINE)
+        found = [p for p in index.paths if MANIFESTS.search(p) and _in_folder(p, folder) and declared.search(read(p) or "")]
+        for path in sorted(found, key=lambda p: (p.count("/"), p))[:NAMED_FILES]:
+            scores[path] = scores.get(path, 0.0) + PATH_HIT * top
+            why.setdefault(path, []).append(f"declares {name}, which the task bumps")
+
+
+def _in_folder(path: str, folder: str | None) -> bool:
+    """Whether `path` lies where a bump names (None: anywhere; "": the top, or the CI's workflows)."""
+    if folder is None:
+        return True
+    if not folder:
+        return "/" not in path or path.startswith(".github/")
+    return path.startswith(folder + "/")
 
 
 def extracted_apart(history, path: str) -> bool:
