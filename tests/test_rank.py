@@ -448,6 +448,7 @@ def test_a_dependency_bump_finds_the_manifests_declaring_it(project):
         {"package.json", "repro/package.json", "docs/package.json"}
     assert ranked(project, "build(deps): bump gix from 0.85.0 to 0.86.0")[0] == "Cargo.toml"
     assert ranked(project, "build(deps): bump cel-go from v0.28.1 to v0.29.2")[0] == "go.mod"
+    assert ranked(project, "Bump vite to >=5.1.7 in /")[0] == "package.json"
     assert ranked(project, "chore: bump version to v3.5.0")[0] == "app.go"   # a release: no dependency named
 
 

@@ -247,9 +247,9 @@ _RELEASE = re.compile(r"(?<![\d.])(?:(?<![^\W\dv_])v\d+\.\d+(?:\.\d+)?|\d+\.\d+\
 """A release number (`v1.8`, `v1.8.42`, `0.23.0`; not `1.5` or an address): a release commit ("v1.8.42",
 "Changelog for 4.13.0") edits the file keeping the project's version, a word such a task never says."""
 _BUMP = re.compile(r"\b(?:bump|update|upgrade)s?\s+(?:(?:[\w-]+\s+)?(?:dependency|module|package|gem|crate)\s+)?"
-                   r"(@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)\s+(?:action\s+)?(?:from\s+v?\d\S*\s+)?to\s+v?\d", re.IGNORECASE)
+                   r"(@?[A-Za-z0-9][\w.-]*(?:/[\w.-]+)*)\s+(?:action\s+)?(?:from\s+v?\d\S*\s+)?to\s+[>=^~]*v?\d", re.IGNORECASE)
 """A dependency bump, as Dependabot and Renovate word it and people do: "Bump @sveltejs/kit from 2.42.1 to 2.60.1",
-"update module golang.org/x/net to v0.17.0", "Update rust crate serde to 1.0.190", "upgrade requests to 2.32"."""
+"update module golang.org/x/net to v0.17.0", "Update rust crate serde to 1.0.190", "Bump django-ninja to >=1.6.3"."""
 _NO_DEPENDENCY = frozenset({"version", "versions", "deps", "dependencies", "packages", "all", "it", "them"})
 """What a bump names that is no dependency: "bump version to v3.5.0" is a release (`_RELEASE` finds its file)."""
 _BUMP_IN = re.compile(r"\bin\s+/([\w./-]*)")
