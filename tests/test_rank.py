@@ -441,6 +441,7 @@ def test_a_dependency_bump_finds_the_manifests_declaring_it(project):
     project.write("go.mod", "module example.com/app\n\nrequire (\n\tgithub.com/google/cel-go v0.28.1\n)\n")
     project.write("src/diff.rs", "// the gix crate's diff, a version of git's\npub fn diff() {}\n")
     project.write("app.go", 'package app\n\n// Version of the framework\nconst Version = "3.4.0"\n')
+    project.write(".github/workflows/ci.yml", "jobs:\n  build:\n    steps:\n      - uses: prometheus/promci/build@1394141 # v0.8.5\n")
     project.init_git()
     assert ranked(project, "chore(deps): bump @sveltejs/kit from 2.42.1 to 2.60.1 in /repro")[0] == "repro/package.json"
     assert ranked(project, "build(deps): bump vite from 5.1.5 to 5.1.7 in /")[0] == "package.json"
@@ -449,6 +450,7 @@ def test_a_dependency_bump_finds_the_manifests_declaring_it(project):
     assert ranked(project, "build(deps): bump gix from 0.85.0 to 0.86.0")[0] == "Cargo.toml"
     assert ranked(project, "build(deps): bump cel-go from v0.28.1 to v0.29.2")[0] == "go.mod"
     assert ranked(project, "Bump vite to >=5.1.7 in /")[0] == "package.json"
+    assert ranked(project, "chore(deps): update prometheus/promci action to v0.9.0")[0] == ".github/workflows/ci.yml"
     assert ranked(project, "chore: bump version to v3.5.0")[0] == "app.go"   # a release: no dependency named
 
 

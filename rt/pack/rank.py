@@ -672,7 +672,7 @@ def _add_bumped(index, read, query: Query, scores: dict[str, float], why: dict[s
         return
     top = max(scores.values(), default=1.0)
     for name, folder in query.bumps:
-        declared = re.compile(r"(?<![\w@.-])" + re.escape(name) + r"""(?![\w/-])["']?\s*(?:[:=@<>~^!,]|\s+v?\d|\s*$)"""
+        declared = re.compile(r"(?<![\w@.-])" + re.escape(name) + r"""(?:(?![\w/-])["']?\s*(?:[:=@<>~^!,]|\s+v?\d|\s*$)|/[\w./-]+@)"""
                               r"|\[([\w-]+\.)*dependencies\." + re.escape(name) + r"\]", re.IGNORECASE | re.MULTILINE)
         found = [p for p in index.paths if MANIFESTS.search(p) and _in_folder(p, folder) and declared.search(read(p) or "")]
         for path in sorted(found, key=lambda p: (p.count("/"), p))[:NAMED_FILES]:
