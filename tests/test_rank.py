@@ -470,6 +470,12 @@ def test_vendored_code_weighs_as_context_not_as_the_projects_own(project):
     assert [kind_of(p) for p in ("test/gtest/gtest/gtest.h", "extern/json/json.hpp", "lib/thirdparty/a.c",
                                  "include/spdlog/fmt/bundled/core.h", "test/format-test.cc", "src/external.c")] == \
         ["vendored"] * 4 + ["test", "code"]
+    # the browser libraries a web app serves: BookStack's `public/libs/tinymce/tinymce.d.ts` led its editor's tasks;
+    # a `lib/` of the app's own (linkwarden's `apps/web/lib/`, a `src/lib/`) is its code
+    assert [kind_of(p) for p in ("public/libs/tinymce/tinymce.d.ts", "public/js/libs/jquery.are-you-sure.js",
+                                 "wwwroot/lib/bootstrap/dist/js/bootstrap.js", "static/lib/htmx.js",
+                                 "apps/web/lib/api/archives.ts", "src/lib/utils.ts", "public/app.js")] == \
+        ["vendored"] * 4 + ["code"] * 3
 
 
 def test_a_release_number_finds_where_the_project_keeps_its_version(project):

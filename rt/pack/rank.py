@@ -129,10 +129,12 @@ MARKUP = frozenset({"html", "css"})
 _CODE_EXT = re.compile(r"\.(graphql|gql|scss|sass|less|styl|hbs|ejs|erb|eex|heex|leex|jinja2?|j2|twig|sql|proto|tf)$",
                        re.IGNORECASE)
 _VENDORED = re.compile(r"(^|/)(vendor|third_party|third-party|thirdparty|3rdparty|extern|bundled|googletest|googlemock"
-                       r"|gtest|gmock)/|^deps/")
+                       r"|gtest|gmock)/|^deps/|(^|/)(public|static|assets|wwwroot)/((js|scripts)/)?libs?/")
 """Another project's code kept in this one: Go's `vendor/`, C's `third_party/` and `extern/`, redis's and Node's top
-`deps/`, spdlog's `fmt/bundled/`, and the copy of GoogleTest a C++ project keeps beside its tests (fmt's
-`test/gtest/`, 12,399 lines of `gtest.h` shown as the code to change)."""
+`deps/`, spdlog's `fmt/bundled/`, the copy of GoogleTest a C++ project keeps beside its tests (fmt's
+`test/gtest/`, 12,399 lines of `gtest.h` shown as the code to change), and the browser libraries a web app serves
+from its web root (BookStack's `public/libs/tinymce/`, whose `tinymce.d.ts` was in the first five places of 5 of its
+last 20 tasks; gogs' `public/js/libs/`, ASP.NET's `wwwroot/lib/`)."""
 _MIGRATION = re.compile(r"(^|/)(migrations?|migrate|alembic/versions)/([^/]+/)*?(\d{2,}|V\d+__)", re.IGNORECASE)
 """A database migration, numbered or dated in its own file or folder (Django's `migrations/0003_x.py`, Rails'
 `db/migrate/20240101_x.rb`, EF Core's `Migrations/20201224155621_MiscCleanup.cs`, Prisma's
