@@ -510,8 +510,8 @@ def settle(index, text: str, pinned: list[str] = (), read=None, *, extracted=Non
     definition's name (`Partial.at_most`): a definition's name is a word of its text. While a file's
     most could reach the RANKED-th best least, the files that can, and whose most is above their
     least, are parsed and all ranked again; the last ranking is `rank`'s. A file's
-    most moves with the others only by the share of the best score a named path, a quoted text or the named
-    translations give: without those, one round settles it.
+    most moves with the others only by the share of the best score a named path, a quoted text, the named
+    translations or a bumped dependency give: without those, one round settles it.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
     shares = bool(query.paths or (query.phrases or query.bumps) and read is not None or LOCALE_WORDS & query.keys.keys())
