@@ -1101,7 +1101,6 @@ def _maps(entries: dict[str, FileEntry], es: list[FileEntry]):
     file (and the rows), gathered kind by kind in tight loops (a build makes about a million postings). `entries` are sorted by
     path, so every posting list comes out sorted, each file's values in its own order."""
     from rt.index import terms
-    from rt.index.langs import UNREAD
     ids = {p: i for i, p in enumerate(entries)}
     yield "files", {e.path: e.to_row(tokens=False) for e in es}
     yield "resolved", {e.path: [ids[t] for t in e.resolved if t in ids] for e in es}
@@ -1138,18 +1137,11 @@ def _maps(entries: dict[str, FileEntry], es: list[FileEntry]):
                 else:
                     got.append(fid)
     yield "importers", m
-    path_keys, name_counts = terms.path_keys, terms.name_counts
     for kind in terms.KINDS:
         m = {}
         get = m.get
         for fid, e in enumerate(es):
-            if kind == "terms":
-                counts = e.terms or {}
-            elif kind == "pterms":
-                counts = {} if e.note in UNREAD else path_keys(e.path)
-            else:
-                counts = name_counts([d.name for d in e.defs])
-            for key, c in counts.items():
+            for key, c in _rank_counts(kind, e.path, e).items():
                 value = fid if c == 1 else [fid, c]
                 got = get(key)
                 if got is None:
@@ -1171,13 +1163,24 @@ def _postings(path: str, fid: int, e: FileEntry):
 
 
 def _rank_postings(path: str, fid: int, e: FileEntry):
-    """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number. A build's
-    output and a minified file are never ranked, not even by their paths (Alamofire's docs/Classes/Session.html)."""
+    """The ranking's postings of one file (`terms.py`): a count of 1 is stored as the bare file number."""
+    from rt.index import terms
+    for kind in terms.KINDS:
+        counts = _rank_counts(kind, path, e)
+        yield kind, counts.keys(), [fid if n == 1 else [fid, n] for n in counts.values()]
+
+
+def _rank_counts(kind: str, path: str, e: FileEntry) -> dict[str, int]:
+    """One file's ranking counts of one kind (`terms.KINDS`), for a full build's postings (`_maps`) and a delta's
+    alike. A build's output and a minified file are never ranked, not even by their paths (Alamofire's
+    docs/Classes/Session.html)."""
     from rt.index import terms
     from rt.index.langs import UNREAD
-    for kind, counts in (("terms", e.terms or {}), ("pterms", {} if e.note in UNREAD else terms.path_keys(path)),
-                         ("nterms", terms.name_counts([d.name for d in e.defs]))):
-        yield kind, counts.keys(), [fid if n == 1 else [fid, n] for n in counts.values()]
+    if kind == "terms":
+        return e.terms or {}
+    if kind == "pterms":
+        return {} if e.note in UNREAD else terms.path_keys(path)
+    return terms.name_counts([d.name for d in e.defs])
 
 
 def _line(words: list[str]) -> str:
