@@ -409,6 +409,50 @@ def test_only_a_few_source_catalogues_gain_from_a_task_naming_the_translations(p
     assert got[0]["path"] == "src/lang/en.json" and "the task names the translations" in got[0]["why"]
 
 
+def test_a_language_the_task_names_with_its_translations_lifts_its_locale_files(project):
+    """"Translated using Weblate (English (United Kingdom))" edits `en-gb.json`, a translation that weighs little (it
+    was 63rd to 338th in jellyfin-web); "update chinese i18n" the Chinese files; "Last Polish before Stable" names no
+    language's translation, nor does a task about German users' dates."""
+    texts = {"play": "Play", "settings": "Display settings", "english": "English (United Kingdom)", "lang": "Language"}
+    for code in ("en-us", "en-gb", "de", "fr", "pl", "zh-cn", "zh-tw", "pt-br", "pt-pt"):
+        project.write(f"src/strings/{code}.json", json.dumps({k: f"{v} ({code})" for k, v in texts.items()}, indent=1))
+    project.write("src/components/displaySettings/displaySettings.template.html",
+                  "<select id='language'><option value='en-GB'>English (United Kingdom)</option></select>\n"
+                  "<!-- the display language of the web client; translations come from Weblate -->\n")
+    project.write("src/scripts/globalize.js", "// loads the translation of the user's language\nexport function "
+                  "loadTranslation(language) {\n  return import(`../strings/${language}.json`);\n}\n")
+    project.write("src/scripts/dates.js", "// dates for German, English and French users\nexport function "
+                  "formatDate(date, language) {\n  return date.toLocaleDateString(language);\n}\n")
+    project.write("src/polish.js", "// the last polish of a release\nexport const stable = true;\n")
+    project.init_git()
+
+    def first(task, n=3):
+        return [r["path"] for r in project.rt_json("pack", task)["ranked"][:n]]
+
+    assert first("Translated using Weblate (English (United Kingdom)) Translation: Jellyfin/Jellyfin Web", 1) == \
+        ["src/strings/en-gb.json"]
+    assert "src/strings/en-gb.json" not in first("Translated using Weblate (German) Translation: Jellyfin/Jellyfin Web")
+    assert "src/strings/de.json" in first("Translated using Weblate (German) Translation: Jellyfin/Jellyfin Web")
+    assert {"src/strings/zh-cn.json", "src/strings/zh-tw.json"} <= set(first("chore: update chinese i18n at settings", 4))
+    assert "src/strings/pt-br.json" in first("Brazilian Portuguese translation of the settings", 2)
+    assert "src/strings/pt-pt.json" not in first("Brazilian Portuguese translation of the settings", 4)
+    assert "src/strings/zh-cn.json" in first("feat: update zh-hans i18n", 2)
+    assert "src/strings/pl.json" not in first("Last Polish before Stable", 6)
+    assert "src/strings/de.json" not in first("Fix the dates for German users", 6)
+
+
+def test_the_language_of_a_locale_file_and_of_a_task():
+    from rt.index.i18n import language_of, same_language
+    assert [language_of(p) for p in ("locale/zh_CN/LC_MESSAGES/django.po", "res/values-zh-rCN/strings.xml",
+                                     "de.lproj/Localizable.strings", "messages.de.xlf", "conf/locale/locale_pt-BR.ini",
+                                     "public/locales/en/common.json", "src/lang/sr-Latn-RS.json", "src/lang/web.json")] == \
+        [("zh", "cn"), ("zh", "cn"), ("de", ""), ("de", ""), ("pt", "br"), ("en", ""), ("sr", "rs"), ("", "")]
+    assert same_language(("zh", "cn"), ("zh", "hans")) and not same_language(("zh", "tw"), ("zh", "hans"))
+    assert same_language(("no", ""), ("nb", "")) and same_language(("de", "ch"), ("de", ""))
+    assert parse_task("Translated using Weblate (Chinese (Simplified Han script))").languages == [("zh", "hans")]
+    assert parse_task("Portuguese (Brazil) and Norwegian Bokm\u00e5l").languages == [("pt", "br"), ("nb", "")]
+    assert parse_task("a no-op for de-DE, pt_BR and the en text").languages == [("de", "de"), ("pt", "br")]
+
 def test_a_catalogue_that_changes_apart_from_the_code_weighs_as_a_translation(project):
     """A source catalogue whose commits seldom change code with it is a tool's output (`makemessages`, a
     translation service's sync): a translation's weight. One that changes with its components is kept by hand."""

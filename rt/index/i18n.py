@@ -164,6 +164,51 @@ def is_source_locale(path: str) -> bool:
     return any(re.match(_SOURCE, p) for p in (stem, _coded(stem), *parts[-3:-1])) or name.startswith(("en.", "en-", "en_"))
 
 
+LANGUAGES = dict(pair.split(":") for pair in """afrikaans:af albanian:sq arabic:ar armenian:hy azerbaijani:az basque:eu
+belarusian:be bengali:bn bosnian:bs bulgarian:bg burmese:my catalan:ca chinese:zh croatian:hr czech:cs danish:da dutch:nl
+english:en esperanto:eo estonian:et filipino:fil finnish:fi french:fr galician:gl georgian:ka german:de greek:el gujarati:gu
+hebrew:he hindi:hi hungarian:hu icelandic:is indonesian:id irish:ga italian:it japanese:ja kannada:kn kazakh:kk khmer:km
+korean:ko kurdish:ku latvian:lv lithuanian:lt luxembourgish:lb macedonian:mk malay:ms malayalam:ml marathi:mr mongolian:mn
+nepali:ne norwegian:nb occitan:oc persian:fa polish:pl portuguese:pt punjabi:pa romanian:ro russian:ru serbian:sr
+sinhala:si slovak:sk slovenian:sl spanish:es swahili:sw swedish:sv tamil:ta telugu:te thai:th turkish:tr ukrainian:uk
+urdu:ur uzbek:uz vietnamese:vi welsh:cy""".split())
+"""A language's English name -> its ISO 639 code, as translation services name a language ("Translated using Weblate
+(German)") and people do ("update the Chinese translation")."""
+_SAME = {"nb": ("no", "nn"), "he": ("iw",), "id": ("in",), "fil": ("tl",)}
+"""Codes of one language in other spellings (Norwegian Bokmål's `nb`, `no`; Hebrew's old `iw`)."""
+_SCRIPTS = {"hans": ("cn", "sg"), "hant": ("tw", "hk", "mo")}
+"""Chinese written simplified (`zh-Hans`, `zh_CN`) or traditional (`zh-Hant`, `zh-TW`)."""
+
+
+def language_of(path: str) -> tuple[str, str]:
+    """A locale file's language and region or script, lower-case (`de`, ""; `pt`, `br`; `zh`, `hans`), from its name
+    (`pt-BR.json`, `locale_en-GB.ini`, `messages.de.xlf`) or its folder's (`zh_CN/LC_MESSAGES/`, `values-de/`,
+    `de.lproj/`); ("", "") when it names none."""
+    parts = path.lower().split("/")
+    names = parts[-1].split(".")[:-1][::-1] + [p.removeprefix("values-").removesuffix(".lproj") for p in parts[-3:-1][::-1]]
+    for name in names:
+        lang, *rest = _coded(name).replace("_", "-").split("-")
+        if lang in _CODES and lang not in _NOT_CODES:
+            region = next((r for r in rest if r not in ("latn", "cyrl")), "")
+            return lang, region[1:] if len(region) == 3 and region[0] == "r" else region   # Android's `values-zh-rCN`
+    return "", ""
+
+
+def same_language(file: tuple[str, str], named: tuple[str, str]) -> bool:
+    """Whether a locale file's language and region (`language_of`) are those a task names: the language's, and the
+    region's where both say one (`zh-Hans` is `zh_CN`)."""
+    lang, region = file
+    want, where = named
+    if lang != want and lang not in _SAME.get(want, ()):
+        return False
+    if not where or not region:
+        return True
+    return region == where or region in _SCRIPTS.get(where, ()) or where in _SCRIPTS.get(region, ())
+
+
+_CODES = frozenset(LANGUAGES.values()) | {c for alts in _SAME.values() for c in alts}
+
+
 def regional_copy(path: str, paths) -> bool:
     """Whether a source locale file is a regional English one, named so by its file (`en_GB.json`, `en-US.json`)
     or its folder (`en_GB/translation.json`), beside the source: a plain `en` one, else a US English one. The

@@ -103,6 +103,9 @@ paperless-ngx's 26 with none, documenso's lingui catalogue 33 with one; a hand-k
 component (excalidraw's `en.json` 30 of 31, Kavita's 19 of 19, gogs' `locale_en-US.ini` 8 of 8)."""
 LOCALE_WORDS = frozenset({"i18n", "l10n", "translation", "localization", "localisation"})
 """Ranking keys of the words naming translations (`locale` is left out: its key is `local`'s)."""
+TRANSLATING = LOCALE_WORDS | {"translat", "languag", "weblat", "crowdin", "transifex"}
+"""Ranking keys of the words that make a language's name in the task the translation's ("Translated using Weblate
+(German)"), not an adjective ("Last Polish before Stable") or the users' ("dates for German users")."""
 RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
@@ -199,14 +202,16 @@ class Query:
     """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
     the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`),
     the scope its first line names (`caddyhttp: ...`, `fix(tsdb): ...`), folded as `_folded` folds names, and
-    the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`)."""
+    the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`), and the
+    languages it names with their region or script (`pt`, `br`: `languages`)."""
 
-    __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps")
+    __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps", "languages")
 
     def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str],
-                 scope: str = "", bumps: list[tuple[str, str | None]] | None = None):
+                 scope: str = "", bumps: list[tuple[str, str | None]] | None = None,
+                 languages: list[tuple[str, str]] | None = None):
         self.keys, self.shown, self.paths, self.phrases, self.scope = keys, shown, paths, phrases, scope
-        self.bumps = bumps or []
+        self.bumps, self.languages = bumps or [], languages or []
 
     @property
     def words(self) -> list[str]:
@@ -256,6 +261,17 @@ _NO_DEPENDENCY = frozenset({"version", "versions", "deps", "dependencies", "pack
 """What a bump names that is no dependency: "bump version to v3.5.0" is a release (`_RELEASE` finds its file)."""
 _BUMP_IN = re.compile(r"\bin\s+/([\w./-]*)")
 """The folder Dependabot names for the manifest ("... in /repro"; "in /" the top)."""
+_REGIONS = {"united kingdom": "gb", "uk": "gb", "great britain": "gb", "united states": "us", "us": "us", "usa": "us",
+            "brazil": "br", "portugal": "pt", "simplified": "hans", "traditional": "hant", "taiwan": "tw", "hong kong": "hk",
+            "china": "cn", "canada": "ca", "australia": "au", "mexico": "mx", "spain": "es", "switzerland": "ch",
+            "austria": "at", "belgium": "be", "france": "fr", "germany": "de", "india": "in", "latin america": "419",
+            "british": "gb", "american": "us", "brazilian": "br", "canadian": "ca", "australian": "au", "swiss": "ch"}
+"""A region or script as a translation service names it ("English (United Kingdom)", "Chinese (Simplified Han script)",
+"Brazilian Portuguese"), by its code in locale files' names."""
+_LANGUAGE = re.compile(r"\b(?:(british|american|brazilian|canadian|australian|swiss|simplified|traditional)\s+)?([A-Za-z]+)\b"
+                       r"(?=\s*\(\s*([A-Za-z][A-Za-z ]*)|)", re.IGNORECASE)
+_CODE = re.compile(r"(?<![\w/.-])([a-z]{2,3})[-_]([A-Za-z]{2,4}|419)(?![\w/-])")
+"""A language code with its region or script (`zh-Hans`, `pt_BR`, `en-GB`): alone (`de`, `it`) it is a word."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
@@ -318,7 +334,27 @@ def parse_task(text: str, defined=None) -> Query:
     bumps = [(m.group(1), folder.group(1).strip("/") if folder else None) for m in _BUMP.finditer(text)
              if m.group(1).lower() not in _NO_DEPENDENCY]
     return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
-                 bumps)
+                 bumps, _languages(text))
+
+
+def _languages(text: str) -> list[tuple[str, str]]:
+    """The languages a task names, by their English name (with a region: "English (United Kingdom)", "Brazilian
+    Portuguese") or by a code with a region or script (`zh-Hans`), as (language, region or ""), in order, each once."""
+    from rt.index.i18n import LANGUAGES
+    found = []
+    for m in _LANGUAGE.finditer(text):
+        lang = LANGUAGES.get(m.group(2).lower())
+        if lang:
+            inner = (m.group(3) or "").lower()
+            region = _REGIONS.get((m.group(1) or "").lower()) or next((c for r, c in _REGIONS.items()
+                                                                        if inner == r or inner.startswith(r + " ")), "")
+            found.append((lang, region))
+    codes = set(LANGUAGES.values())
+    for m in _CODE.finditer(text):
+        lang, region = m.group(1), m.group(2).lower()
+        if lang in codes and (region in _REGIONS.values() or region == lang):
+            found.append((lang, region))
+    return list(dict.fromkeys(found))
 
 
 def _split_run_together(index, query: Query, read) -> None:
@@ -486,6 +522,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     why: dict[str, list[str]] = {}
     _add_named_paths(index, query, scores, why)
     _add_named_translations(index, query, scores, why)
+    _add_named_languages(index, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
         _add_bumped(index, read, query, scores, why)
@@ -514,7 +551,8 @@ def settle(index, text: str, pinned: list[str] = (), read=None, *, extracted=Non
     translations or a bumped dependency give: without those, one round settles it.
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
-    shares = bool(query.paths or (query.phrases or query.bumps) and read is not None or LOCALE_WORDS & query.keys.keys())
+    shares = bool(query.paths or (query.phrases or query.bumps) and read is not None or LOCALE_WORDS & query.keys.keys()
+                  or query.languages and TRANSLATING & query.keys.keys())
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True, extracted=extracted)
@@ -628,6 +666,27 @@ def _add_named_translations(index, query: Query, scores: dict[str, float], why: 
     for path in sources:
         scores[path] = scores.get(path, 0.0) + gain
         why.setdefault(path, []).append("the task names the translations")
+
+
+def _add_named_languages(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A language the task names, where it names translations too (TRANSLATING), lifts its locale files, at most
+    NAMED_FILES, those the task's words chose first: by NAMED_LOCALE of the best score, or by PATH_HIT, as a named file,
+    those of the region or script it names (`en-gb.json` for "Translated using Weblate (English (United Kingdom))", not
+    `en-us.json`). A translation of another language weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was
+    63rd to 338th for such tasks."""
+    if not query.languages or not TRANSLATING & query.keys.keys():
+        return
+    from rt.index.i18n import language_of, same_language
+    locales = [(p, language_of(p)) for p in index.paths if kind_of(p) in ("locale", "source-locale") and not is_rt_own(p)]
+    top = max(scores.values(), default=1.0)
+    for named in query.languages:
+        files = [(p, lang) for p, lang in locales if same_language(lang, named)]
+        regional = [p for p, (_, region) in files if region] if named[1] else []
+        chosen = regional or [p for p, _ in files]
+        gain = (PATH_HIT if regional else NAMED_LOCALE) * top
+        for path in sorted(chosen, key=lambda p: (-scores.get(p, 0.0), p.count("/"), p))[:NAMED_FILES]:
+            scores[path] = scores.get(path, 0.0) + gain
+            why.setdefault(path, []).append("the task names its language")
 
 
 def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
