@@ -453,6 +453,27 @@ def test_the_language_of_a_locale_file_and_of_a_task():
     assert parse_task("Portuguese (Brazil) and Norwegian Bokm\u00e5l").languages == [("pt", "br"), ("nb", "")]
     assert parse_task("a no-op for de-DE, pt_BR and the en text").languages == [("de", "de"), ("pt", "br")]
 
+def test_a_quoted_text_run_together_in_a_name_lifts_the_few_files_naming_it(project):
+    """Uptime Kuma's "Fix: SMTP notification "Ignore TLS Error" option" changed the provider reading
+    `notification.smtpIgnoreTLSError`, which says the words only as pieces of that name (6th, behind files saying
+    "ignore", "TLS" and "error" apart). A name in many files ("Send document" as `sendDocument`) chooses nothing."""
+    project.write("src/lang/en.json", json.dumps({"ignoreTLSError": "Ignore TLS Error", "send": "Send document"}, indent=1))
+    project.write("src/components/notifications/SMTP.vue", "<template><label>{{ $t('ignoreTLSError') }}</label>\n"
+                  "<input v-model=\"$parent.notification.smtpIgnoreTLSError\" type=\"checkbox\"></template>\n")
+    project.write("server/notification-providers/smtp.js", "class SMTP {\n  send(notification) {\n    return { tls: {"
+                  " rejectUnauthorized: !notification.smtpIgnoreTLSError } };\n  }\n}\n")
+    for i in range(6):
+        project.write(f"server/notifications/smtp{i}.js", "// an option to ignore a TLS error of the SMTP server, "
+                      "for each notification\nexport function check(notification, ignoreTls) {\n  if (ignoreTls) return "
+                      "'ignore the TLS error';\n  // the TLS error option\n  return notification.option;\n}\n")
+        project.write(f"src/pages/Document{i}.vue", f"<template><button @click=\"sendDocument\">Send document {i}</button></template>\n")
+    project.init_git()
+    got = project.rt_json("pack", 'Fix: SMTP notification "Ignore TLS Error" option')["ranked"]
+    assert "server/notification-providers/smtp.js" in [r["path"] for r in got[:3]]
+    assert 'names "Ignore TLS Error" run together' in next(r["why"] for r in got if r["path"].endswith("smtp.js"))
+    got = project.rt_json("pack", 'Rename the "Send document" button')["ranked"]
+    assert not [r for r in got if "run together" in " ".join(r["why"])]
+
 def test_a_catalogue_that_changes_apart_from_the_code_weighs_as_a_translation(project):
     """A source catalogue whose commits seldom change code with it is a tool's output (`makemessages`, a
     translation service's sync): a translation's weight. One that changes with its components is kept by hand."""

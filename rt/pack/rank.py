@@ -90,6 +90,10 @@ Lower (0.7) measured better on those but lost locale tasks whose message names n
 SCOPE = 1.3
 """What a file gains from lying right in the folder the task's scope names (`caddyhttp: ...` and
 `modules/caddyhttp/server.go`, not `modules/caddyhttp/push/handler.go`: a Go package is one folder)."""
+PHRASE_FILES = 5
+"""A quoted text of several words written run together in a name (`smtpIgnoreTLSError` for "Ignore TLS Error",
+`actionToggleGridMode` for "toggle grid") in at most this many files lifts them by TRANSLATION of the best score:
+the setting or action the interface calls so. In more, the name is everywhere and chooses nothing."""
 NAMED_LOCALE = 0.5
 """Share of the best score given to each source locale file when the task names the translations themselves
 (LOCALE_WORDS: "extract translations", "Improvements for SMSC i18n"): such a task edits that file, though
@@ -525,6 +529,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     _add_named_languages(index, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
+        _add_run_together(index, read, query, scores, why)
         _add_bumped(index, read, query, scores, why)
     paths = index.paths
     pins = _expand_pins(paths, pinned, scores)
@@ -715,6 +720,29 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
     for path, reason in sorted(lifted.items()):
         scores[path] = scores.get(path, 0.0) + gain
         why.setdefault(path, []).append(reason)
+
+
+def _add_run_together(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """The files, other than translations, naming a quoted text's words run together (PHRASE_FILES): among those
+    holding each of its words, those where they stand joined, or joined by `_` or `-`."""
+    top = max(scores.values(), default=1.0)
+    for phrase in query.phrases:
+        pieces = re.findall(r"[A-Za-z0-9]+", phrase)
+        if len(pieces) < 2 or len("".join(pieces)) < 2 * RUN_PIECE:
+            continue
+        held = None
+        for piece in pieces:
+            keys = keys_of_word(piece)
+            if keys:
+                has = {v if type(v) is int else v[0] for k in keys for v in index.postings("terms", k)}
+                held = has if held is None else held & has
+        joined = re.compile(r"[_-]?".join(map(re.escape, pieces)), re.IGNORECASE)
+        found = [path for path in sorted(map(index.path_of, held or ())) if not unranked(path)
+                 and weighed_kind(path, index.paths) not in ("locale", "source-locale") and joined.search(read(path) or "")]
+        if 0 < len(found) <= PHRASE_FILES:
+            for path in found:
+                scores[path] = scores.get(path, 0.0) + TRANSLATION * top * KIND[weighed_kind(path, index.paths)]
+                why.setdefault(path, []).append(f"names \"{short(phrase, 40)}\" run together")
 
 
 MANIFESTS = re.compile(r"(^|/)(package\.json|pnpm-workspace\.yaml|go\.mod|Cargo\.toml|pyproject\.toml|requirements[\w.-]*\.txt|setup\.(py|cfg)|Pipfile|"
