@@ -230,13 +230,12 @@ def served(raw: str, root, kept) -> tuple[str, str, int] | None:
 
 
 def call(handler, ctx, args) -> Result:
-    """Run a command's handler; a damaged index (only a cache) is built again and the handler asked once more."""
+    """Run a command's handler; asked again where the index was replaced under it or damaged (`index.retried`)."""
     try:
         return handler(ctx, args)
     except IndexDamaged as e:
-        from rt.index.index import recover
-        recover(ctx, e)
-        return handler(ctx, args)
+        from rt.index.index import retried
+        return retried(ctx, lambda: handler(ctx, args), e)
 
 
 def _out(text: str) -> None:

@@ -60,6 +60,11 @@ class IndexDamaged(StoreError):
     """A file of the index (a cache) is missing or damaged: build the index again (`rt.index.index.recover`)."""
 
 
+class IndexReplaced(IndexDamaged):
+    """Another rt's build replaced the index while this one read it (its files are the new build's now): asked
+    again, nothing is built (`rt.index.index.retried`)."""
+
+
 class NotFoundError(RtError):
     code = ExitCode.FINDING
 

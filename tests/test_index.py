@@ -311,6 +311,41 @@ def test_damaged_index_is_rebuilt(project):
     assert "a.py:1-1" in project.rt("symbol", "a")
 
 
+
+def test_a_look_up_whose_index_another_rt_replaced_is_asked_again_and_builds_nothing(project, capsys):
+    """The `/runtask` hook's build (or another look-up's update) may replace the index while a look-up reads it: the
+    files it reads then are the new build's, sound, not damage. It is asked again on the new build; nothing is built
+    (a rebuild cost seconds on a large tree and said the index was damaged)."""
+    from rt.cli import call
+    from rt.core import IndexReplaced
+    project.write("a.py", "def alpha():\n    pass\n")
+    project.init_git()
+    project.rt("index")
+    stale = _index(project)                      # loaded; no shard read yet
+    project.write("b.py", "def beta():\n    pass\n")
+    project.rt("index", "--rebuild")             # another rt's build
+    with pytest.raises(IndexReplaced):
+        stale.definitions("beta")
+    meta = project.root / ".rt" / "index" / "meta.json"
+    asked = []
+
+    def handler(ctx, args):
+        idx = load(ctx)
+        if not asked:                            # the other build lands between the load and the read
+            project.write("c.py", "def gamma():\n    pass\n")
+            project.rt("index", "--rebuild")
+            asked.append(meta.read_bytes())
+        return [p for p, _ in idx.definitions("gamma")]
+
+    old = os.getcwd()
+    os.chdir(project.root)
+    try:
+        assert call(handler, Ctx(False), None) == ["c.py"]
+    finally:
+        os.chdir(old)
+    assert meta.read_bytes() == asked[0]         # the other build's index, not one built again
+    assert "rebuilt" not in capsys.readouterr().err
+
 # ---------------------------------------------------------------- bad input
 
 def test_minified_mixed_encoding_and_binary_files(project):

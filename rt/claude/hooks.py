@@ -637,10 +637,9 @@ def _start(ctx, text: str, pins: list[str]) -> str:
         return text
     try:
         return inject()
-    except IndexDamaged as e:   # only a cache: built again, then asked once more
-        from rt.index.index import recover
-        recover(ctx, e)
-        return inject()
+    except IndexDamaged as e:   # only a cache: asked again, built again where damaged
+        from rt.index.index import retried
+        return retried(ctx, inject, e)
 
 
 def _runtask_text(prompt: str) -> str | None:

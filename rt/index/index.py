@@ -24,7 +24,7 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, Result, StoreError, counted, decode, read_text, read_text_bytes
+from rt.core import IndexDamaged, IndexReplaced, Result, StoreError, counted, decode, read_text, read_text_bytes
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -138,8 +138,19 @@ class Index:
 
     def _read(self, name: str) -> dict:
         if name not in self._cache:
-            self._cache[name] = _part(self.store, name, _crc(self.meta, name))
+            try:
+                self._cache[name] = _part(self.store, name, _crc(self.meta, name))
+            except IndexReplaced:
+                raise
+            except IndexDamaged as e:
+                raise self._damaged(str(e)) from None
         return self._cache[name]
+
+    def _damaged(self, why: str) -> IndexDamaged:
+        """IndexDamaged for `why`, or IndexReplaced when the meta file is another build's now: a file read after
+        another rt rewrote the index (the `/runtask` hook's build, a look-up's update) is that build's, not this one's."""
+        now = _meta(self.store)
+        return IndexReplaced(why) if now is not None and now != self.meta else IndexDamaged(why)
 
     def _shard(self, kind: str, key: str) -> dict:
         return self._read(f"{FAMILY[kind]}{shard_of(key, self.shards):03d}.json")[kind]
@@ -150,9 +161,9 @@ class Index:
         try:
             raw = self.store.read_bytes(f"{DIR}/{PATHS}")
         except FileNotFoundError:
-            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} is missing") from None
+            raise self._damaged(f"the index is damaged: .rt/{DIR}/{PATHS} is missing") from None
         if zlib.crc32(raw) != self.meta["paths_crc"]:
-            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} is not the list its build wrote")
+            raise self._damaged(f"the index is damaged: .rt/{DIR}/{PATHS} is not the list its build wrote")
         return raw.decode("utf-8", "surrogateescape").split("\0") if raw else []
 
     @cached_property
@@ -182,7 +193,7 @@ class Index:
         """Each path with the blob id the last full build saw."""
         blobs = self._read("blobs.json")["blobs"]
         if len(blobs) != len(self.base_paths):
-            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/blobs.json does not match its path list")
+            raise self._damaged(f"the index is damaged: .rt/{DIR}/blobs.json does not match its path list")
         return dict(zip(self.base_paths, blobs))
 
     def base_blob(self, path: str) -> str | None:
@@ -251,7 +262,7 @@ class Index:
                 if path not in self.removed:
                     e = out[path] = FileEntry.from_row(path, row)
                     if path not in ids:
-                        raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{PATHS} does not match its file rows")
+                        raise self._damaged(f"the index is damaged: .rt/{DIR}/{PATHS} does not match its file rows")
                     e.idents, e.words = self._tokens(ids[path])[:2]
         out.update(self.delta)
         return dict(sorted(out.items()))
@@ -264,16 +275,16 @@ class Index:
             try:
                 raw = self.store.read_bytes(f"{DIR}/{name}")
             except FileNotFoundError:
-                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} is missing") from None
+                raise self._damaged(f"the index is damaged: .rt/{DIR}/{name} is missing") from None
             if zlib.crc32(raw) != _crc(self.meta, name):
-                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} is not the file its build wrote")
+                raise self._damaged(f"the index is damaged: .rt/{DIR}/{name} is not the file its build wrote")
             try:
                 lines = raw.decode("utf-8", "surrogatepass").split("\n")
             except UnicodeDecodeError:
                 lines = []
             per = self.meta["tokens_per"]
             if len(lines) != 4 * (min(len(self.base_paths), (part + 1) * per) - part * per):
-                raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{name} does not match its path list")
+                raise self._damaged(f"the index is damaged: .rt/{DIR}/{name} does not match its path list")
             self._cache[name] = lines
         return lines
 
@@ -284,7 +295,7 @@ class Index:
         try:
             return _unline(idents), _unline(words), dict(zip(_unline(keys), map(int, counts.split()), strict=True))
         except ValueError:
-            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{TOKENS}{part:03d} is not what its build wrote") from None
+            raise self._damaged(f"the index is damaged: .rt/{DIR}/{TOKENS}{part:03d} is not what its build wrote") from None
 
     def entry(self, path: str) -> FileEntry | None:
         """The file's entry; a base file's without its identifiers and words (`base_entry` has them)."""
@@ -372,7 +383,7 @@ class Index:
             pass
         n = len(self.base_paths)
         if len(numbers) != 2 * n:
-            raise IndexDamaged(f"the index is damaged: .rt/{DIR}/{STATS} does not match its path list")
+            raise self._damaged(f"the index is damaged: .rt/{DIR}/{STATS} does not match its path list")
         return {"lines": numbers[:n], "words": numbers[n:]}
 
     def stats(self, number: int) -> tuple[int, int]:
@@ -808,6 +819,24 @@ def recover(ctx, error: IndexDamaged) -> None:
     """Build the index again after a look-up found it damaged (it is only a cache), and say so."""
     load(ctx, rebuild=True)
     _say_rebuilt(error)
+
+
+REREADS = 3
+"""Times a look-up is asked again while other builds keep replacing the index under it."""
+
+
+def retried(ctx, ask, error: IndexDamaged):
+    """`ask()`'s answer after it met `error`: asked again at once where another rt's build replaced the index
+    (IndexReplaced: its files are sound, and a fresh load reads them), else after building the damaged index again."""
+    for _ in range(REREADS):
+        if not isinstance(error, IndexReplaced):
+            recover(ctx, error)
+            return ask()
+        try:
+            return ask()
+        except IndexDamaged as e:
+            error = e
+    raise error
 
 
 def damaged(store) -> list[str]:
