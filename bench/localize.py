@@ -323,7 +323,15 @@ def cpu_time() -> float:
 
 def rt_task(text: str) -> SimpleNamespace:
     """rt's view and pack for `text` in the current directory, and the time taken: bringing the index up
-    to date (wall) apart from ranking and packing (wall and CPU)."""
+    to date (wall) apart from ranking and packing (wall and CPU); asked again as rt's commands are where the
+    index was replaced under it or damaged (`rt.index.index.retried`)."""
+    try:
+        return _rt_task(text)
+    except RT.IndexDamaged as e:
+        return RT.index.retried(RT.Ctx(False), lambda: _rt_task(text), e)
+
+
+def _rt_task(text: str) -> SimpleNamespace:
     ctx = RT.Ctx(False)
     t0 = time.perf_counter()
     RT.index.load(ctx)

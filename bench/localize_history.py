@@ -18,6 +18,7 @@ def rt_api() -> SimpleNamespace:
     """The rt functions the benchmark uses, imported in this one place (rt's modules may move)."""
     from rt.bm25 import BM25, tokens
     from rt.cli import Ctx
+    from rt.core import IndexDamaged
     from rt.context import PACK_CHARS, _view, build_pack
     from rt.index import index
     from rt.index.i18n import LOCALE_DIRS, is_locale
@@ -27,7 +28,7 @@ def rt_api() -> SimpleNamespace:
     return SimpleNamespace(index=index, BM25=BM25, tokens=tokens, Ctx=Ctx, CODE_LANGS=CODE_LANGS, Ranked=Ranked, Ranking=Ranking,
                            PACK_CHARS=PACK_CHARS, view=_view, build_pack=build_pack,
                            LOCALE_DIRS=LOCALE_DIRS, is_locale=is_locale, language=language,
-                           injection=injection, INJECT_CHARS=INJECT_CHARS)
+                           injection=injection, INJECT_CHARS=INJECT_CHARS, IndexDamaged=IndexDamaged)
 
 
 RT = rt_api()
