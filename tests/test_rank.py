@@ -441,6 +441,18 @@ def test_a_language_the_task_names_with_its_translations_lifts_its_locale_files(
     assert "src/strings/de.json" not in first("Fix the dates for German users", 6)
 
 
+def test_a_file_the_task_names_in_a_language_it_names_leads(project):
+    """BookStack's Crowdin commits, "New translations entities.php (Spanish)": Laravel keeps an `entities.php` per
+    language, too many for the name alone to choose (it was in no first 200); with the language, one."""
+    for code in ("en", "es", "de", "fr", "it", "nl"):
+        for name in ("activities", "auth", "common", "entities", "errors"):
+            project.write(f"lang/{code}/{name}.php", f"<?php\nreturn [\n    'title' => '{name} ({code})',\n];\n")
+    project.write("app/Entities/Entity.php", "<?php\n// entities: books, chapters, pages; their names translated\nclass Entity {}\n")
+    project.write("app/Translation/FileLoader.php", "<?php\n// loads the translations of entities and the rest\nclass FileLoader {}\n")
+    project.init_git()
+    got = project.rt_json("pack", "New translations entities.php (Spanish)")["ranked"]
+    assert got[0]["path"] == "lang/es/entities.php"
+
 def test_the_language_of_a_locale_file_and_of_a_task():
     from rt.index.i18n import language_of, same_language
     assert [language_of(p) for p in ("locale/zh_CN/LC_MESSAGES/django.po", "res/values-zh-rCN/strings.xml",

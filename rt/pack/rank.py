@@ -677,20 +677,22 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
     """A language the task names, where it names translations too (TRANSLATING), lifts its locale files, at most
     NAMED_FILES, those the task's words chose first: by NAMED_LOCALE of the best score, or by PATH_HIT, as a named file,
     those of the region or script it names (`en-gb.json` for "Translated using Weblate (English (United Kingdom))", not
-    `en-us.json`). A translation of another language weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was
+    `en-us.json`) and those whose path it names (BookStack's Crowdin commits "New translations entities.php (Spanish)":
+    `lang/es/entities.php`, one of 40 `entities.php`, too many for the name alone). A translation of another language weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was
     63rd to 338th for such tasks."""
     if not query.languages or not TRANSLATING & query.keys.keys():
         return
     from rt.index.i18n import language_of, same_language
     locales = [(p, language_of(p)) for p in index.paths if kind_of(p) in ("locale", "source-locale") and not is_rt_own(p)]
     top = max(scores.values(), default=1.0)
+    tails = ["/" + p.lstrip("./") for p in query.paths]
     for named in query.languages:
         files = [(p, lang) for p, lang in locales if same_language(lang, named)]
         regional = [p for p, (_, region) in files if region] if named[1] else []
         chosen = regional or [p for p, _ in files]
-        gain = (PATH_HIT if regional else NAMED_LOCALE) * top
-        for path in sorted(chosen, key=lambda p: (-scores.get(p, 0.0), p.count("/"), p))[:NAMED_FILES]:
-            scores[path] = scores.get(path, 0.0) + gain
+        by_name = {p for p in chosen if any(("/" + p).endswith(t) for t in tails)}
+        for path in sorted(chosen, key=lambda p: (p not in by_name, -scores.get(p, 0.0), p.count("/"), p))[:NAMED_FILES]:
+            scores[path] = scores.get(path, 0.0) + (PATH_HIT if regional or path in by_name else NAMED_LOCALE) * top
             why.setdefault(path, []).append("the task names its language")
 
 
