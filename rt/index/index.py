@@ -140,8 +140,6 @@ class Index:
         if name not in self._cache:
             try:
                 self._cache[name] = _part(self.store, name, _crc(self.meta, name))
-            except IndexReplaced:
-                raise
             except IndexDamaged as e:
                 raise self._damaged(str(e)) from None
         return self._cache[name]

@@ -377,13 +377,18 @@ def _split_run_together(index, query: Query, read) -> None:
             keys = [keys_of_word(piece) for piece in (word[:i], word[i:])]
             if not all(len(k) == 1 for k in keys):
                 continue
-            held = [{v if type(v) is int else v[0] for v in index.postings("terms", k)} for (k,) in keys]
+            held = [_holding(index, k) for k in keys]
             both = sorted(held[0] & held[1])[:RUN_FILES]
             if any(word in re.sub(r"[-_]", "", read(index.path_of(fid)).lower()) for fid in both):
                 for piece, (k,) in zip((word[:i], word[i:]), keys):
                     query.keys.setdefault(k, weight)
                     query.shown.setdefault(k, piece)
                 break
+
+
+def _holding(index, keys) -> set[int]:
+    """The files whose text holds one of the ranking keys `keys`, by number."""
+    return {v if type(v) is int else v[0] for k in keys for v in index.postings("terms", k)}
 
 
 def _folded(name: str) -> str:
@@ -678,8 +683,8 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
     NAMED_FILES, those the task's words chose first: by NAMED_LOCALE of the best score, or by PATH_HIT, as a named file,
     those of the region or script it names (`en-gb.json` for "Translated using Weblate (English (United Kingdom))", not
     `en-us.json`) and those whose path it names (BookStack's Crowdin commits "New translations entities.php (Spanish)":
-    `lang/es/entities.php`, one of 40 `entities.php`, too many for the name alone). A translation of another language weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was
-    63rd to 338th for such tasks."""
+    `lang/es/entities.php`, one of 40 `entities.php`, too many for the name alone). A translation of another language
+    weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was 63rd to 338th for such tasks."""
     if not query.languages or not TRANSLATING & query.keys.keys():
         return
     from rt.index.i18n import language_of, same_language
@@ -732,14 +737,9 @@ def _add_run_together(index, read, query: Query, scores: dict[str, float], why: 
         pieces = re.findall(r"[A-Za-z0-9]+", phrase)
         if len(pieces) < 2 or len("".join(pieces)) < 2 * RUN_PIECE:
             continue
-        held = None
-        for piece in pieces:
-            keys = keys_of_word(piece)
-            if keys:
-                has = {v if type(v) is int else v[0] for k in keys for v in index.postings("terms", k)}
-                held = has if held is None else held & has
+        held = [_holding(index, keys) for keys in map(keys_of_word, pieces) if keys]
         joined = re.compile(r"[_-]?".join(map(re.escape, pieces)), re.IGNORECASE)
-        found = [path for path in sorted(map(index.path_of, held or ())) if not unranked(path)
+        found = [path for path in sorted(map(index.path_of, set.intersection(*held) if held else ())) if not unranked(path)
                  and weighed_kind(path, index.paths) not in ("locale", "source-locale") and joined.search(read(path) or "")]
         if 0 < len(found) <= PHRASE_FILES:
             for path in found:
