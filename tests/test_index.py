@@ -1,6 +1,7 @@
 """The repository index: extractors per language, import resolution, incremental updates, bad input."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -23,13 +24,8 @@ def _defs(parsed) -> list[tuple]:
 
 
 def _index(project):
-    import os
-    old = os.getcwd()
-    os.chdir(project.root)
-    try:
+    with contextlib.chdir(project.root):
         return load(Ctx(False))
-    finally:
-        os.chdir(old)
 
 
 # ---------------------------------------------------------------- extractors
@@ -337,12 +333,8 @@ def test_a_look_up_whose_index_another_rt_replaced_is_asked_again_and_builds_not
             asked.append(meta.read_bytes())
         return [p for p, _ in idx.definitions("gamma")]
 
-    old = os.getcwd()
-    os.chdir(project.root)
-    try:
+    with contextlib.chdir(project.root):
         assert call(handler, Ctx(False), None) == ["c.py"]
-    finally:
-        os.chdir(old)
     assert meta.read_bytes() == asked[0]         # the other build's index, not one built again
     assert "rebuilt" not in capsys.readouterr().err
 
@@ -581,13 +573,9 @@ def test_files_moved_under_base_importers_answer_like_a_full_rebuild(project, mo
 
 
 def _import_map(root: Path) -> dict:
-    old = os.getcwd()
-    os.chdir(root)
-    try:
+    with contextlib.chdir(root):
         idx = load(Ctx(False))
         return {p: (idx.importers(p), idx.imports_of(p)) for p in idx.paths}
-    finally:
-        os.chdir(old)
 
 
 def _importing(ext: str, folder: str, other: str) -> str:
@@ -771,13 +759,9 @@ def test_runtask_takes_the_index_written_for_its_snapshot_without_the_quick_chec
         shutil.rmtree(project.root / ".rt" / "tasks", ignore_errors=True)
         (project.root / ".rt" / "state.json").unlink(missing_ok=True)
         project.rt("start", "fix the zorbly total", "--no-baseline")
-        old = os.getcwd()
-        os.chdir(project.root)
-        try:
+        with contextlib.chdir(project.root):
             ctx = Ctx(False)
             return task_files(ctx, state.active_task(ctx.store))[0].index
-        finally:
-            os.chdir(old)
 
     assert runtask().entry("a.py").defs[0].name == "zorbly_total" and asked == []
     project.write("a.py", "def zorbly_total():\n    return 1\n\n\ndef zorbly_more():\n    return 2\n")
