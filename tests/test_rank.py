@@ -453,6 +453,36 @@ def test_a_file_the_task_names_in_a_language_it_names_leads(project):
     got = project.rt_json("pack", "New translations entities.php (Spanish)")["ranked"]
     assert got[0]["path"] == "lang/es/entities.php"
 
+def test_a_new_language_lifts_the_files_listing_the_languages(project):
+    """"Add Hebrew language support" registers the language where the project lists its languages (Uptime Kuma's
+    `src/i18n.js`: 9th and 11th for two such commits, memos' `web/src/i18n.ts` 12th): the file saying the quoted
+    codes or English names of half its locale files' languages. A generated file's base64 holds the same two letters
+    unquoted; a file naming two languages lists none; a task naming no language, or one listed already (a
+    translation service's commit for it), lifts nothing."""
+    langs = {"de": "Deutsch", "fr": "Fran\u00e7ais", "ja": "\u65e5\u672c\u8a9e", "pt-BR": "Portugu\u00eas", "zh-CN": "\u4e2d\u6587", "en": "English"}
+    for code in langs:
+        project.write(f"src/lang/{code}.json", json.dumps({"language": "Language", "addMonitor": f"Add monitor ({code})"}))
+    project.write("src/i18n.js", "const languageList = {\n" + "".join(f'    "{c}": "{n}",\n' for c, n in langs.items())
+                  + "};\nexport function setLocale(code) { return languageList[code]; }\n")
+    project.write("src/proto/monitor_pb.js", "// generated\nexport const file = desc(\"CgdtZW+de/fr+ja/pt+zh/en+BR/CN"
+                  "+he\");\nexport function addMonitor() {}\n")
+    project.write("src/util/dates.js", "// dates in German and French\nexport const formats = { 'de': 'DD.MM.', 'fr': 'DD/MM' };\n")
+    for i in range(8):
+        project.write(f"src/components/LanguageSupport{i}.vue", "<template><label>{{ $t('language') }}</label>\n"
+                      "<!-- add the language of the user's choice; support for each language -->\n</template>\n")
+    project.init_git()
+    got = project.rt_json("pack", "feat: Add Hebrew language support")["ranked"]
+    assert "src/i18n.js" in [r["path"] for r in got[:2]]
+    assert next(r["why"] for r in got if r["path"] == "src/i18n.js")[-1] == "lists the languages"
+    assert [r["path"] for r in got if "lists the languages" in r["why"]] == ["src/i18n.js"]
+    assert "src/i18n.js" in [r["path"] for r in project.rt_json("pack", "Add English (United Kingdom) language")["ranked"]
+                             if "lists the languages" in r["why"]]   # "en" is listed, "en-GB" is not
+    for task in ("feat: add support for the user's language in settings", "Translated using Weblate (German)",
+                 "feat: update zh-hans i18n"):   # no language, or one listed already ("zh-CN" is zh-Hans)
+        got = project.rt_json("pack", task)["ranked"]
+        assert not [r for r in got if "lists the languages" in r["why"]], task
+
+
 def test_the_language_of_a_locale_file_and_of_a_task():
     from rt.index.i18n import language_of, same_language
     assert [language_of(p) for p in ("locale/zh_CN/LC_MESSAGES/django.po", "res/values-zh-rCN/strings.xml",

@@ -100,6 +100,10 @@ NAMED_LOCALE = 0.5
 it may share no other word with it."""
 NAMED_FILES = 3
 """At most this many source locale files gain NAMED_LOCALE: a Django project keeps one per app."""
+LIST_LANGUAGES = 4
+"""A file naming at least this many of the project's languages (and half of them) lists them (`_add_language_lists`)."""
+LIST_READS = 40
+"""`_add_language_lists` reads at most this many files, those holding the most languages' words."""
 EXTRACTED = 0.2
 """A source locale file changed with code in under this share of its recent commits is a tool's output
 (`extracted_apart`): wagtail's `locale/en/LC_MESSAGES/django.po` files 1 commit of 500, none with code,
@@ -276,6 +280,8 @@ _LANGUAGE = re.compile(r"\b(?:(british|american|brazilian|canadian|australian|sw
                        r"(?=\s*\(\s*([A-Za-z][A-Za-z ]*)|)", re.IGNORECASE)
 _CODE = re.compile(r"(?<![\w/.-])([a-z]{2,3})[-_]([A-Za-z]{2,4}|419)(?![\w/-])")
 """A language code with its region or script (`zh-Hans`, `pt_BR`, `en-GB`): alone (`de`, `it`) it is a word."""
+_QUOTED_CODE = re.compile(r"[\"'`]([A-Za-z]{2,3})[-_]([A-Za-z]{2,4})[\"'`]")
+"""A quoted language code with its region or script, as a list of languages holds it (`"pt-BR"`, `'zh_Hans'`)."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
@@ -534,6 +540,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     _add_named_languages(index, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
+        _add_language_lists(index, read, query, scores, why)
         _add_run_together(index, read, query, scores, why)
         _add_bumped(index, read, query, scores, why)
     paths = index.paths
@@ -699,6 +706,53 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
         for path in sorted(chosen, key=lambda p: (p not in by_name, -scores.get(p, 0.0), p.count("/"), p))[:NAMED_FILES]:
             scores[path] = scores.get(path, 0.0) + (PATH_HIT if regional or path in by_name else NAMED_LOCALE) * top
             why.setdefault(path, []).append("the task names its language")
+
+
+def _add_language_lists(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """Where the task names a language and translations (as `_add_named_languages`), the files listing the project's
+    languages (its language picker, the locales an i18n set-up loads: `src/i18n.js`, `shared/i18n/index.ts`,
+    `languages.json`) but not that one gain NAMED_LOCALE of the best score, the NAMED_FILES listing most: "Add Hebrew
+    language support" registers the language there; "Translated using Weblate (English (United Kingdom))" edits the
+    translation of a language listed already. Such a file says the English name or the quoted code (`"pt-BR"`) of at
+    least LIST_LANGUAGES, and half, of the languages its locale files are in; a generated file's base64 holds every
+    two letters, but not in quotes."""
+    from rt.index.i18n import LANGUAGES, language_of
+    if not query.languages or not TRANSLATING & query.keys.keys():
+        return
+    languages = {language_of(p)[0] for p in index.paths if kind_of(p) in ("locale", "source-locale")} - {""}
+    least = max(LIST_LANGUAGES, len(languages) / 2)
+    if len(languages) < LIST_LANGUAGES:
+        return
+    names = {lang: [n for n, code in LANGUAGES.items() if code == lang] for lang in languages}
+    held: dict[int, int] = {}
+    for lang in languages:
+        for fid in _holding(index, {k for n in names[lang] for k in keys_of_word(n)} | set(keys_of_word(lang))):
+            held[fid] = held.get(fid, 0) + 1
+    said = {lang: re.compile(r"[\"'`]%s(?:[-_][A-Za-z0-9]+)?[\"'`]|\b(?:%s)\b" % (lang, "|".join(names[lang]) or "$^"),
+                             re.IGNORECASE) for lang in languages}
+    lists = []
+    for fid in sorted(held, key=lambda f: (-held[f], f))[:LIST_READS]:
+        path = index.path_of(fid)
+        if held[fid] < least or kind_of(path) not in ("code", "data") or is_rt_own(path):
+            continue
+        text = read(path)
+        n = sum(1 for lang in languages if said[lang].search(text))
+        if n >= least and not all(_lists(text, named, said) for named in query.languages):
+            lists.append((n, path))
+    top = max(scores.values(), default=1.0)
+    for _, path in sorted(lists, key=lambda x: (-x[0], -scores.get(x[1], 0.0), x[1]))[:NAMED_FILES]:
+        scores[path] = scores.get(path, 0.0) + NAMED_LOCALE * top
+        why.setdefault(path, []).append("lists the languages")
+
+
+def _lists(text: str, named: tuple[str, str], said: dict) -> bool:
+    """Whether a list of languages `text` holds the language `named` (`_languages`): with a region or script named, a
+    quoted code of that language and region (`"en-GB"`; `'zh_CN'` for `zh-Hans`); else as `said` finds it."""
+    from rt.index.i18n import same_language
+    lang, region = named
+    if not region:
+        return lang in said and bool(said[lang].search(text))
+    return any(same_language((code.lower(), where.lower()), named) for code, where in _QUOTED_CODE.findall(text))
 
 
 def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
