@@ -91,13 +91,8 @@ class Project:
     def rt(self, *args: str, ret: int = 0, cwd: Path | None = None) -> str:
         """Run rt in-process from `cwd` (default: the root); assert the exit code; return stdout."""
         out, err = io.StringIO(), io.StringIO()
-        old = os.getcwd()
-        os.chdir(cwd or self.root)
-        try:
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-                code = main(list(args))
-        finally:
-            os.chdir(old)
+        with contextlib.chdir(cwd or self.root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(list(args))
         self.last_err = err.getvalue()
         assert code == ret, f"rt {' '.join(args)} exited {code}, wanted {ret}\nstdout:\n{out.getvalue()}\nstderr:\n{err.getvalue()}"
         if code in (2, 4) and args:

@@ -1,8 +1,8 @@
 """rt manifest and rt pack: size caps, byte stability, ranking, vague tasks, pins and budgets."""
 from __future__ import annotations
 
+import contextlib
 import json
-import os
 import re
 import sys
 from pathlib import Path
@@ -260,15 +260,11 @@ def test_a_quoted_visible_text_leads_to_the_code_using_its_translation(project):
 def test_the_functions_hooks_call(shop):
     shop.rt("start", "render_invoice rounding")
     shop.rt("plan", "--edit", "shop/billing/invoice.py", "--note", "round once at the end")
-    old = os.getcwd()
-    os.chdir(shop.root)
-    try:
+    with contextlib.chdir(shop.root):
         ctx = Ctx(False)
         assert manifest_text(ctx, "render_invoice rounding") == shop.rt("manifest", "render_invoice rounding")
         own = pack_text(ctx, "render_invoice rounding", [])
         other = pack_text(ctx, "money rounding", ["shop/money.py"], 8192)
-    finally:
-        os.chdir(old)
     assert "- plan: round once at the end" in own          # the active task's notes come along
     assert "## Memory" not in other and "budget: 8192 tokens" in other
     assert "### shop/money.py (2 lines; pinned)\n```\ndef round_cents(value):" in other

@@ -19,13 +19,8 @@ DE = {"share": {"copied": "Link kopiert", "title": "Teilen"}, "copy": "Link kopi
 
 def kept_rt(project, kept: Kept, *args: str) -> tuple[int, str]:
     out = io.StringIO()
-    old = os.getcwd()
-    os.chdir(project.root)
-    try:
-        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-            code = main(list(args), kept)
-    finally:
-        os.chdir(old)
+    with contextlib.chdir(project.root), contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        code = main(list(args), kept)
     return code, out.getvalue()
 
 

@@ -183,10 +183,10 @@ def test_a_long_lived_server_sees_every_edit_since_its_last_call(project):
         s.close()
 
 
-def test_kept_index_is_reused_until_the_tree_or_the_index_changes(project):
+def test_kept_index_is_reused_until_the_tree_or_the_index_changes(project, monkeypatch):
     shop(project)
     _age(project.root)   # older than the racy window: a kept state can match
-    os.chdir(project.root)
+    monkeypatch.chdir(project.root)
     kept = Kept()
 
     def ctx():

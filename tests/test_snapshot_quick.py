@@ -2,6 +2,7 @@
 for byte the last scan's, the files that scan looked at itself with the stat data it saw, and its fingerprint
 the snapshot's. Each test first shows the shortcut armed (an `rt delta` process that answers without hashing
 anything: `hashlib` never loads), then makes a change the shortcut must not miss, with real git."""
+import contextlib
 import os
 import time
 
@@ -176,16 +177,12 @@ def test_a_re_snapshot_of_an_unchanged_tree_is_the_tree(tree):
     out = tree.rt_json("start", "again", "--force", "--no-baseline")
     linked = [os.stat(tree.root / ".rt" / "tasks" / t / "snapshot.json").st_ino for t in (first, out["task"]["id"])]
     assert linked[0] == linked[1]
-    old = os.getcwd()
-    os.chdir(tree.root)
-    try:
+    with contextlib.chdir(tree.root):
         ctx = Ctx(False)
         task = state.active_task(ctx.store)
         snapshot = state.load_snapshot(ctx.store, task)
         (tree.root / ".rt" / LAST_SCAN).unlink()   # no record: a full scan
         files = scan(ctx.repo, ctx.store).files
-    finally:
-        os.chdir(old)
     assert out["files"] == len(files) == 4 and out["files_read"] == 0
     assert snapshot == files and state.snapshot_fingerprint(ctx.store, task) == fingerprint(files)
 

@@ -114,15 +114,14 @@ def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
 
 
 def test_check_file_api_for_hooks(project):
+    import contextlib
+
     from rt.cli import Ctx
     from rt.task.verify import check_file, format_file_check
     python_project(project, tools="ruff")
     project.rt("start", "hook api")
     project.write("calc.py", "import json\n" + CALC)
-    import os
-    old = os.getcwd()
-    os.chdir(project.root)
-    try:
+    with contextlib.chdir(project.root):
         ctx = Ctx(False)
         task = json.loads((project.root / ".rt/tasks/1-hook-api/task.json").read_text())
         result = check_file(ctx, task, "calc.py")
@@ -130,8 +129,6 @@ def test_check_file_api_for_hooks(project):
         assert result.could_not_run == []
         assert format_file_check(result).startswith("1 new diagnostic(s) after editing calc.py:")
         assert format_file_check(check_file(ctx, task, "README.md")) == ""
-    finally:
-        os.chdir(old)
 
 
 def test_missing_required_program_is_incomplete_never_clean(project):

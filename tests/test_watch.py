@@ -52,12 +52,12 @@ def _age(root, inside: bool = True) -> None:
 
 
 @pytest.fixture
-def tree(project):
+def tree(project, monkeypatch):
     generate(project.root, 2000)
     project.write("app/cart.js", "export function cartTotal(items) {\n  return items.length;\n}\n")
     project.write(".gitignore", ".rt/\n.claude/\nbuild/\n")
     project.init_git()
-    os.chdir(project.root)
+    monkeypatch.chdir(project.root)
     load(Ctx(False))
     _age(project.root)
     return project
