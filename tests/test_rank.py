@@ -457,13 +457,15 @@ def test_a_new_language_lifts_the_files_listing_the_languages(project):
     """"Add Hebrew language support" registers the language where the project lists its languages (Uptime Kuma's
     `src/i18n.js`: 9th and 11th for two such commits, memos' `web/src/i18n.ts` 12th): the file saying the quoted
     codes or English names of half its locale files' languages. A generated file's base64 holds the same two letters
-    unquoted; a file naming two languages lists none; a task naming no language, or one listed already (a
-    translation service's commit for it), lifts nothing."""
+    unquoted; a file naming two languages, or a `Changelog`, lists none; a task naming no language, or one listed
+    already ("zh-CN" is zh-Hans; a translation service's commit, a language whose file is to come), lifts nothing."""
     langs = {"de": "Deutsch", "fr": "Fran\u00e7ais", "ja": "\u65e5\u672c\u8a9e", "pt-BR": "Portugu\u00eas", "zh-CN": "\u4e2d\u6587", "en": "English"}
     for code in langs:
         project.write(f"src/lang/{code}.json", json.dumps({"language": "Language", "addMonitor": f"Add monitor ({code})"}))
-    project.write("src/i18n.js", "const languageList = {\n" + "".join(f'    "{c}": "{n}",\n' for c, n in langs.items())
+    listed = dict(langs, ko="\ud55c\uad6d\uc5b4")   # Korean listed, its locale file not there yet
+    project.write("src/i18n.js", "const languageList = {\n" + "".join(f'    "{c}": "{n}",\n' for c, n in listed.items())
                   + "};\nexport function setLocale(code) { return languageList[code]; }\n")
+    project.write("Changelog", "1.2: Added German, French, Japanese, Portuguese and Chinese translations\n")
     project.write("src/proto/monitor_pb.js", "// generated\nexport const file = desc(\"CgdtZW+de/fr+ja/pt+zh/en+BR/CN"
                   "+he\");\nexport function addMonitor() {}\n")
     project.write("src/util/dates.js", "// dates in German and French\nexport const formats = { 'de': 'DD.MM.', 'fr': 'DD/MM' };\n")
@@ -478,7 +480,7 @@ def test_a_new_language_lifts_the_files_listing_the_languages(project):
     assert "src/i18n.js" in [r["path"] for r in project.rt_json("pack", "Add English (United Kingdom) language")["ranked"]
                              if "lists the languages" in r["why"]]   # "en" is listed, "en-GB" is not
     for task in ("feat: add support for the user's language in settings", "Translated using Weblate (German)",
-                 "feat: update zh-hans i18n"):   # no language, or one listed already ("zh-CN" is zh-Hans)
+                 "feat: update zh-hans i18n", "Add Korean translation"):   # no language, or one listed already
         got = project.rt_json("pack", task)["ranked"]
         assert not [r for r in got if "lists the languages" in r["why"]], task
 

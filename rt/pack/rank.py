@@ -723,18 +723,20 @@ def _add_language_lists(index, read, query: Query, scores: dict[str, float], why
     least = max(LIST_LANGUAGES, len(languages) / 2)
     if len(languages) < LIST_LANGUAGES:
         return
-    names = {lang: [n for n, code in LANGUAGES.items() if code == lang] for lang in languages}
+    asked = languages | {lang for lang, _ in query.languages}
+    names = {lang: [n for n, code in LANGUAGES.items() if code == lang] for lang in asked}
     held: dict[int, int] = {}
     for lang in languages:
         for fid in _holding(index, {k for n in names[lang] for k in keys_of_word(n)} | set(keys_of_word(lang))):
             held[fid] = held.get(fid, 0) + 1
     said = {lang: re.compile(r"[\"'`]%s(?:[-_][A-Za-z0-9]+)?[\"'`]|\b(?:%s)\b" % (lang, "|".join(names[lang]) or "$^"),
-                             re.IGNORECASE) for lang in languages}
+                             re.IGNORECASE) for lang in asked}
     lists = []
     for fid in sorted(held, key=lambda f: (-held[f], f))[:LIST_READS]:
         path = index.path_of(fid)
-        if held[fid] < least or kind_of(path) not in ("code", "data") or is_rt_own(path):
-            continue
+        if held[fid] < least or kind_of(path) not in ("code", "data") or "." not in path[path.rfind("/") + 1:] \
+                or is_rt_own(path):
+            continue   # a `Changelog` names languages it added, in no list
         text = read(path)
         n = sum(1 for lang in languages if said[lang].search(text))
         if n >= least and not all(_lists(text, named, said) for named in query.languages):
@@ -747,11 +749,11 @@ def _add_language_lists(index, read, query: Query, scores: dict[str, float], why
 
 def _lists(text: str, named: tuple[str, str], said: dict) -> bool:
     """Whether a list of languages `text` holds the language `named` (`_languages`): with a region or script named, a
-    quoted code of that language and region (`"en-GB"`; `'zh_CN'` for `zh-Hans`); else as `said` finds it."""
+    quoted code of that language and region (`"en-GB"`; `'zh_CN'` for `zh-Hans`); else as `said` (by language) finds it."""
     from rt.index.i18n import same_language
     lang, region = named
     if not region:
-        return lang in said and bool(said[lang].search(text))
+        return bool(said[lang].search(text))
     return any(same_language((code.lower(), where.lower()), named) for code, where in _QUOTED_CODE.findall(text))
 
 
