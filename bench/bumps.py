@@ -41,7 +41,7 @@ def place(clone: Path, rt: Path, subject: str, files: list[str]) -> int | None:
 
 def repository(git_dir: Path, base: Path, n: int, work: Path, picks=_BUMP, most: int = 1 << 30) -> list[dict]:
     clone = scratch_clone(git_dir, work)
-    tip = git(clone, "rev-parse", "HEAD").strip()
+    tip = git(git_dir, "rev-parse", "HEAD").strip()   # the repository's, not the clone's: a run checks commits out
     log = git(clone, "log", tip, "--no-merges", "--format=%x01%H%x02%s", "--name-only", "-n", "3000")
     rows = []
     for block in log.split("\x01")[1:]:
