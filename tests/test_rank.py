@@ -485,6 +485,38 @@ def test_a_new_language_lifts_the_files_listing_the_languages(project):
         assert not [r for r in got if "lists the languages" in r["why"]], task
 
 
+def test_a_folder_of_like_files_the_task_names_lifts_the_file_registering_them(project):
+    """"feat: add NTP monitor type" adds `server/monitor-types/ntp.js` and registers it where every monitor type is
+    (Uptime Kuma's `server/uptime-kuma-server.js`, 34th): a file importing half the folder's files, at least FAMILY,
+    gains half the best score. A task naming only part of the folder's name ("monitor"), or its words apart ("the type
+    of each monitor"), or a folder of one word (`src/element/`, whose `index.ts` exports every file), or a file
+    importing two of them, registers nothing."""
+    kinds = ("dns", "http", "tcp", "grpc", "mqtt", "snmp")
+    for kind in kinds:
+        project.write(f"server/monitor-types/{kind}.js", f"class {kind.upper()}MonitorType {{\n  async check(monitor) {{}}\n}}\n"
+                      f"module.exports = {{ {kind.upper()}MonitorType }};\n")
+    project.write("server/uptime-kuma-server.js", "".join(f'const {{ {k.upper()}MonitorType }} = require("./monitor-types/{k}");\n'
+                                                          for k in kinds) + "class UptimeKumaServer {}\n")
+    project.write("server/check.js", 'const { DNSMonitorType } = require("./monitor-types/dns");\n'
+                  'const { HTTPMonitorType } = require("./monitor-types/http");\n')
+    parts = ("bounds", "collision", "mutate", "newElement", "sizes", "typeChecks")
+    for part in parts:   # a one-word folder name is said by tasks about anything in it
+        project.write(f"src/element/{part}.ts", f"export function {part}(element) {{ return element; }}\n")
+    project.write("src/element/index.ts", "".join(f'export {{ {p} }} from "./{p}";\n' for p in parts))
+    for i in range(6):
+        project.write(f"server/model_{i}.js", f"// the type of a monitor on the network, and its time\nfunction check{i}(monitor) "
+                      "{\n  return monitor.type === 'ntp' && monitor.time;\n}\n")
+    project.init_git()
+    got = project.rt_json("pack", "feat: add NTP monitor type for network time protocol monitoring")["ranked"]
+    registry = next(r for r in got if r["path"] == "server/uptime-kuma-server.js")
+    assert registry["score"] >= 0.5 * got[0]["score"]
+    assert [r["path"] for r in got if "registers the folder the task names" in r["why"]] == ["server/uptime-kuma-server.js"]
+    for task in ("fix: the monitor's timeout on the network", "fix: division by zero in an element's bounds",
+                 "feat: the type of each monitor on the network"):
+        got = project.rt_json("pack", task)["ranked"]
+        assert not [r for r in got if "registers the folder the task names" in r["why"]], task
+
+
 def test_the_language_of_a_locale_file_and_of_a_task():
     from rt.index.i18n import language_of, same_language
     assert [language_of(p) for p in ("locale/zh_CN/LC_MESSAGES/django.po", "res/values-zh-rCN/strings.xml",

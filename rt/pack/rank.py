@@ -104,6 +104,11 @@ LIST_LANGUAGES = 4
 """A file naming at least this many of the project's languages (and half of them) lists them (`_add_language_lists`)."""
 LIST_READS = 40
 """`_add_language_lists` reads at most this many files, those holding the most languages' words."""
+FAMILY = 5
+"""A folder of at least this many code files is a family, and a file importing this many of them, and half, its
+registry (`_add_registries`)."""
+FAMILIES = 3
+"""A folder name the task says that more folders than this have chooses no family."""
 EXTRACTED = 0.2
 """A source locale file changed with code in under this share of its recent commits is a tool's output
 (`extracted_apart`): wagtail's `locale/en/LC_MESSAGES/django.po` files 1 commit of 500, none with code,
@@ -538,6 +543,7 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     _add_named_paths(index, query, scores, why)
     _add_named_translations(index, query, scores, why)
     _add_named_languages(index, query, scores, why)
+    _add_registries(index, text, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
         _add_language_lists(index, read, query, scores, why)
@@ -755,6 +761,51 @@ def _lists(text: str, named: tuple[str, str], said: dict) -> bool:
     if not region:
         return bool(said[lang].search(text))
     return any(same_language((code.lower(), where.lower()), named) for code, where in _QUOTED_CODE.findall(text))
+
+
+def _add_registries(index, text: str, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+    """A folder of many like files whose name of two words or more the task says, its words side by side
+    (`monitor-types/` for "add NTP monitor type", `notification-providers/` for "... notification provider"; not
+    `envelope-router/` for "envelope cancel, delete and update routes"): the files importing at least half of
+    them (and FAMILY of them) register the family, and a new member is registered there (Uptime Kuma's
+    `uptime-kuma-server.js`, 6th to 34th for its monitor types): the NAMED_FILES importing most gain NAMED_LOCALE of
+    the best score. A one-word name (`element/`, `server/`, `tls/`) is said by tasks about anything in it."""
+    said = f" {' '.join(_pieces(text))} "
+    folders: dict[str, bool] = {}
+    for key in query.keys:
+        for v in index.postings("pterms", key):
+            folder = index.path_of(v if type(v) is int else v[0]).rpartition("/")[0]
+            if folder and folder not in folders:
+                named = _pieces(folder.rpartition("/")[2])
+                folders[folder] = len(named) > 1 and f" {' '.join(named)} " in said
+    families = sorted(f for f, said_whole in folders.items() if said_whole)
+    if not families or len(families) > FAMILIES:
+        return   # a name many folders share (`mod0/`, `mod1/` ...) names no family
+    members: dict[str, list[str]] = {f: [] for f in families}
+    for path in index.paths:
+        folder = path.rpartition("/")[0]
+        if folder in members and kind_of(path) == "code":
+            members[folder].append(path)
+    registered: dict[str, int] = {}
+    for folder, family in members.items():
+        if len(family) < FAMILY:
+            continue
+        counts: dict[str, int] = {}
+        for member in family:
+            for user in index.importers(member):
+                counts[user] = counts.get(user, 0) + 1
+        for user, n in counts.items():
+            if n >= max(FAMILY, len(family) / 2) and not is_rt_own(user):
+                registered[user] = max(registered.get(user, 0), n)
+    top = max(scores.values(), default=1.0)
+    for path in sorted(registered, key=lambda p: (-registered[p], p))[:NAMED_FILES]:
+        scores[path] = scores.get(path, 0.0) + NAMED_LOCALE * top
+        why.setdefault(path, []).append("registers the folder the task names")
+
+
+def _pieces(text: str) -> list[str]:
+    """The keys of the pieces of `text`'s words, in order (`monitor-types`, "monitor type": `monitor`, `type`)."""
+    return [k for w in re.findall(r"[A-Za-z0-9_]+", text) for _, k in word_keys(w)[0]]
 
 
 def _add_translations(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
