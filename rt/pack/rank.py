@@ -726,9 +726,9 @@ def _add_language_lists(index, read, query: Query, scores: dict[str, float], why
     if not query.languages or not TRANSLATING & query.keys.keys():
         return
     languages = {language_of(p)[0] for p in index.paths if kind_of(p) in ("locale", "source-locale")} - {""}
-    least = max(LIST_LANGUAGES, len(languages) / 2)
     if len(languages) < LIST_LANGUAGES:
         return
+    least = max(LIST_LANGUAGES, len(languages) / 2)
     asked = languages | {lang for lang, _ in query.languages}
     names = {lang: [n for n, code in LANGUAGES.items() if code == lang] for lang in asked}
     held: dict[int, int] = {}
