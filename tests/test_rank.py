@@ -477,8 +477,9 @@ def test_a_new_language_lifts_the_files_listing_the_languages(project):
     assert "src/i18n.js" in [r["path"] for r in got[:2]]
     assert next(r["why"] for r in got if r["path"] == "src/i18n.js")[-1] == "lists the languages"
     assert [r["path"] for r in got if "lists the languages" in r["why"]] == ["src/i18n.js"]
-    assert "src/i18n.js" in [r["path"] for r in project.rt_json("pack", "Add English (United Kingdom) language")["ranked"]
-                             if "lists the languages" in r["why"]]   # "en" is listed, "en-GB" is not
+    for task in ("Add English (United Kingdom) language", "add sv and nl translations"):   # "en" is listed, "en-GB" not
+        assert "src/i18n.js" in [r["path"] for r in project.rt_json("pack", task)["ranked"]
+                                 if "lists the languages" in r["why"]], task
     for task in ("feat: add support for the user's language in settings", "Translated using Weblate (German)",
                  "feat: update zh-hans i18n", "Add Korean translation"):   # no language, or one listed already
         got = project.rt_json("pack", task)["ranked"]
@@ -528,6 +529,9 @@ def test_the_language_of_a_locale_file_and_of_a_task():
     assert parse_task("Translated using Weblate (Chinese (Simplified Han script))").languages == [("zh", "hans")]
     assert parse_task("Portuguese (Brazil) and Norwegian Bokm\u00e5l").languages == [("pt", "br"), ("nb", "")]
     assert parse_task("a no-op for de-DE, pt_BR and the en text").languages == [("de", "de"), ("pt", "br")]
+    assert parse_task("add nl and tr translations").languages == [("nl", ""), ("tr", "")]   # bare codes, before
+    assert parse_task("chore: add fa locale").languages == [("fa", "")]                    # a word of translating
+    assert parse_task("update it translations").languages == parse_task("add new translations").languages == []
 
 def test_a_quoted_text_run_together_in_a_name_lifts_the_few_files_naming_it(project):
     """Uptime Kuma's "Fix: SMTP notification "Ignore TLS Error" option" changed the provider reading

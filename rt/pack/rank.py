@@ -287,6 +287,10 @@ _CODE = re.compile(r"(?<![\w/.-])([a-z]{2,3})[-_]([A-Za-z]{2,4}|419)(?![\w/-])")
 """A language code with its region or script (`zh-Hans`, `pt_BR`, `en-GB`): alone (`de`, `it`) it is a word."""
 _QUOTED_CODE = re.compile(r"[\"'`]([A-Za-z]{2,3})[-_]([A-Za-z]{2,4})[\"'`]")
 """A quoted language code with its region or script, as a list of languages holds it (`"pt-BR"`, `'zh_Hans'`)."""
+_CODE_RUN = re.compile(r"\b([A-Za-z]{2,3}(?:\s*(?:,|&|\band\b)\s*[A-Za-z]{2,3})*)\s+(?:locale|translation|language)s?\b")
+"""Bare language codes said right before a word of translating ("add fa locale", "add nl and tr translations")."""
+_CODE_WORDS = frozenset({"be", "he", "hi", "id", "is", "it", "my", "ms", "uk"})
+"""Codes that are English words (or a region: "UK"), never taken bare."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
@@ -354,7 +358,8 @@ def parse_task(text: str, defined=None) -> Query:
 
 def _languages(text: str) -> list[tuple[str, str]]:
     """The languages a task names, by their English name (with a region: "English (United Kingdom)", "Brazilian
-    Portuguese") or by a code with a region or script (`zh-Hans`), as (language, region or ""), in order, each once."""
+    Portuguese"), by a code with a region or script (`zh-Hans`), or by bare codes right before a word of translating
+    ("add nl and tr translations"), as (language, region or ""), in order, each once."""
     from rt.index.i18n import LANGUAGES
     found = []
     for m in _LANGUAGE.finditer(text):
@@ -365,6 +370,8 @@ def _languages(text: str) -> list[tuple[str, str]]:
                                                                         if inner == r or inner.startswith(r + " ")), "")
             found.append((lang, region))
     codes = set(LANGUAGES.values())
+    for m in _CODE_RUN.finditer(text):
+        found += [(c, "") for c in re.split(r"\s*(?:,|&|\band\b)\s*", m.group(1).lower()) if c in codes - _CODE_WORDS]
     for m in _CODE.finditer(text):
         lang, region = m.group(1), m.group(2).lower()
         if lang in codes and (region in _REGIONS.values() or region == lang):
