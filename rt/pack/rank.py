@@ -707,8 +707,8 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
     weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was 63rd to 338th for such tasks."""
     if not query.languages or not TRANSLATING & query.keys.keys():
         return
-    from rt.index.i18n import language_of, same_language
-    locales = [(p, language_of(p)) for p in index.paths if kind_of(p) in ("locale", "source-locale") and not is_rt_own(p)]
+    from rt.index.i18n import same_language
+    locales = _locales(index)
     top = max(scores.values(), default=1.0)
     tails = ["/" + p.lstrip("./") for p in query.paths]
     for named in query.languages:
@@ -721,6 +721,12 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
             why.setdefault(path, []).append("the task names its language")
 
 
+def _locales(index) -> list[tuple[str, tuple[str, str]]]:
+    """The locale files (translations and the source's) with their language and region (`i18n.language_of`)."""
+    from rt.index.i18n import language_of
+    return [(p, language_of(p)) for p in index.paths if kind_of(p) in ("locale", "source-locale") and not is_rt_own(p)]
+
+
 def _add_language_lists(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
     """Where the task names a language and translations (as `_add_named_languages`), the files listing the project's
     languages (its language picker, the locales an i18n set-up loads: `src/i18n.js`, `shared/i18n/index.ts`,
@@ -729,10 +735,10 @@ def _add_language_lists(index, read, query: Query, scores: dict[str, float], why
     translation of a language listed already. Such a file says the English name or the quoted code (`"pt-BR"`) of at
     least LIST_LANGUAGES, and half, of the languages its locale files are in; a generated file's base64 holds every
     two letters, but not in quotes."""
-    from rt.index.i18n import LANGUAGES, language_of
+    from rt.index.i18n import LANGUAGES
     if not query.languages or not TRANSLATING & query.keys.keys():
         return
-    languages = {language_of(p)[0] for p in index.paths if kind_of(p) in ("locale", "source-locale")} - {""}
+    languages = {lang for _, (lang, _) in _locales(index)} - {""}
     if len(languages) < LIST_LANGUAGES:
         return
     least = max(LIST_LANGUAGES, len(languages) / 2)
