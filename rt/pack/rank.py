@@ -549,11 +549,12 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
     why: dict[str, list[str]] = {}
     _add_named_paths(index, query, scores, why)
     _add_named_translations(index, query, scores, why)
-    _add_named_languages(index, query, scores, why)
+    locales = _locales(index) if _names_translation(query) else []
+    _add_named_languages(index, query, locales, scores, why)
     _add_registries(index, text, query, scores, why)
     if scores and read is not None:
         _add_translations(index, read, query, scores, why)
-        _add_language_lists(index, read, query, scores, why)
+        _add_language_lists(index, read, query, locales, scores, why)
         _add_run_together(index, read, query, scores, why)
         _add_bumped(index, read, query, scores, why)
     paths = index.paths
@@ -582,7 +583,7 @@ def settle(index, text: str, pinned: list[str] = (), read=None, *, extracted=Non
     """
     query = parse_task(text, lambda w: bool(index.definitions(w) or index.definitions(w.lower())))
     shares = bool(query.paths or (query.phrases or query.bumps) and read is not None or LOCALE_WORDS & query.keys.keys()
-                  or query.languages and TRANSLATING & query.keys.keys())
+                  or _names_translation(query))
     settled = False
     while not settled:
         least = rank(index, text, pinned, read, whole=True, extracted=extracted)
@@ -698,17 +699,16 @@ def _add_named_translations(index, query: Query, scores: dict[str, float], why: 
         why.setdefault(path, []).append("the task names the translations")
 
 
-def _add_named_languages(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+def _add_named_languages(index, query: Query, locales: list[tuple[str, tuple[str, str]]], scores: dict[str, float],
+                         why: dict[str, list[str]]) -> None:
     """A language the task names, where it names translations too (TRANSLATING), lifts its locale files, at most
     NAMED_FILES, those the task's words chose first: by NAMED_LOCALE of the best score, or by PATH_HIT, as a named file,
     those of the region or script it names (`en-gb.json` for "Translated using Weblate (English (United Kingdom))", not
     `en-us.json`) and those whose path it names (BookStack's Crowdin commits "New translations entities.php (Spanish)":
     `lang/es/entities.php`, one of 40 `entities.php`, too many for the name alone). A translation of another language
-    weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was 63rd to 338th for such tasks."""
-    if not query.languages or not TRANSLATING & query.keys.keys():
-        return
+    weighs little (KIND's "locale"): jellyfin-web's `en-gb.json` was 63rd to 338th for such tasks. `locales` are
+    `_locales`' where the task names such a language (`_names_translation`), else none."""
     from rt.index.i18n import same_language
-    locales = _locales(index)
     top = max(scores.values(), default=1.0)
     tails = ["/" + p.lstrip("./") for p in query.paths]
     for named in query.languages:
@@ -721,24 +721,28 @@ def _add_named_languages(index, query: Query, scores: dict[str, float], why: dic
             why.setdefault(path, []).append("the task names its language")
 
 
+def _names_translation(query: Query) -> bool:
+    """Whether the task names a language and a word of translating (TRANSLATING): the language is the translation's."""
+    return bool(query.languages and TRANSLATING & query.keys.keys())
+
+
 def _locales(index) -> list[tuple[str, tuple[str, str]]]:
     """The locale files (translations and the source's) with their language and region (`i18n.language_of`)."""
     from rt.index.i18n import language_of
     return [(p, language_of(p)) for p in index.paths if kind_of(p) in ("locale", "source-locale") and not is_rt_own(p)]
 
 
-def _add_language_lists(index, read, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
+def _add_language_lists(index, read, query: Query, locales: list[tuple[str, tuple[str, str]]], scores: dict[str, float],
+                        why: dict[str, list[str]]) -> None:
     """Where the task names a language and translations (as `_add_named_languages`), the files listing the project's
     languages (its language picker, the locales an i18n set-up loads: `src/i18n.js`, `shared/i18n/index.ts`,
     `languages.json`) but not that one gain NAMED_LOCALE of the best score, the NAMED_FILES listing most: "Add Hebrew
     language support" registers the language there; "Translated using Weblate (English (United Kingdom))" edits the
     translation of a language listed already. Such a file says the English name or the quoted code (`"pt-BR"`) of at
     least LIST_LANGUAGES, and half, of the languages its locale files are in; a generated file's base64 holds every
-    two letters, but not in quotes."""
+    two letters, but not in quotes. `locales` as `_add_named_languages` takes them."""
     from rt.index.i18n import LANGUAGES
-    if not query.languages or not TRANSLATING & query.keys.keys():
-        return
-    languages = {lang for _, (lang, _) in _locales(index)} - {""}
+    languages = {lang for _, (lang, _) in locales} - {""}
     if len(languages) < LIST_LANGUAGES:
         return
     least = max(LIST_LANGUAGES, len(languages) / 2)
