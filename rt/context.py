@@ -603,7 +603,8 @@ def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:
 # ---------------------------------------------------------------- commands and the functions hooks call
 
 def _view(ctx, text: str, paths: list[str], idx=None) -> View:
-    """The view of `text` with `paths` pinned, on `idx` (default: the index, built or updated as needed)."""
+    """The view of `text` with `paths` pinned, on `idx` (default: the index, built or updated as needed). The text
+    keeps its lines: the ranking reads its first paragraph apart (`parse_task`)."""
     from rt.index import index
     pinned = []
     idx = idx or index.load(ctx)
@@ -614,7 +615,7 @@ def _view(ctx, text: str, paths: list[str], idx=None) -> View:
             near = closest_paths(rel, idx.paths)
             raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))
         pinned.append(rel)
-    return View(ctx, idx, " ".join(text.split()), pinned)
+    return View(ctx, idx, text.strip(), pinned)
 
 
 def task_files(ctx, task: dict) -> tuple[View, tuple[str, str]]:

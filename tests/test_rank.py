@@ -793,3 +793,23 @@ def test_angulars_extracted_messages_weigh_as_a_translation(project):
     order = ranked(project, "Fix: hide some saved view operations on management page without permissions")
     assert order[0] == "src-ui/src/app/management-list.component.ts"
     assert kind_of("src-ui/messages.xlf") == kind_of("src-ui/src/locale/messages.de_DE.xlf") == "locale"
+
+
+def test_words_said_only_below_the_first_paragraph_weigh_less(project):
+    """A commit message or a request opens with its goal; the paragraphs below it give details ("Remove unused
+    code", "Was wrongfully commited"), whose words, said only there, must not outweigh the goal's."""
+    for i in range(30):
+        project.write(f"src/views/view{i}.ts", f"export const view{i} = () => render('{i}');\n")
+    project.write("src/recipe/ingredients.ts", "// the ingredients of a recipe\nexport function ingredients(recipe, mode) {\n"
+                                               "  return mode === 'edit' ? recipe.ingredients : recipe.ingredients.slice(0, 3);\n}\n")
+    project.write("src/theme.ts", "// unused code, commited by mistake: unused until the theme has a mode\n"
+                                  "export const unused = 'code';\nexport function commited(mode) { return mode; }\n")
+    project.init_git()
+    task = "Always show ingredients in edit mode\n\n* Remove unused code\n\nWas wrongfully commited"
+    assert ranked(project, task)[0] == "src/recipe/ingredients.ts"
+    assert ranked(project, " ".join(task.split()))[0] == "src/theme.ts"   # the same words in one paragraph
+    q = parse_task(task)
+    assert q.keys["ingredient"] == 1.0 and q.keys["unus"] < 1.0 and q.details == {"unus", "cod", "wrongfully", "commit"}
+    merged = parse_task("Merge pull request #12 from jane/fix-search\n\nSupport searching for tv programs")
+    assert not merged.details and merged.keys["program"] == 1.0   # a merge's first line says no goal: the task is below
+    assert parse_task("fix crash\n\nin `parse_config()` and parseConfig").keys["parseconfig"] == 2.0   # a name: as said

@@ -2,7 +2,8 @@
 
 The task's words become weighted keys: identifiers as written (`snake_case`, `camelCase`, `Class.method`,
 paths) weigh most and are kept whole; plain words are stemmed lightly and stop words dropped unless the
-repository defines a name equal to one; words of URLs and quoted data weigh little. Only the files the
+repository defines a name equal to one; words of URLs and quoted data weigh little, and so do plain words said only
+below the task's first paragraph, which says the goal (the pack's lines weigh them as any word). Only the files the
 keys' posting lists name are scored, so the cost follows the matches, not the tree. A file scores BM25F:
 per key, its occurrences in the text (gently normalised by length) plus a match in its file name, its
 folders or its definitions' names, saturating together, times the key's rarity (a path match also
@@ -50,6 +51,7 @@ W = {
     "quoted": 0.5,    # a word inside quotes: example data, or UI text (which has its own channel)
     "url": 0.2,       # a word of a URL
     "stop": 0.5,      # a stop word that is also a defined name
+    "body": 0.4,      # a plain word said only below the task's first paragraph: details, not the goal
 }
 """Weight of a task word by where it stands in the task."""
 B = 0.5
@@ -218,13 +220,14 @@ class Query:
     the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`), and the
     languages it names with their region or script (`pt`, `br`: `languages`)."""
 
-    __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps", "languages")
+    __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps", "languages", "details")
 
     def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str],
                  scope: str = "", bumps: list[tuple[str, str | None]] | None = None,
                  languages: list[tuple[str, str]] | None = None):
         self.keys, self.shown, self.paths, self.phrases, self.scope = keys, shown, paths, phrases, scope
         self.bumps, self.languages = bumps or [], languages or []
+        self.details: frozenset[str] = frozenset()
 
     @property
     def words(self) -> list[str]:
@@ -291,6 +294,10 @@ _CODE_RUN = re.compile(r"\b([A-Za-z]{2,3}(?:\s*(?:,|&|\band\b)\s*[A-Za-z]{2,3})*
 """Bare language codes said right before a word of translating ("add fa locale", "add nl and tr translations")."""
 _CODE_WORDS = frozenset({"be", "he", "hi", "id", "is", "it", "my", "ms", "uk"})
 """Codes that are English words (or a region: "UK"), never taken bare."""
+_PARAGRAPH = re.compile(r"\n[ \t]*\n")
+"""Where a task's first paragraph ends (a commit message's subject line, a request's opening ask)."""
+_MERGE = re.compile(r"\s*(?:merge|backport)\s+(?:pull\s+request|branch)\b", re.IGNORECASE)
+"""A first line saying only what was merged ("Merge pull request #12 from jane/fix-search"): the task is below it."""
 _EXT = re.compile(r"\.(py|pyi|js|jsx|ts|tsx|mjs|cjs|go|rs|java|c|h|cc|cpp|hpp|cs|kt|swift|rb|php|vue|svelte|html|css|"
                   r"scss|less|json|ya?ml|toml|md|sql|graphql|proto|sh|lock)$")
 
@@ -352,8 +359,17 @@ def parse_task(text: str, defined=None) -> Query:
     folder = _BUMP_IN.search(text)
     bumps = [(m.group(1), folder.group(1).strip("/") if folder else None) for m in _BUMP.finditer(text)
              if m.group(1).lower() not in _NO_DEPENDENCY]
-    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
-                 bumps, _languages(text))
+    first = _PARAGRAPH.split(text.strip(), 1)   # the first paragraph: a commit's subject, a request's ask
+    details = frozenset()
+    if len(first) == 2 and first[1].strip() and not _MERGE.match(first[0]):
+        said = parse_task(first[0], defined).keys
+        details = frozenset(k for k, weight in keys.items() if k not in said and weight <= W["word"])
+        for key in details:
+            keys[key] *= W["body"]
+    query = Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
+                  bumps, _languages(text))
+    query.details = details
+    return query
 
 
 def _languages(text: str) -> list[tuple[str, str]]:
@@ -499,7 +515,8 @@ def rank(index, text: str, pinned: list[str] = (), read=None, *, whole: bool = F
         if not (body or where or names):
             continue
         usable(fid for lst in lists for fid, _ in lst)
-        idf = weights[key] = weight * _idf(n, max(map(len, lists)))
+        idf = weight * _idf(n, max(map(len, lists)))
+        weights[key] = idf / W["body"] if key in query.details else idf   # the pack's lines: a detail weighs as any word
         rarity = min(1.0, _idf(n, len(where)) / (idf / weight)) ** NAME_RARITY if where else 0.0
         w_name, w_folder = W_NAME * rarity, W_FOLDER * rarity
         if any(0 < len(p) <= limit for p in lists):
