@@ -810,6 +810,9 @@ def test_words_said_only_below_the_first_paragraph_weigh_less(project):
     assert ranked(project, " ".join(task.split()))[0] == "src/theme.ts"   # the same words in one paragraph
     q = parse_task(task)
     assert q.keys["ingredient"] == 1.0 and q.keys["unus"] < 1.0 and q.details == {"unus", "cod", "wrongfully", "commit"}
+    asked = []   # each stop word looked up once (a cold /runtask counts them: `context.PARTIAL_WORDS`)
+    parse_task(task.replace("Always", "Always make"), asked.append)
+    assert "make" in asked and len(asked) == len(set(asked))
     merged = parse_task("Merge pull request #12 from jane/fix-search\n\nSupport searching for tv programs")
     assert not merged.details and merged.keys["program"] == 1.0   # a merge's first line says no goal: the task is below
     assert parse_task("fix crash\n\nin `parse_config()` and parseConfig").keys["parseconfig"] == 2.0   # a name: as said

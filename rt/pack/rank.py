@@ -217,17 +217,17 @@ class Query:
     """The task's words: ranking key -> weight (`keys`) and -> the task's word it came from (`shown`),
     the path-like words (`paths`), quoted texts of several words a locale file may hold (`phrases`),
     the scope its first line names (`caddyhttp: ...`, `fix(tsdb): ...`), folded as `_folded` folds names, and
-    the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`), and the
-    languages it names with their region or script (`pt`, `br`: `languages`)."""
+    the dependencies it bumps with the folder it names for them ("" the top, None where it names none: `bumps`), the
+    languages it names with their region or script (`pt`, `br`: `languages`), and the keys said only below its first
+    paragraph, weighed less (`details`)."""
 
     __slots__ = ("keys", "shown", "paths", "phrases", "scope", "bumps", "languages", "details")
 
     def __init__(self, keys: dict[str, float], shown: dict[str, str], paths: list[str], phrases: list[str],
                  scope: str = "", bumps: list[tuple[str, str | None]] | None = None,
-                 languages: list[tuple[str, str]] | None = None):
+                 languages: list[tuple[str, str]] | None = None, details: frozenset[str] = frozenset()):
         self.keys, self.shown, self.paths, self.phrases, self.scope = keys, shown, paths, phrases, scope
-        self.bumps, self.languages = bumps or [], languages or []
-        self.details: frozenset[str] = frozenset()
+        self.bumps, self.languages, self.details = bumps or [], languages or [], details
 
     @property
     def words(self) -> list[str]:
@@ -359,17 +359,21 @@ def parse_task(text: str, defined=None) -> Query:
     folder = _BUMP_IN.search(text)
     bumps = [(m.group(1), folder.group(1).strip("/") if folder else None) for m in _BUMP.finditer(text)
              if m.group(1).lower() not in _NO_DEPENDENCY]
-    first = _PARAGRAPH.split(text.strip(), 1)   # the first paragraph: a commit's subject, a request's ask
-    details = frozenset()
-    if len(first) == 2 and first[1].strip() and not _MERGE.match(first[0]):
-        said = parse_task(first[0], defined).keys
-        details = frozenset(k for k, weight in keys.items() if k not in said and weight <= W["word"])
-        for key in details:
-            keys[key] *= W["body"]
-    query = Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
-                  bumps, _languages(text))
-    query.details = details
-    return query
+    details = _details(text, keys)
+    for key in details:
+        keys[key] *= W["body"]
+    return Query(keys, shown, list(dict.fromkeys(paths)), sorted(set(phrases)), _folded(scope.rsplit("/", 1)[-1]) if scope else "",
+                 bumps, _languages(text), details)
+
+
+def _details(text: str, keys: dict[str, float]) -> frozenset[str]:
+    """The keys of plain words said only below the task's first paragraph (a commit's body, a request's details),
+    which says the goal; none where the first line says only what was merged."""
+    first = _PARAGRAPH.split(text.strip(), 1)
+    if len(first) < 2 or not first[1].strip() or _MERGE.match(first[0]):
+        return frozenset()
+    said = parse_task(first[0], lambda word: True).keys   # its stop words too, and no look-up made again
+    return frozenset(k for k, weight in keys.items() if k not in said and weight <= W["word"])
 
 
 def _languages(text: str) -> list[tuple[str, str]]:
