@@ -121,6 +121,47 @@ def test_a_scope_naming_a_file_without_its_ending_leads_to_that_file(project):
     assert ranked(project, "web/index: paging doesn't respect the private count")[0] != "web/p0/index.ts"
 
 
+def test_a_folder_the_task_names_leads_to_the_code_right_in_it(project):
+    """fiber's "feat(middleware/proxy): Add DialDualStack option for upstream IPv6 support" edits
+    `middleware/proxy/config.go` (16th before: files saying "proxy", "stack" and "option" led, and the folder's
+    path, naming a doc `docs/api/middleware/proxy.md` without its ending, lifted only that); gogs' "vendor: update
+    github.com/gogs/git-module" edits the vendored copy, which weighs as vendored code otherwise. Its tests and its
+    other files stay where their words put them; a folder path ending many folders lifts none."""
+    project.write("middleware/proxy/proxy.go", "package proxy\n\n// Balancer forwards to an upstream.\n"
+                                               "func Balancer(c Config) Handler { return nil }\n")
+    project.write("middleware/proxy/config.go", "package proxy\n\n// Config defines the config for middleware.\n"
+                                                "type Config struct {\n\tServers []string\n}\n")
+    project.write("middleware/proxy/proxy_test.go", "package proxy\n\nfunc Test_Proxy(t *testing.T) {}\n")
+    project.write("docs/api/middleware/proxy.md", "# Proxy\n\nProxy middleware forwards requests to upstream servers.\n")
+    project.write("ctx.go", "package fiber\n\n// IsProxyTrusted says whether the proxy option trusts IPv6 on the stack.\n"
+                            "func IsProxyTrusted(option string, stack int) bool { return option == \"IPv6\" && stack > 0 }\n")
+    project.write("client/client.go", "package client\n\n// SetDial sets the dial option of the proxy stack.\n"
+                                      "func SetDial(option string) {}\n\n// SetProxyURL sets the upstream proxy.\n"
+                                      "func SetProxyURL(upstream string) {}\n")
+    project.write("app.go", "package fiber\n\n// Stack holds the middleware stack and its options for IPv6 dial.\n"
+                            "type Stack struct{ Options []string }\n")
+    for name in ("commit", "git", "repo_commit", "submodule", "tree"):
+        project.write(f"vendor/github.com/gogs/git-module/{name}.go", f"package git\n\nfunc {name.title()}() {{}}\n")
+    project.write("vendor/github.com/gogs/git-module/LICENSE", "MIT License: update, module, git\n")
+    project.write("models/repo.go", "package models\n\n// UpdateRepository updates the git module of a repository.\n"
+                                    "func UpdateRepository(module string) { git.Update(module) }\n")
+    for i in range(4):
+        project.write(f"pkg{i}/a/util/util.go", f"package util\n\n// Helper{i} trims the proxy option.\nfunc Helper{i}() {{}}\n")
+    for i in range(30):
+        project.write(f"other/f{i}.go", f"package other\n\nfunc F{i}() int {{ return {i} }}\n")
+    project.init_git()
+    top = ranked(project, "feat(middleware/proxy): Add DialDualStack option for upstream IPv6 support")
+    assert set(top[:2]) == {"middleware/proxy/proxy.go", "middleware/proxy/config.go"}
+    assert "middleware/proxy/proxy_test.go" not in top[:3]   # its test is no code to lift
+    vendored = ranked(project, "vendor: update github.com/gogs/git-module")
+    assert all(p.startswith("vendor/github.com/gogs/git-module/") and p.endswith(".go") for p in vendored[:3])
+    lifted = [r["path"] for r in project.rt_json("pack", "vendor: update github.com/gogs/git-module")["ranked"]
+              if any("in the folder the task names" in why for why in r.get("why", []))]
+    assert lifted == vendored[:3]   # three files of the folder, not its licence
+    util = project.rt_json("pack", "fix(a/util): trim the proxy option")["ranked"]
+    assert not any("in the folder the task names" in why for r in util for why in r.get("why", []))
+
+
 def test_string_literals_in_a_code_span_are_example_data():
     """`click.Choice(["foo", "bar"])` names code (`Choice`) and example values (`foo`, `bar`): the values
     weigh as quoted words, the code as identifiers."""

@@ -125,6 +125,8 @@ RANKED = 200
 """The ranking holds at least the best this many files: past them no file can move up by its kind."""
 PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
+FOLDER_FILES = 3
+"""At most this many files right in a folder the task names gain PATH_HIT, those scoring best."""
 RUN_PIECE = 4
 """The shortest word a task word run together from two is split into (`widthoverride`: `width`, `override`)."""
 RUN_FILES = 20
@@ -702,6 +704,30 @@ def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[st
             for p in hits:
                 scores[p] = scores.get(p, 0.0) + PATH_HIT * top
                 why.setdefault(p, []).append(f"named in the task as {named}")
+        if bare:
+            _add_named_folder(index, named, tail, top, scores, why)
+
+
+def _add_named_folder(index, named: str, tail: str, top: float, scores: dict[str, float],
+                      why: dict[str, list[str]]) -> None:
+    """A folder the task names (`feat(middleware/proxy): ...`, "vendor: update github.com/gogs/git-module") holds the
+    change: the best FOLDER_FILES files right in it (code, or vendored code: naming its path is what a task updating
+    it does) gain PATH_HIT of the best score, where at most three folders end so."""
+    from rt.index.langs import language
+    inside: dict[str, list[str]] = {}
+    for p in index.paths:
+        folder = p.rpartition("/")[0]
+        if not ("/" + folder).endswith(tail) or unranked(p):
+            continue
+        kind = kind_of(p)
+        if kind == "code" or kind == "vendored" and language(p) in CODE_LANGS:
+            inside.setdefault(folder, []).append(p)
+    if not 0 < len(inside) <= 3:
+        return
+    for files in inside.values():
+        for p in sorted(files, key=lambda f: (-scores.get(f, 0.0), f))[:FOLDER_FILES]:
+            scores[p] = scores.get(p, 0.0) + PATH_HIT * top
+            why.setdefault(p, []).append(f"in the folder the task names, {named}")
 
 
 def _add_named_translations(index, query: Query, scores: dict[str, float], why: dict[str, list[str]]) -> None:
