@@ -15,11 +15,12 @@ from collections import Counter
 from functools import cached_property
 
 from rt import budget, journal, state
-from rt.core import PathError, Result, RtError, UsageError, closest_paths, counted, is_test, read_text, to_rel
+from rt.core import (PathError, Result, RtError, UsageError, closest_paths, counted, git, git_paths, is_test, read_text,
+                     to_rel)
 from rt.index import history
 from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
 from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, extracted_apart, is_rt_own, like_commits, parse_task,
-                          rank, settle, short)
+                          rank, recent_work, settle, short)
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -46,12 +47,23 @@ class View:
             together = reading.result() if reading is not None else history.load(self.ctx.repo, self.ctx.store)
             ranking = ranker(self.index, self.text, self.pinned, self.read,
                              extracted=None if together is None else functools.partial(extracted_apart, together))
-            self._ranking = ranking if together is None else \
-                changed_with(like_commits(ranking, together, self.indexed), together, self.indexed)
+            if together is not None:
+                ranking = changed_with(like_commits(ranking, together, self.indexed), together, self.indexed)
+            self._ranking = recent_work(ranking, together, self.indexed, self._uncommitted() if ranking.vague else [])
         return self._ranking
 
     def read(self, path: str) -> str:
         return read_text(self.ctx.repo, path) or ""
+
+    def _uncommitted(self) -> list[str]:
+        """The files changed in the working tree since HEAD, staged or not, and the new ones git would add: asked
+        only for a vague task (`rank.recent_work`); none outside git."""
+        repo = self.ctx.repo
+        if not repo.is_git:
+            return []
+        changed = git(repo.root, "-c", "core.quotePath=false", "diff", "--name-only", "-z", "HEAD") or b""
+        new = git(repo.root, "ls-files", "-o", "--exclude-standard", "-z") or b""
+        return sorted(set(git_paths(changed)) | set(git_paths(new)))
 
     def _of_index(self, name: str, make):
         """A value worked out from the index's paths alone, kept on the index object (`Index.of_paths`): the hook
@@ -283,7 +295,7 @@ def section_relevant(view: View) -> list[str]:
     r = view.ranking
     lines = ["## Files that look relevant to the task"]
     if r.vague and not view.pinned:
-        return lines + [vague_notice(r)]
+        return lines + [vague_notice(r)] + recent_lines(r)
     for i, f in enumerate(r.files[:10], 1):
         lines.append(f"{i}. {f.path}" + (f" ({'; '.join(f.why)})" if f.why else ""))
     return lines + (["no file matches the task's words"] if not r.files else [])
@@ -310,6 +322,14 @@ def vague_notice(r: Ranking) -> str:
     return (f"The task description is too vague to choose files: none of its words picks out a few files "
             f"(words tried: {tried}). Name the files or folders with `--path P` (e.g. `rt pack \"<task>\" --path src/x.py`), "
             f"or describe the task with names that appear in the code: a function, a screen, a message.")
+
+
+def recent_lines(r: Ranking) -> list[str]:
+    """A vague task's lead files, the last commits' (`rank.recent_work`), as a numbered list; none when there are none."""
+    if not r.recent:
+        return []
+    return ["The files the last commits changed, newest first (the work going on; no word of the task chose them):"] + [
+        f"{i}. {f.path} ({'; '.join(f.why)})" for i, f in enumerate(r.files[:r.recent], 1)]
 
 
 def manifest_for(view: View) -> str:
@@ -491,7 +511,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
-        return Pack("\n".join(head + ["", vague_notice(r)]) + "\n", [], [], [], True)
+        return Pack("\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n", [], [], [], True)
     if r.vague:
         head.append(vague_notice(r))
     files, ranked_tests = _pack_files(r)

@@ -152,6 +152,35 @@ def test_vague_task_says_so_instead_of_padding(shop):
     assert "too vague" in shop.rt("manifest", "make it better please")
 
 
+def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
+    """linkwarden's "bug fixed", "minor fix": no word chooses, and the files the last commits changed are where such
+    a task most often is (4 of 6 of those tasks changed one). Listed newest first, not as code: nothing matches."""
+    for i in range(12):
+        project.write(f"app/m{i}.py", f"def f{i}():\n    return {i}\n")
+    project.write("tests/test_m.py", "def test_m():\n    pass\n")
+    project.init_git()   # the first commit adds every file: it says nothing of the work going on
+    project.write("app/m3.py", "def f3():\n    return 33\n")
+    project.write("app/m7.py", "def f7():\n    return 77\n")
+    project.git("commit", "-qam", "tweak")
+    project.write("app/m5.py", "def f5():\n    return 55\n")
+    project.write("tests/test_m.py", "def test_m():\n    assert True\n")
+    project.git("commit", "-qam", "more")
+    data = project.rt_json("pack", "bug fixed")
+    assert data["vague"] is True and data["files"] == [] and data["fragments"] == []
+    assert [r["path"] for r in data["ranked"][:3]] == ["app/m5.py", "app/m3.py", "app/m7.py"]   # no test
+    assert data["ranked"][0]["why"] == ["changed by the last commit"] and data["ranked"][1]["why"] == ["changed 2 commits back"]
+    assert "too vague" in data["pack"] and "1. app/m5.py (changed by the last commit)\n2. app/m3.py" in data["pack"]
+    assert "2. app/m3.py (changed 2 commits back)" in project.rt("manifest", "bug fixed")
+    assert ranked(project, "return 77 from f7")[0] == "app/m7.py"   # a task that chooses keeps its ranking
+    project.write("app/m9.py", "def f9():\n    return 99\n")   # work not committed yet leads
+    project.write("app/new.py", "def g():\n    return 0\n")
+    got = project.rt_json("pack", "minor fix")["ranked"]
+    assert [(r["path"], r["why"]) for r in got[:3]] == [("app/m9.py", ["changed in the working tree, not committed"]),
+                                                       ("app/new.py", ["changed in the working tree, not committed"]),
+                                                       ("app/m5.py", ["changed by the last commit"])]
+    assert ranked(project, "bug fixed", "--path", "app/m1.py") == ["app/m1.py"]   # so does a pinned one
+
+
 def test_path_pins_files_and_folders(shop):
     data = shop.rt_json("pack", "invoice numbering", "--path", "shop/views")
     assert data["files"][0] == "shop/views/cart.py"

@@ -75,6 +75,16 @@ def test_runtask_pins_paths_written_before_a_colon(project):
     assert "### src/shop/cart.py 1-2 of 2: function add\n1\tdef add(cart, item):\n" in text   # pinned: shown though no word matches it
 
 
+def test_a_vague_task_names_the_files_the_last_commits_changed(project):
+    project.write("src/cart.py", "def add(cart, item):\n    cart.append(item)\n")
+    project.write("src/invoice.py", "def total(items):\n    return sum(items)\n")
+    project.init_git()
+    project.write("src/invoice.py", "def total(items):\n    return round(sum(items), 2)\n")
+    project.git("commit", "-qam", "round")
+    text = runtask(project, "/runtask minor fix")
+    assert "pick out no files" in text and "The last commits changed, newest first: src/invoice.py." in text
+
+
 @pytest.mark.parametrize("prompt", ["/runtask fix: the total is wrong", "/runtask v2.0: bump the version"])
 def test_words_before_a_colon_that_name_no_path_stay_in_the_task(project, prompt):
     project.write("app.py", "x = 1\n")

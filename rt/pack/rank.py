@@ -142,6 +142,10 @@ LIKE = 0.4
 LIKE_COMMITS = 20
 """The most like commits that lend."""
 
+RECENT_FILES = 8
+"""A task whose words pick out no files ("Fix", "minor fix", "bug fixed") ranks this many files of the work going on,
+uncommitted first, then the last commits', newest first (`recent_work`): where such a task most likely is."""
+
 CODE_LANGS = frozenset({"python"}) | TOKENIZED | TAGGED
 """Languages of code: those rt reads, and those whose definitions come from ctags (`tags.TAGGED`, words only
 without it)."""
@@ -471,10 +475,13 @@ class Ranking:
 
     Plain classes here and in the pack: `dataclasses` costs more start-up than a warm `rt pack` spends ranking."""
 
-    __slots__ = ("files", "terms", "informative", "weights")
+    __slots__ = ("files", "terms", "informative", "weights", "recent")
 
-    def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float]):
+    def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float],
+                 recent: int = 0):
         self.files, self.terms, self.informative, self.weights = files, terms, informative, weights
+        self.recent = recent
+        """How many of the first files lead as the last commits' (`recent_work`), not by the task's words."""
 
     @property
     def vague(self) -> bool:
@@ -1028,6 +1035,36 @@ def like_commits(ranking: Ranking, history, indexed) -> Ranking:
     for p, gain in gained.items():
         scores[p] = scores.get(p, 0.0) + gain
     return _lent(ranking, scores, {p: (gain, "changed by past commits like the task") for p, gain in gained.items()})
+
+
+def recent_work(ranking: Ranking, history, indexed, uncommitted: list[str] = ()) -> Ranking:
+    """A vague task's ranking led by the files of the work going on, RECENT_FILES at most: those changed in the
+    working tree and not committed (`uncommitted`), then those the last commits changed, newest first (not tests,
+    not `unranked`, only files the index holds), each saying how recent. Its words choose nothing, and where work
+    is going on is the best guess of where it is. A task that chooses, or with pinned files, keeps its ranking."""
+    if not ranking.vague or any(not why.startswith(_BY_WORDS) for f in ranking.files for why in f.why):
+        return ranking   # a rule chose files (a path, a folder, the translations the task names), or a pin did
+    recent: dict[str, int] = {}
+    for i, paths in enumerate([list(uncommitted)] + (history.commits if history else [])):
+        for p in paths:
+            if p not in recent and _lendable(p, indexed, set()) and not is_test(p):
+                recent[p] = i
+        if len(recent) >= RECENT_FILES:
+            break
+    if not recent:
+        return ranking
+    chosen = list(recent)[:RECENT_FILES]
+    top = max([f.score for f in ranking.files] + [1.0])
+    said = {0: "changed in the working tree, not committed", 1: "changed by the last commit"}
+    files = [Ranked(p, round(top * (2 - k / len(chosen)), 4), [said.get(recent[p], f"changed {recent[p]} commits back")])
+             for k, p in enumerate(chosen)]
+    return Ranking(files + [f for f in ranking.files if f.path not in chosen], ranking.terms, ranking.informative,
+                   ranking.weights, len(files))
+
+
+_BY_WORDS = ("path: ", "defines: ", "text: ", "changed with ", "changed by past commits like the task")
+"""How a file's reasons start when only its words ranked it (`_reasons`), or a share the best files lent it: a vague
+task's files so ranked choose nothing."""
 
 
 def _lendable(path: str, indexed, pinned: set[str]) -> bool:
