@@ -325,10 +325,10 @@ def vague_notice(r: Ranking) -> str:
 
 
 def recent_lines(r: Ranking) -> list[str]:
-    """A vague task's lead files, the last commits' (`rank.recent_work`), as a numbered list; none when there are none."""
+    """A vague task's lead files, the work going on (`rank.recent_work`), as a numbered list; none when there are none."""
     if not r.recent:
         return []
-    return ["The files the last commits changed, newest first (the work going on; no word of the task chose them):"] + [
+    return ["The files of the work going on, newest first (no word of the task chose them):"] + [
         f"{i}. {f.path} ({'; '.join(f.why)})" for i, f in enumerate(r.files[:r.recent], 1)]
 
 

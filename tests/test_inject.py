@@ -82,7 +82,7 @@ def test_a_vague_task_names_the_files_the_last_commits_changed(project):
     project.write("src/invoice.py", "def total(items):\n    return round(sum(items), 2)\n")
     project.git("commit", "-qam", "round")
     text = runtask(project, "/runtask minor fix")
-    assert "pick out no files" in text and "The last commits changed, newest first: src/invoice.py." in text
+    assert "pick out no files" in text and "The work going on (not committed, then the last commits), newest first: src/invoice.py." in text
 
 
 @pytest.mark.parametrize("prompt", ["/runtask fix: the total is wrong", "/runtask v2.0: bump the version"])

@@ -563,7 +563,8 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
         head.append(f"The task's words pick out no files (words tried: {tried}): find the code with `rt find \"<text>\"`, "
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         if r.recent:
-            head.append("The last commits changed, newest first: " + ", ".join(f.path for f in r.files[:r.recent]) + ".")
+            head.append("The work going on (not committed, then the last commits), newest first: "
+                        + ", ".join(f.path for f in r.files[:r.recent]) + ".")
         return "\n".join(head + [more]) + "\n"
     frags = _candidates(view, weights)
     code, shown = _code(view, frags)

@@ -480,8 +480,7 @@ class Ranking:
     def __init__(self, files: list[Ranked], terms: list[str], informative: list[str], weights: dict[str, float],
                  recent: int = 0):
         self.files, self.terms, self.informative, self.weights = files, terms, informative, weights
-        self.recent = recent
-        """How many of the first files lead as the last commits' (`recent_work`), not by the task's words."""
+        self.recent = recent   # how many of the first files lead as the work going on (`recent_work`), not by words
 
     @property
     def vague(self) -> bool:
