@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from rt.index.terms import keys_of_word, stem
-from rt.pack.rank import kind_of, parse_task
+from rt.pack.rank import kind_of, parse_task, unranked
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 from genrepo import generate  # noqa: E402
@@ -777,6 +777,10 @@ def test_a_lock_file_is_never_ranked_unless_the_task_names_it(project):
     assert "Cargo.lock" not in ranked(project, "Use once_cell instead of lazy_static")
     assert ranked(project, "Use once_cell instead of lazy_static")[0] == "src/assets.rs"
     assert ranked(project, "update Cargo.lock for once_cell")[0] == "Cargo.lock"
+    locks = ["yarn.lock", "web/package-lock.json", "pnpm-lock.yaml", "a/b-lock.yml", "bun.lockb", "go.sum", "ios/Package.resolved",
+             "gradle.lockfile", "src/App/packages.lock.json", "npm-shrinkwrap.json", "Gemfile.lock"]
+    others = ["src/lock.ts", "src/clock.rs", "docs/go.sum.md", "third_party/x/yarn.lock", "lock.json", "a/package.json"]
+    assert all(unranked(p) for p in locks) and not any(unranked(p) for p in others)   # a vendored copy's is vendored code
 
 
 def test_a_word_no_file_holds_run_together_from_two_looks_for_both(project):

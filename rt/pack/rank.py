@@ -180,8 +180,14 @@ def is_rt_own(path: str) -> bool:
 
 def unranked(path: str) -> bool:
     """Whether a file never gets a score by its words nor a share lent: rt's own, and a lock file (`yarn.lock`
-    changes with every `package.json`)."""
-    return is_rt_own(path) or kind_of(path) == "lock"
+    changes with every `package.json`). Asked of every file a task's words hit: a path not ending as a lock file
+    can end (`_LOCK_ENDS`, a test in C) is no lock file, with no look at its kind."""
+    return is_rt_own(path) or path.endswith(_LOCK_ENDS) and kind_of(path) == "lock"
+
+
+_LOCK_ENDS = (".lock", "-lock.json", "-lock.yaml", "-lock.yml", "bun.lockb", "go.sum", "npm-shrinkwrap.json",
+              "Package.resolved", "gradle.lockfile", "packages.lock.json")
+"""How every path `_LOCK` matches ends."""
 
 
 _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", "l10n", "intl", "lproj")
