@@ -67,6 +67,17 @@ def test_runtask_puts_the_tasks_code_into_the_first_request(repo):
     assert repo.rt_json("status")["task"]["state"] == "ready"  # started with its baseline
 
 
+def test_a_vague_runtask_gives_the_model_the_files_of_the_work_going_on(repo):
+    repo.write("util.py", UTIL + "\n\ndef other():\n    return 2\n")
+    repo.git("commit", "-qam", "other helper")
+    repo.write("app.py", APP + "\n\ndef mean(xs):\n    return total(xs) / len(xs)\n")   # not committed yet
+    run = run_claude(repo.root, repo.home, "/runtask minor fix", [[text("ok")]])
+    assert run.code == 0, run.stderr
+    first = seen(run.turns[0])
+    assert "The task's words pick out no files" in first
+    assert "The work going on (not committed, then the last commits), newest first: app.py, util.py." in first
+
+
 def test_in_scope_edit_goes_through_and_its_new_lint_error_reaches_the_next_request(repo):
     planned(repo, "app.py")
     script = [[edit(repo, "app.py", "def total", "import os\n\n\ndef total")], [text("done")]]
