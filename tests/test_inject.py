@@ -75,7 +75,7 @@ def test_runtask_pins_paths_written_before_a_colon(project):
     assert "### src/shop/cart.py 1-2 of 2: function add\n1\tdef add(cart, item):\n" in text   # pinned: shown though no word matches it
 
 
-def test_a_vague_task_names_the_files_the_last_commits_changed(project):
+def test_a_vague_task_names_the_files_of_the_work_going_on(project):
     project.write("src/cart.py", "def add(cart, item):\n    cart.append(item)\n")
     project.write("src/invoice.py", "def total(items):\n    return sum(items)\n")
     project.init_git()
