@@ -18,9 +18,9 @@ from rt import budget, journal, state
 from rt.core import (PathError, Result, RtError, UsageError, closest_paths, counted, git, git_paths, is_test, read_text,
                      to_rel)
 from rt.index import history
-from rt.pack.fragments import Fragment, Parts, as_keys, fragments, is_import
-from rt.pack.rank import (CODE_LANGS, Ranking, changed_with, extracted_apart, is_rt_own, like_commits, parse_task,
-                          rank, recent_work, settle, short)
+from rt.pack.fragments import Fragment, Parts, as_keys, changed_fragments, fragments, is_import
+from rt.pack.rank import (CODE_LANGS, NOT_COMMITTED, Ranking, changed_with, extracted_apart, is_rt_own, like_commits,
+                          parse_task, rank, recent_work, settle, short)
 
 MANIFEST_CHARS = 6000
 PACK_CHARS = 18000
@@ -511,7 +511,12 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
-        return Pack("\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n", [], [], [], True)
+        notice = "\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n"
+        code = _recent_code(view, r, PACK_CHARS - len(notice) - 20)
+        frags = [f for p in code for f in code[p]]
+        return Pack(notice + _block("Code", "".join(render_file(p, code[p], _why_of(r, p)) for p in code)),
+                    list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
+                                 for f in frags], [], True)
     if r.vague:
         head.append(vague_notice(r))
     files, ranked_tests = _pack_files(r)
@@ -605,6 +610,32 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
     return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
                                    for f in frags], dropped, r.vague, asked)
+
+
+def _recent_code(view: View, r: Ranking, room: int) -> dict[str, list[Fragment]]:
+    """The code of a vague task's lead files (the work going on, `rank.recent_work`) where each was changed last
+    (`history.changed_lines`): the lines a task saying only "bug fixed" most likely revisits. In their order,
+    within `room` characters."""
+    recent = r.files[:r.recent]
+    spans = history.changed_lines(view.ctx.repo, [f.path for f in recent], {f.path for f in recent if f.why == [NOT_COMMITTED]})
+    out: dict[str, list[Fragment]] = {}
+    used = 0
+    for f in recent:
+        why = "; ".join(f.why)
+        frags: list[Fragment] = []
+        for frag in changed_fragments(f.path, view.read(f.path), spans[f.path]) if f.path in spans else []:
+            cost = len(render_file(f.path, frags + [frag], why)) - len(render_file(f.path, frags, why))
+            if used + cost > room:
+                break
+            frags.append(frag)
+            used += cost
+        if frags:
+            out[f.path] = frags
+    return out
+
+
+def _why_of(r: Ranking, path: str) -> str:
+    return next(("; ".join(f.why) for f in r.files if f.path == path), "")
 
 
 def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:

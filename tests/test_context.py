@@ -154,7 +154,7 @@ def test_vague_task_says_so_instead_of_padding(shop):
 
 def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
     """linkwarden's "bug fixed", "minor fix": no word chooses, and the files the last commits changed are where such
-    a task most often is (4 of 6 of those tasks changed one). Listed newest first, not as code: nothing matches."""
+    a task most often is (4 of 6 of those tasks changed one). Listed newest first, and shown where each changed."""
     for i in range(12):
         project.write(f"app/m{i}.py", f"def f{i}():\n    return {i}\n")
     project.write("tests/test_m.py", "def test_m():\n    pass\n")
@@ -166,7 +166,10 @@ def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
     project.write("tests/test_m.py", "def test_m():\n    assert True\n")
     project.git("commit", "-qam", "more")
     data = project.rt_json("pack", "bug fixed")
-    assert data["vague"] is True and data["files"] == [] and data["fragments"] == []
+    assert data["vague"] is True and data["files"] == ["app/m5.py", "app/m3.py", "app/m7.py"]   # where each changed
+    assert data["fragments"][0] == {"path": "app/m5.py", "start": 1, "end": 2, "of": 2, "what": "changed here"}
+    assert "### app/m5.py (2 lines; changed by the last commit)\nlines 1-2: changed here\n```\ndef f5():\n    return 55\n" \
+        in data["pack"]
     assert [r["path"] for r in data["ranked"][:3]] == ["app/m5.py", "app/m3.py", "app/m7.py"]   # no test
     assert data["ranked"][0]["why"] == ["changed by the last commit"] and data["ranked"][1]["why"] == ["changed 2 commits back"]
     assert "too vague" in data["pack"] and "1. app/m5.py (changed by the last commit)\n2. app/m3.py" in data["pack"]
@@ -178,6 +181,13 @@ def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
     assert [(r["path"], r["why"]) for r in got[:3]] == [("app/m9.py", ["changed in the working tree, not committed"]),
                                                        ("app/new.py", ["changed in the working tree, not committed"]),
                                                        ("app/m5.py", ["changed by the last commit"])]
+    project.write("app/long.py", "".join(f"X{i} = {i}\n" for i in range(1, 101)))
+    project.git("add", "app/long.py")
+    project.git("commit", "-qm", "long")
+    project.write("app/long.py", project.read("app/long.py").replace("X80 = 80", "X80 = 81"))
+    frags = project.rt_json("pack", "minor fix")["fragments"]
+    assert {"path": "app/long.py", "start": 77, "end": 83, "of": 100, "what": "changed here"} in frags   # against HEAD
+    assert {"path": "app/new.py", "start": 1, "end": 2, "of": 2, "what": "changed here"} in frags   # new: from its start
     assert ranked(project, "bug fixed", "--path", "app/m1.py") == ["app/m1.py"]   # so does a pinned one
 
 

@@ -76,6 +76,7 @@ def test_a_vague_runtask_gives_the_model_the_files_of_the_work_going_on(repo):
     first = seen(run.turns[0])
     assert "The task's words pick out no files" in first
     assert "The work going on (not committed, then the last commits), newest first: app.py, util.py." in first
+    assert "### app.py 1-6 of 6: changed here\n1\tdef total(xs):\n2\t    return sum(xs)\n3\t\n4\t\n5\tdef mean(xs):\n" in first
 
 
 def test_in_scope_edit_goes_through_and_its_new_lint_error_reaches_the_next_request(repo):

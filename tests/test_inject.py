@@ -83,6 +83,8 @@ def test_a_vague_task_names_the_files_of_the_work_going_on(project):
     project.git("commit", "-qam", "round")
     text = runtask(project, "/runtask minor fix")
     assert "pick out no files" in text and "The work going on (not committed, then the last commits), newest first: src/invoice.py." in text
+    assert "## Where the work going on changed last (numbered as Read shows it)\n### src/invoice.py 1-2 of 2: changed here\n" \
+           "1\tdef total(items):\n2\t    return round(sum(items), 2)\n" in text
 
 
 @pytest.mark.parametrize("prompt", ["/runtask fix: the total is wrong", "/runtask v2.0: bump the version"])

@@ -67,6 +67,56 @@ def _files(root, commits: list[str]) -> dict[str, list] | None:
     return files
 
 
+WHOLE = 1 << 30
+"""The end of a range covering a file whatever its length (its reader cuts it)."""
+CHANGED_COMMITS = 30
+"""The last commits `changed_lines` looks through for a file's newest change."""
+_HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def changed_lines(repo, paths: list[str], uncommitted: set[str]) -> dict[str, list[tuple[int, int]]]:
+    """Where each of `paths` was changed last, as line ranges of the file as it is now (1-based, inclusive; a
+    removal as the lines either side of it): for those in `uncommitted`, against HEAD; for the others, by the
+    newest of the last CHANGED_COMMITS commits changing them (no later commit changed them, so its lines are
+    the file's now). What a vague task's pack shows of the work going on. None found: no entry."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    if not repo.is_git or not paths:
+        return out
+    now = [p for p in paths if p in uncommitted]
+    before = [p for p in paths if p not in uncommitted]
+    if now:
+        diff = git(repo.root, "-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", *now)
+        _ranges(diff, out)
+        for p in now:   # a new file git does not track yet: all of it is the change, from its start
+            out.setdefault(p, [(1, WHOLE)])
+    if before:
+        log = git(repo.root, "-c", "core.quotePath=false", "log", "--no-merges", f"-n{CHANGED_COMMITS}", "-p", "-U0",
+                  "--no-color", "--no-ext-diff", "--format=%x01", "--", *before)
+        for commit in (log or b"").split(b"\x01")[1:]:
+            got: dict[str, list[tuple[int, int]]] = {}
+            _ranges(commit, got)
+            for path, spans in got.items():
+                out.setdefault(path, spans)   # the newest commit changing the file is the first
+    return {p: out[p] for p in paths if out.get(p)}
+
+
+def _ranges(diff: bytes | None, out: dict[str, list[tuple[int, int]]]) -> None:
+    """Each file's new-side line ranges in a `-U0` diff: a file's header (`diff --git`, then `+++ b/PATH`, or
+    `/dev/null` for a file removed), then its hunks."""
+    path, header = None, False
+    for line in (diff or b"").decode("utf-8", "surrogateescape").split("\n"):
+        if line.startswith("diff --git "):
+            path, header = None, True
+        elif header and line.startswith("+++ "):
+            header = False
+            path = line[6:] if line.startswith("+++ b/") else None
+        elif path is not None and line.startswith("@@"):
+            m = _HUNK.match(line)
+            if m:
+                start, count = int(m.group(1)), int(m.group(2) or 1)
+                out.setdefault(path, []).append((start, start + count - 1) if count else (max(1, start), start + 1))
+
+
 def load(repo, store) -> History | None:
     """The recent history at HEAD: kept, or brought up to date, reading only the commits not kept; None
     outside git or without commits. The same as a first read at that HEAD, whatever was kept before."""

@@ -367,6 +367,28 @@ def _depth(line: str) -> int:
     return line.count("(") + line.count("{") - line.count(")") - line.count("}")
 
 
+CHANGED_CONTEXT = 3
+CHANGED_LINES = 40
+"""Where a file was changed last (a vague task's work going on): this many lines either side of each change, at
+most this many lines a change."""
+
+
+def changed_fragments(path: str, text: str, spans: list[tuple[int, int]]) -> list[Fragment]:
+    """The lines of `text` around each changed range of `spans` (1-based, inclusive; `history.changed_lines`),
+    those near each other as one, in line order."""
+    lines = text.splitlines(keepends=True)
+    wins: list[list[int]] = []
+    for a, b in sorted(spans):
+        a, b = max(1, a - CHANGED_CONTEXT), min(len(lines), b + CHANGED_CONTEXT, a + CHANGED_LINES - 1)
+        if a > b:
+            continue
+        if wins and a <= wins[-1][1] + 1 + GAP:
+            wins[-1][1] = max(wins[-1][1], b)
+        else:
+            wins.append([a, b])
+    return [Fragment(path, a, b, len(lines), "changed here", lines[a - 1:b]) for a, b in wins]
+
+
 def _merge(frags: list[Fragment], lines: list[str]) -> list[Fragment]:
     """Fragments of one file that overlap or lie within GAP lines become one, so no line is shown twice
     and no heading costs more than the lines it skips."""

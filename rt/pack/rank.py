@@ -1060,13 +1060,15 @@ def recent_work(ranking: Ranking, history, indexed, uncommitted: list[str] = ())
         return ranking
     chosen = list(recent)[:RECENT_FILES]
     top = max([f.score for f in ranking.files] + [1.0])
-    said = {0: "changed in the working tree, not committed", 1: "changed by the last commit"}
+    said = {0: NOT_COMMITTED, 1: "changed by the last commit"}
     files = [Ranked(p, round(top * (2 - k / len(chosen)), 4), [said.get(recent[p], f"changed {recent[p]} commits back")])
              for k, p in enumerate(chosen)]
     return Ranking(files + [f for f in ranking.files if f.path not in chosen], ranking.terms, ranking.informative,
                    ranking.weights, len(files))
 
 
+NOT_COMMITTED = "changed in the working tree, not committed"
+"""Why a vague task's file leads that the work going on changed and did not commit yet (`recent_work`)."""
 _BY_WORDS = ("path: ", "defines: ", "text: ", "changed with ", "changed by past commits like the task")
 """How a file's reasons start when only its words ranked it (`_reasons`), or a share the best files lent it: a vague
 task's files so ranked choose nothing."""
