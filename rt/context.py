@@ -511,12 +511,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         head.append("words looked for: " + ", ".join(r.terms))
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
-        notice = "\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n"
-        code = _recent_code(view, r, PACK_CHARS - len(notice) - 20)
-        frags = [f for p in code for f in code[p]]
-        return Pack(notice + _block("Code", "".join(render_file(p, code[p], _why_of(r, p)) for p in code)),
-                    list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                                 for f in frags], [], True)
+        return _vague_pack(view, r, head, window)
     if r.vague:
         head.append(vague_notice(r))
     files, ranked_tests = _pack_files(r)
@@ -610,6 +605,35 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
     return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
                                    for f in frags], dropped, r.vague, asked)
+
+
+def _vague_pack(view: View, r: Ranking, head: list[str], window: int | None) -> Pack:
+    """A vague task's pack: the notice, the files of the work going on, and where each changed last (`_recent_code`);
+    with a window, in the tokens `budget.can_fit` leaves for code."""
+    def text_of(room: int) -> tuple[str, dict[str, list[Fragment]]]:
+        code = _recent_code(view, r, room)
+        return _block("Code", "".join(render_file(p, code[p], _why_of(r, p)) for p in code)), code
+
+    room = PACK_CHARS - len("\n".join(head + ["", vague_notice(r)] + recent_lines(r))) - 40
+    block, code = text_of(room)
+    dropped: list[str] = []
+    asked: dict = {}
+    if window:
+        tokens = budget.estimate(block)
+        fit = budget.can_fit(window, code=tokens, memory=[], folders=0)
+        dropped = fit.dropped
+        share = fit.code / tokens if tokens else 1.0
+        while share < 1.0 and code and budget.estimate(block) > fit.code:
+            block, code = text_of(int(room * share * 0.85))
+            share *= 0.8
+        asked = {"window": window, "code": tokens, "memory": [], "folders": 0,
+                 "kept": {"code": fit.code, "memory": 0, "folders": False}}
+        head = head + [f"budget: {window} tokens (system {budget.split(window).system}, answer "
+                       f"{budget.split(window).output}, code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped
+                                                                            else "; nothing dropped")]
+    text = "\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n" + block
+    return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
+                                   for p in code for f in code[p]], dropped, True, asked)
 
 
 def _recent_code(view: View, r: Ranking, room: int) -> dict[str, list[Fragment]]:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from rt import budget
 from rt.bm25 import BM25, tokens
 from rt.budget import split
 from rt.cli import Ctx
@@ -188,6 +189,13 @@ def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
     frags = project.rt_json("pack", "minor fix")["fragments"]
     assert {"path": "app/long.py", "start": 77, "end": 83, "of": 100, "what": "changed here"} in frags   # against HEAD
     assert {"path": "app/new.py", "start": 1, "end": 2, "of": 2, "what": "changed here"} in frags   # new: from its start
+    for i in range(30):   # a large change, and a small model's window: the code shown is cut to what it leaves
+        project.write(f"app/w{i}.py", "".join(f"def g{j}(x):\n    return x * {j} + {i}\n" for j in range(60)))
+    whole = project.rt_json("pack", "minor fix")
+    small = project.rt_json("pack", "minor fix", "--budget", "2048")
+    assert small["budget"]["kept"]["code"] < small["budget"]["code"] and len(small["pack"]) < len(whole["pack"])
+    assert budget.estimate(small["pack"].split("\n## Code\n", 1)[1]) <= small["budget"]["kept"]["code"]
+    assert "budget: 2048 tokens" in small["pack"] and small["files"][0] == whole["files"][0]
     assert ranked(project, "bug fixed", "--path", "app/m1.py") == ["app/m1.py"]   # so does a pinned one
 
 
