@@ -6,7 +6,8 @@ feature's component and the registry it is listed in, a handler and its options,
 locale file. The commits whose messages read most like the task lend their files a share too
 (`rank.like_commits`): the place a kind of change was made before. The log is read once per HEAD and
 kept in `.rt/history.json`; when HEAD moves, only the commits not kept are read (`git rev-list` names the
-window, cheaply). Without git, or in a repository without history, there is none.
+window, cheaply). Without git, or in a repository without history, there is none. A vague task's pack shows the
+files of the work going on where each was changed last (`changed_lines`), asked of git each time.
 """
 from __future__ import annotations
 
