@@ -49,7 +49,8 @@ class View:
                              extracted=None if together is None else functools.partial(extracted_apart, together))
             if together is not None:
                 ranking = changed_with(like_commits(ranking, together, self.indexed), together, self.indexed)
-            self._ranking = recent_work(ranking, together, self.indexed, self._uncommitted() if ranking.vague else [])
+            self._ranking = recent_work(ranking, together, self.indexed,   # no history: every file is new, none is news
+                                        self._uncommitted() if ranking.vague and together is not None else [])
         return self._ranking
 
     def read(self, path: str) -> str:

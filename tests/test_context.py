@@ -153,7 +153,7 @@ def test_vague_task_says_so_instead_of_padding(shop):
     assert "too vague" in shop.rt("manifest", "make it better please")
 
 
-def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
+def test_a_vague_task_offers_the_files_the_last_commits_changed(project, tmp_path):
     """linkwarden's "bug fixed", "minor fix": no word chooses, and the files the last commits changed are where such
     a task most often is (4 of 6 of those tasks changed one). Listed newest first, and shown where each changed."""
     for i in range(12):
@@ -197,6 +197,12 @@ def test_a_vague_task_offers_the_files_the_last_commits_changed(project):
     assert budget.estimate(small["pack"].split("\n## Code\n", 1)[1]) <= small["budget"]["kept"]["code"]
     assert "budget: 2048 tokens" in small["pack"] and small["files"][0] == whole["files"][0]
     assert ranked(project, "bug fixed", "--path", "app/m1.py") == ["app/m1.py"]   # so does a pinned one
+    fresh = type(project)(tmp_path / "fresh")   # no commit yet: all of it is new, none of it the work going on
+    for i in range(12):
+        fresh.write(f"m{i}.py", f"def f{i}():\n    return {i}\n")
+    fresh.init_git(commit=False)
+    data = fresh.rt_json("pack", "bug fixed")
+    assert data["vague"] is True and data["files"] == [] and "work going on" not in data["pack"]
 
 
 def test_path_pins_files_and_folders(shop):
