@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import posixpath
 import re
 from collections import Counter
@@ -57,14 +58,20 @@ class View:
         return read_text(self.ctx.repo, path) or ""
 
     def _uncommitted(self) -> list[str]:
-        """The files changed in the working tree since HEAD, staged or not, and the new ones git would add: asked
-        only for a vague task (`rank.recent_work`); none outside git."""
+        """The files changed in the working tree since HEAD, staged or not, and the new ones git would add, the last
+        modified first: asked only for a vague task (`rank.recent_work`); none outside git."""
         repo = self.ctx.repo
         if not repo.is_git:
             return []
         changed = git(repo.root, "-c", "core.quotePath=false", "diff", "--name-only", "-z", "HEAD") or b""
         new = git(repo.root, "ls-files", "-o", "--exclude-standard", "-z") or b""
-        return sorted(set(git_paths(changed)) | set(git_paths(new)))
+
+        def modified(path: str) -> int:
+            try:
+                return os.lstat(os.path.join(repo.top, path)).st_mtime_ns
+            except OSError:   # removed: its change is no file to show
+                return 0
+        return sorted(set(git_paths(changed)) | set(git_paths(new)), key=lambda p: (-modified(p), p))
 
     def _of_index(self, name: str, make):
         """A value worked out from the index's paths alone, kept on the index object (`Index.of_paths`): the hook

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 import sys
 from pathlib import Path
@@ -176,11 +177,13 @@ def test_a_vague_task_offers_the_files_the_last_commits_changed(project, tmp_pat
     assert "too vague" in data["pack"] and "1. app/m5.py (changed by the last commit)\n2. app/m3.py" in data["pack"]
     assert "2. app/m3.py (changed 2 commits back)" in project.rt("manifest", "bug fixed")
     assert ranked(project, "return 77 from f7")[0] == "app/m7.py"   # a task that chooses keeps its ranking
-    project.write("app/m9.py", "def f9():\n    return 99\n")   # work not committed yet leads
+    project.write("app/m9.py", "def f9():\n    return 99\n")   # work not committed yet leads, the last modified first
     project.write("app/new.py", "def g():\n    return 0\n")
+    os.utime(project.root / "app/m9.py", ns=(1_900_000_000 * 10**9,) * 2)
+    os.utime(project.root / "app/new.py", ns=(2_000_000_000 * 10**9,) * 2)
     got = project.rt_json("pack", "minor fix")["ranked"]
-    assert [(r["path"], r["why"]) for r in got[:3]] == [("app/m9.py", ["changed in the working tree, not committed"]),
-                                                       ("app/new.py", ["changed in the working tree, not committed"]),
+    assert [(r["path"], r["why"]) for r in got[:3]] == [("app/new.py", ["changed in the working tree, not committed"]),
+                                                       ("app/m9.py", ["changed in the working tree, not committed"]),
                                                        ("app/m5.py", ["changed by the last commit"])]
     project.write("app/long.py", "".join(f"X{i} = {i}\n" for i in range(1, 101)))
     project.git("add", "app/long.py")
