@@ -57,6 +57,18 @@ class View:
     def read(self, path: str) -> str:
         return read_text(self.ctx.repo, path) or ""
 
+    @cached_property
+    def work_going_on(self) -> list[tuple[str, str, list[Fragment]]]:
+        """A vague task's lead files (`rank.recent_work`): each one's path, why it leads, and its code where it was
+        changed last (`history.changed_lines`); asked of git once for the pack and the injection alike."""
+        recent = self.ranking.files[:self.ranking.recent]
+        if not recent:
+            return []
+        spans = history.changed_lines(self.ctx.repo, [f.path for f in recent],
+                                      {f.path for f in recent if f.why == [NOT_COMMITTED]})
+        return [(f.path, "; ".join(f.why), changed_fragments(f.path, self.read(f.path), spans[f.path]) if f.path in spans
+                 else []) for f in recent]
+
     def _uncommitted(self) -> list[str]:
         """The files changed in the working tree since HEAD, staged or not, and the new ones git would add, the last
         modified first: asked only for a vague task (`rank.recent_work`); none outside git."""
@@ -618,11 +630,14 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
 def _vague_pack(view: View, r: Ranking, head: list[str], window: int | None) -> Pack:
     """A vague task's pack: the notice, the files of the work going on, and where each changed last (`_recent_code`);
     with a window, in the tokens `budget.can_fit` leaves for code."""
-    def text_of(room: int) -> tuple[str, dict[str, list[Fragment]]]:
-        code = _recent_code(view, r, room)
-        return _block("Code", "".join(render_file(p, code[p], _why_of(r, p)) for p in code)), code
+    notice = ["", vague_notice(r)] + recent_lines(r)
 
-    room = PACK_CHARS - len("\n".join(head + ["", vague_notice(r)] + recent_lines(r))) - 40
+    def text_of(room: int) -> tuple[str, dict[str, list[Fragment]]]:
+        code = _recent_code(view, room)
+        why = {path: reason for path, reason, _ in view.work_going_on}
+        return _block("Code", "".join(render_file(p, code[p], why[p]) for p in code)), code
+
+    room = PACK_CHARS - len("\n".join(head + notice)) - 40
     block, code = text_of(room)
     dropped: list[str] = []
     asked: dict = {}
@@ -639,35 +654,27 @@ def _vague_pack(view: View, r: Ranking, head: list[str], window: int | None) -> 
         head = head + [f"budget: {window} tokens (system {budget.split(window).system}, answer "
                        f"{budget.split(window).output}, code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped
                                                                             else "; nothing dropped")]
-    text = "\n".join(head + ["", vague_notice(r)] + recent_lines(r)) + "\n" + block
+    text = "\n".join(head + notice) + "\n" + block
     return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
                                    for p in code for f in code[p]], dropped, True, asked)
 
 
-def _recent_code(view: View, r: Ranking, room: int) -> dict[str, list[Fragment]]:
-    """The code of a vague task's lead files (the work going on, `rank.recent_work`) where each was changed last
-    (`history.changed_lines`): the lines a task saying only "bug fixed" most likely revisits. In their order,
-    within `room` characters."""
-    recent = r.files[:r.recent]
-    spans = history.changed_lines(view.ctx.repo, [f.path for f in recent], {f.path for f in recent if f.why == [NOT_COMMITTED]})
+def _recent_code(view: View, room: int) -> dict[str, list[Fragment]]:
+    """The code of a vague task's lead files where each was changed last (`View.work_going_on`): the lines a task
+    saying only "bug fixed" most likely revisits. In their order, within `room` characters."""
     out: dict[str, list[Fragment]] = {}
     used = 0
-    for f in recent:
-        why = "; ".join(f.why)
+    for path, why, changed in view.work_going_on:
         frags: list[Fragment] = []
-        for frag in changed_fragments(f.path, view.read(f.path), spans[f.path]) if f.path in spans else []:
-            cost = len(render_file(f.path, frags + [frag], why)) - len(render_file(f.path, frags, why))
+        for frag in changed:
+            cost = len(render_file(path, frags + [frag], why)) - len(render_file(path, frags, why))
             if used + cost > room:
                 break
             frags.append(frag)
             used += cost
         if frags:
-            out[f.path] = frags
+            out[path] = frags
     return out
-
-
-def _why_of(r: Ranking, path: str) -> str:
-    return next(("; ".join(f.why) for f in r.files if f.path == path), "")
 
 
 def _pack_files(r: Ranking) -> tuple[list[str], list[str]]:

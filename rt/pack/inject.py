@@ -29,12 +29,10 @@ from collections import Counter
 
 from rt import budget, journal
 from rt.core import is_test
-from rt.index import history
 from rt.index.langs import language
 from rt.index.terms import keys_of_word
-from rt.pack.fragments import (FEW_DEFS, Fragment, as_keys, changed_fragments, fragments, line_keys, weight_of,
-                               words_giving)
-from rt.pack.rank import NOT_COMMITTED, kind_of, short, weighed_kind
+from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
+from rt.pack.rank import kind_of, short, weighed_kind
 
 INJECT_CHARS = 9500
 """The whole injection, hook prefix left aside: under Claude Code's 10,000-character inline limit."""
@@ -566,13 +564,9 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         if not r.recent:
             return "\n".join(head + [more]) + "\n"
-        recent = r.files[:r.recent]
         head.append("The work going on (not committed, then the last commits), newest first: "
-                    + ", ".join(f.path for f in recent) + ".")
-        spans = history.changed_lines(view.ctx.repo, [f.path for f in recent],
-                                      {f.path for f in recent if f.why == [NOT_COMMITTED]})
-        code, _ = _code(view, [(True, 1.0, frag) for f in recent if f.path in spans
-                               for frag in changed_fragments(f.path, view.read(f.path), spans[f.path])])
+                    + ", ".join(path for path, _, _ in view.work_going_on) + ".")
+        code, _ = _code(view, [(True, 1.0, frag) for _, _, changed in view.work_going_on for frag in changed])
         where = ["## Where the work going on changed last (numbered as Read shows it)\n" + "".join(code)] if code else []
         return "\n".join(head) + "\n\n" + "\n".join(where + [more]) + "\n"
     frags = _candidates(view, weights)
