@@ -27,7 +27,7 @@ import re
 from functools import lru_cache
 
 from rt.core import is_test
-from rt.index.langs import TOKENIZED
+from rt.index.langs import TOKENIZED, language
 from rt.index.tags import TAGGED
 from rt.index.terms import KINDS, keys_of_word, word_keys
 
@@ -170,6 +170,10 @@ _LOCK = re.compile(r"(^|/)([^/]+\.lock|[^/]+-lock\.(json|ya?ml)|bun\.lockb|go\.s
 """A package manager's lock file (`yarn.lock`, `Cargo.lock`, `go.sum` ...): written by the tool after the manifest
 changes, never by hand; it names every dependency (bat's "Use once_cell instead of lazy_static" put `Cargo.lock`
 fourth). A task naming it finds it by its path (`PATH_HIT`): `unranked` otherwise."""
+_LOCK_ENDS = (".lock", "-lock.json", "-lock.yaml", "-lock.yml", "bun.lockb", "go.sum", "npm-shrinkwrap.json",
+              "Package.resolved", "gradle.lockfile", "packages.lock.json")
+"""How every path `_LOCK` matches ends (`unranked` asks `str.endswith` first, in C, and the pattern only then): a
+form added to `_LOCK` is added here too."""
 _RT_OWN = re.compile(r"^\.claude/(skills/runtask/|agents/rt-[^/]*\.md$|rt-install\.json$|settings\.json\.rt-backup$)")
 """What `rt install` writes (rt/claude/install.py): never ranked or packed."""
 
@@ -183,11 +187,6 @@ def unranked(path: str) -> bool:
     changes with every `package.json`). Asked of every file a task's words hit: a path not ending as a lock file
     can end (`_LOCK_ENDS`, a test in C) is no lock file, with no look at its kind."""
     return is_rt_own(path) or path.endswith(_LOCK_ENDS) and kind_of(path) == "lock"
-
-
-_LOCK_ENDS = (".lock", "-lock.json", "-lock.yaml", "-lock.yml", "bun.lockb", "go.sum", "npm-shrinkwrap.json",
-              "Package.resolved", "gradle.lockfile", "packages.lock.json")
-"""How every path `_LOCK` matches ends."""
 
 
 _MARKERS = ("test", "spec", "locale", "i18n", "lang", "translation", "message", "l10n", "intl", "lproj")
@@ -725,7 +724,6 @@ def _add_named_folder(index, named: str, tail: str, top: float, scores: dict[str
     """A folder the task names (`feat(middleware/proxy): ...`, "vendor: update github.com/gogs/git-module") holds the
     change: the best FOLDER_FILES files right in it (code, or vendored code: naming its path is what a task updating
     it does) gain PATH_HIT of the best score, where at most three folders end so."""
-    from rt.index.langs import language
     inside: dict[str, list[str]] = {}
     for p in index.paths:
         folder = p.rpartition("/")[0]
