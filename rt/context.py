@@ -615,16 +615,26 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
                 if budget.estimate(code_block + tests_block) <= fit.code:
                     break
                 share *= 0.8
-        head.append(f"budget: {window} tokens (system {budget.split(window).system}, answer {budget.split(window).output}, "
-                    f"code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped else "; nothing dropped"))
+        head.append(_budget_line(window, fit))
         fixed = "\n".join(head) + "\n"
     text = fixed + mem_block + folder_block + code_block + tests_block
     while uses and len(text + _uses_block(uses)) > PACK_CHARS:   # never over: the uses that matter least go first
         uses = uses[:-1]
     text += _uses_block(uses)
     frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
-    return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                                   for f in frags], dropped, r.vague, asked)
+    return Pack(text, list(code), _fragment_ranges(frags), dropped, r.vague, asked)
+
+
+def _budget_line(window: int, fit) -> str:
+    """The pack's line saying the window it was fitted into (`budget.can_fit`'s `fit`) and what that dropped."""
+    s = budget.split(window)
+    return (f"budget: {window} tokens (system {s.system}, answer {s.output}, code {fit.code})"
+            + (f"; dropped: {'; '.join(fit.dropped)}" if fit.dropped else "; nothing dropped"))
+
+
+def _fragment_ranges(frags: list[Fragment]) -> list[dict]:
+    """Each fragment's range, as `rt pack --json` gives it."""
+    return [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what} for f in frags]
 
 
 def _vague_pack(view: View, r: Ranking, head: list[str], window: int | None) -> Pack:
@@ -651,12 +661,9 @@ def _vague_pack(view: View, r: Ranking, head: list[str], window: int | None) -> 
             share *= 0.8
         asked = {"window": window, "code": tokens, "memory": [], "folders": 0,
                  "kept": {"code": fit.code, "memory": 0, "folders": False}}
-        head = head + [f"budget: {window} tokens (system {budget.split(window).system}, answer "
-                       f"{budget.split(window).output}, code {fit.code})" + (f"; dropped: {'; '.join(dropped)}" if dropped
-                                                                            else "; nothing dropped")]
+        head = head + [_budget_line(window, fit)]
     text = "\n".join(head + notice) + "\n" + block
-    return Pack(text, list(code), [{"path": f.path, "start": f.start, "end": f.end, "of": f.total, "what": f.what}
-                                   for p in code for f in code[p]], dropped, True, asked)
+    return Pack(text, list(code), _fragment_ranges([f for p in code for f in code[p]]), dropped, True, asked)
 
 
 def _recent_code(view: View, room: int) -> dict[str, list[Fragment]]:
