@@ -9,7 +9,11 @@ in that run with its children (git's freshness check among them) from `/proc/PID
 figures are means over the runs, not medians).
 
     python3 bench/served_lookups.py TREE [--runs 15] [--name NAME ...] [--text TEXT ...] [--word WORD ...] [--delta]
-        [--venv DIR]
+        [--venv DIR] [--floor]
+
+With --floor, the same interpreter doing nothing (`python3 -c pass` as the console script starts it, `-S` for
+`python3 -S -m rt`) is timed too, in the same alternation: the least any command line in Python costs, beside the
+peer it is held to.
 
 With --venv, rt is the `rt` console script of that virtual environment (`python -m venv DIR && DIR/bin/pip
 install -U pip && DIR/bin/pip install .`), run as a user runs it: with `site`, without `-m`'s runpy (8 ms
@@ -93,6 +97,7 @@ def main() -> None:
     ap.add_argument("--word", action="append", default=[], help="for rt pack, against rg -w -i -l WORD")
     ap.add_argument("--delta", action="store_true", help="rt delta (of the task started in TREE) against git status --porcelain")
     ap.add_argument("--venv", type=Path, help="time this virtual environment's `rt` console script and server")
+    ap.add_argument("--floor", action="store_true", help="time the interpreter doing nothing too")
     args = ap.parse_args()
     tree = args.tree.resolve()
     env = {k: v for k, v in os.environ.items() if k not in ("RT_HOOK_SERVER", "PYTHONPATH")}
@@ -105,6 +110,7 @@ def main() -> None:
         python, rt_path, rt = sys.executable, str(ROOT), [sys.executable, "-S", "-m", "rt"]
         compileall.compile_dir(ROOT / "rt", quiet=1)
         env["PYTHONPATH"] = str(ROOT)
+    idle = [python, "-c", "pass"] if args.venv else [python, "-S", "-c", "pass"]
     server = ServerCPU(tree, python, rt_path)
     fresh = {**env, "RT_HOOK_SERVER": "0"}
     cases = [(["refs", n], ["rg", "-w", n, ".", "-g", "!.rt"]) for n in args.name] \
@@ -114,15 +120,19 @@ def main() -> None:
         + [(["delta"], ["git", "status", "--porcelain"])] * args.delta
     print(f"tree: {tree.name}; rt: `{' '.join(rt)}`; {args.runs} runs per form, alternating; load average "
           f"{os.getloadavg()[0]:.1f}")
+    floor = " | interpreter alone CPU ms (wall) | alone / rg CPU" * args.floor
     print("| look-up | served CPU ms (wall) | of which the server's | fresh process CPU ms (wall) | rg CPU ms (wall) "
-          "| served / rg CPU | fresh / rg CPU |")
-    print("|---|---|---|---|---|---|---|")
+          f"| served / rg CPU | fresh / rg CPU{floor} |")
+    print("|---|---|---|---|---|---|---|" + "---|---|" * args.floor)
+    forms = ("served", "fresh", "rg") + ("alone",) * args.floor
     for look, peer in cases:
-        got: dict[str, list] = {"served": [], "fresh": [], "rg": []}
+        got: dict[str, list] = {form: [] for form in forms}
         for i in range(args.runs):
-            for form in (("served", "fresh", "rg") if i % 2 else ("rg", "fresh", "served")):
+            for form in (forms if i % 2 else forms[::-1]):
                 if form == "rg":
                     got[form].append(run(peer, tree, env))
+                elif form == "alone":
+                    got[form].append(run(idle, tree, env))
                 else:
                     got[form].append(run(rt + look, tree, env if form == "served" else fresh,
                                          server if form == "served" else None))
@@ -132,7 +142,8 @@ def main() -> None:
         wall = {f: statistics.mean(r[1] for r in rows) for f, rows in got.items()}
         own = statistics.mean(r[3] for r in got["served"])
         print(f"| `rt {' '.join(look)}` | {cpu['served']:.1f} ({wall['served']:.1f}) | {own:.1f} | {cpu['fresh']:.1f} ({wall['fresh']:.1f}) "
-              f"| {cpu['rg']:.1f} ({wall['rg']:.1f}) | {cpu['served'] / cpu['rg']:.2f} | {cpu['fresh'] / cpu['rg']:.2f} |")
+              f"| {cpu['rg']:.1f} ({wall['rg']:.1f}) | {cpu['served'] / cpu['rg']:.2f} | {cpu['fresh'] / cpu['rg']:.2f} |"
+              + (f" {cpu['alone']:.1f} ({wall['alone']:.1f}) | {cpu['alone'] / cpu['rg']:.2f} |" if args.floor else ""))
 
 
 if __name__ == "__main__":
