@@ -340,6 +340,24 @@ def line_ends(text: str) -> list[int]:
 
 # ---------------------------------------------------------------- listing files
 
+_C_ESCAPE = re.compile(rb"\\([0-7]{3}|.)", re.DOTALL)
+_C_ESCAPED = {b"a": b"\a", b"b": b"\b", b"t": b"\t", b"n": b"\n", b"v": b"\v", b"f": b"\f", b"r": b"\r"}
+
+
+def git_unquoted(name: str) -> str:
+    """A path as git writes it in a diff's headers or a listing without `-z`: as it is, or in double quotes with C's
+    escapes where it holds a control character, a quote or a backslash (and, unless `core.quotePath` is off, a
+    byte over 127, in octal: `"caf\\303\\251.md"`)."""
+    if len(name) < 2 or name[0] != '"' or name[-1] != '"':
+        return name
+    raw = name[1:-1].encode("utf-8", "surrogateescape")
+    return os.fsdecode(_C_ESCAPE.sub(_c_escaped, raw))
+
+
+def _c_escaped(m: re.Match) -> bytes:
+    return bytes([int(m[1], 8) & 0xFF]) if len(m[1]) == 3 else _C_ESCAPED.get(m[1], m[1])
+
+
 def git_paths(out: bytes) -> list[str]:
     """The repository paths in git's NUL-separated (`-z`) output, in git's order."""
     return [os.fsdecode(p) for p in out.split(b"\x00") if p]

@@ -434,3 +434,20 @@ def test_views_of_one_index_object_share_what_its_paths_give(shop, monkeypatch):
     changed = View(Ctx(False), load(Ctx(False)), "cart checkout", [])
     assert changed._by_name is not first._by_name and "web/package.json" in changed.indexed
     assert changed.top_level(("package.json",)) == ["web/package.json"] and first.top_level(("package.json",)) == []
+
+
+def test_a_vague_task_shows_where_files_git_quotes_or_globs_changed(project):
+    """A path git writes quoted in a diff (a quote, a tab, a backslash in it) or one a pathspec takes for a pattern
+    (Next.js' `[id].tsx`, which as a glob also names `d.tsx`) still gets the lines where it changed."""
+    names = ['app/say "hi".py', "app/tab\there.py", "app/back\\slash.py", "app/a space.py", "pages/[id].tsx",
+             "pages/d.tsx", ":(top)x.py", "app/an other.py"]
+    for name in names:
+        project.write(name, "".join(f"line {i}\n" for i in range(1, 31)))
+    project.init_git()
+    for name in names[:5]:   # committed: the newest commit changing each
+        project.write(name, project.read(name).replace("line 10\n", "line ten\n"))
+    project.git("commit", "-qam", "ten")
+    for name in names[6:]:   # not committed
+        project.write(name, project.read(name).replace("line 20\n", "line twenty\n"))
+    frags = {f["path"]: (f["start"], f["end"]) for f in project.rt_json("pack", "bug fixed")["fragments"]}
+    assert frags == {**{name: (7, 13) for name in names[:5]}, **{name: (17, 23) for name in names[6:]}}

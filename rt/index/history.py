@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import re
 
-from rt.core import StoreError, git
+from rt.core import StoreError, git, git_unquoted
 from rt.index.terms import text_counts
 
 COMMITS = 500
@@ -72,7 +72,14 @@ WHOLE = 1 << 30
 """The end of a range covering a file whatever its length (its reader cuts it)."""
 CHANGED_COMMITS = 30
 """The last commits `changed_lines` looks through for a file's newest change."""
-_HUNK = re.compile(r"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+_HUNK = re.compile(rb"@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def _new_path(name: bytes) -> str | None:
+    """The path of a diff's `+++ ` line (`b/PATH`, quoted as git quotes it), a tab after it when the path holds a
+    space (GNU patch's end of a name: a tab of the path's own is escaped); None for `/dev/null`."""
+    path = git_unquoted(os.fsdecode(name.removesuffix(b"\t")))
+    return path[2:] if path.startswith("b/") else None
 
 
 def changed_lines(repo, paths: list[str], uncommitted: set[str]) -> dict[str, list[tuple[int, int]]]:
@@ -86,13 +93,14 @@ def changed_lines(repo, paths: list[str], uncommitted: set[str]) -> dict[str, li
     now = [p for p in paths if p in uncommitted]
     before = [p for p in paths if p not in uncommitted]
     if now:
-        diff = git(repo.root, "-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--", *now)
+        diff = git(repo.root, "-c", "core.quotePath=false", "diff", "-U0", "--no-color", "--no-ext-diff", "HEAD", "--",
+                   *_literal(now))
         _ranges(diff, out)
         for p in now:   # a new file git does not track yet: all of it is the change, from its start
             out.setdefault(p, [(1, WHOLE)])
     if before:
         log = git(repo.root, "-c", "core.quotePath=false", "log", "--no-merges", f"-n{CHANGED_COMMITS}", "-p", "-U0",
-                  "--no-color", "--no-ext-diff", "--format=%x01", "--", *before)
+                  "--no-color", "--no-ext-diff", "--format=%x01", "--", *_literal(before))
         for commit in (log or b"").split(b"\x01")[1:]:
             got: dict[str, list[tuple[int, int]]] = {}
             _ranges(commit, got)
@@ -101,17 +109,22 @@ def changed_lines(repo, paths: list[str], uncommitted: set[str]) -> dict[str, li
     return {p: out[p] for p in paths if out.get(p)}
 
 
+def _literal(paths: list[str]) -> list[str]:
+    """Pathspecs naming each of `paths` as it is: not a pattern (`pages/[id].tsx`), nor magic (`:(top)x`)."""
+    return [":(literal)" + p for p in paths]
+
+
 def _ranges(diff: bytes | None, out: dict[str, list[tuple[int, int]]]) -> None:
     """Each file's new-side line ranges in a `-U0` diff: a file's header (`diff --git`, then `+++ b/PATH`, or
     `/dev/null` for a file removed), then its hunks."""
     path, header = None, False
-    for line in (diff or b"").decode("utf-8", "surrogateescape").split("\n"):
-        if line.startswith("diff --git "):
+    for line in (diff or b"").split(b"\n"):
+        if line.startswith(b"diff --git "):
             path, header = None, True
-        elif header and line.startswith("+++ "):
+        elif header and line.startswith(b"+++ "):
             header = False
-            path = line[6:] if line.startswith("+++ b/") else None
-        elif path is not None and line.startswith("@@"):
+            path = _new_path(line[4:])
+        elif path is not None and line.startswith(b"@@"):
             m = _HUNK.match(line)
             if m:
                 start, count = int(m.group(1)), int(m.group(2) or 1)
