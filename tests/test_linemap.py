@@ -83,3 +83,28 @@ def test_a_renamed_test_file_keeps_its_failing_tests_old(repo):
     result = diff(before, after, moved=moved)
     assert result.new == [] and result.unchanged == 1
     assert [now.message for _, now in result.changed] == ["assert 1 == 3"]
+
+
+@pytest.mark.parametrize("quote_path", ["true", "false"])
+def test_paths_git_quotes_are_read_back(project, quote_path):
+    """A name with a quote, a tab, a backslash, a space or (with `core.quotePath` on, git's default) a letter
+    outside ASCII is written quoted or followed by a tab in git's headers: renamed or edited, each is found."""
+    names = ['say "hi".py', "tab\there.py", "back\\slash.py", "a space.py", "café.py"]
+    for name in names:
+        project.write(f"src/{name}", "".join(OLD))
+    project.init_git()
+    (project.root / "lib").mkdir()
+    for name in names:
+        project.write(f"src/{name}", "".join(NEW))
+        project.git("mv", f"src/{name}", f"lib/{name}")
+    project.git("add", "-A")
+    moved = from_patch(project.git("-c", f"core.quotePath={quote_path}", "diff", "-M", "--cached"))
+    for name in names:
+        assert moved.place(f"src/{name}", 11) == (f"lib/{name}", 13, False), name
+        assert moved.place(f"src/{name}", 10)[2] is True, name
+    project.git("commit", "-qm", "moved")
+    for name in names:   # edited in place: the names of the `---` and `+++` lines
+        project.write(f"lib/{name}", "".join(OLD))
+    moved = from_patch(project.git("-c", f"core.quotePath={quote_path}", "diff"))
+    for name in names:
+        assert moved.place(f"lib/{name}", 13) == (f"lib/{name}", 11, False), name

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from rt.core import git_unquoted
+
 
 class FileMap:
     """One old file: its new path (None when deleted) and its changed blocks as (old start, old count,
@@ -104,12 +106,12 @@ def from_patch(patch: str) -> LineMap:
         in_hunk = False
         if ln.startswith("diff --git "):
             close()
-            m = re.match(r'^diff --git "?a/(.+?)"? "?b/(.+?)"?$', ln)
-            old, new, blocks = (m[1], m[2], []) if m else (None, None, [])
+            m = re.match(r'^diff --git ("a/(?:[^"\\]|\\.)*"|a/.+?) ("b/(?:[^"\\]|\\.)*"|b/.+)$', ln)
+            old, new, blocks = (git_unquoted(m[1])[2:], git_unquoted(m[2])[2:], []) if m else (None, None, [])
         elif ln.startswith("rename from "):
-            old = ln.removeprefix("rename from ")
+            old = git_unquoted(ln.removeprefix("rename from "))
         elif ln.startswith("rename to "):
-            new = ln.removeprefix("rename to ")
+            new = git_unquoted(ln.removeprefix("rename to "))
         elif ln.startswith("--- "):
             path = _path(ln[4:])
             if old is not None and blocks and not ln.startswith(("--- a/", "--- /dev/null")):
@@ -123,7 +125,9 @@ def from_patch(patch: str) -> LineMap:
 
 
 def _path(text: str) -> str:
-    path = text.split("\t")[0].strip().strip('"')
+    """The path of a `---` or `+++` line: a tab ends it (git's after a name with a space, `diff -u`'s before its
+    time)."""
+    path = git_unquoted(text.split("\t")[0].strip())
     return path if path == "/dev/null" else re.sub(r"^[ab]/", "", path)
 
 
