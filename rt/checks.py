@@ -548,7 +548,8 @@ def run_check(repo: Repo, check: Check, file: str | None = None, timeout: int | 
     A program that is missing, cannot start or times out gives a `could_not_run` result with the
     reason and the first lines of whatever it printed; it never counts as zero diagnostics.
     """
-    argv = check.command if file is None else [file if a == "{file}" else a for a in check.per_file or check.command]
+    arg = "./" + file if file and file.startswith("-") else file   # `-x.py` is a file to the tool, not its option
+    argv = check.command if file is None else [arg if a == "{file}" else a for a in check.per_file or check.command]
     limit = timeout or check.timeout
     started = time.monotonic()
     try:

@@ -98,6 +98,19 @@ def test_check_file_reports_only_that_file(project):
         "nothing new in calc.py (mypy, ruff)"]
 
 
+def test_a_file_named_like_an_option_is_checked_as_a_file(project):
+    """`-x.py` handed to ruff as it is reads as ruff's option `-x` ("unexpected argument"): the check is given it
+    as `./-x.py`, so it checks the file, and its findings name it as the project does."""
+    python_project(project, tools="ruff")
+    project.write("-x.py", "import os\n")
+    project.git("add", "-A")
+    project.git("commit", "-qm", "a file named like an option")
+    project.rt("start", "edit the file named like an option")
+    project.write("-x.py", "import os\nimport sys\n")
+    out = project.rt("check", "--", "-x.py", ret=1)
+    assert out.splitlines() == ["1 new diagnostic(s) after editing -x.py:", "  -x.py:2:8 ruff [F401] `sys` imported but unused"]
+
+
 def test_check_file_agrees_with_the_baseline_for_mypy_stubs(project):
     """mypy on one file checks it past its .pyi stub, which the whole-project run never does: the
     per-file check must not call the baseline's silence 300 new errors."""
