@@ -75,7 +75,7 @@ class View:
         repo = self.ctx.repo
         if not repo.is_git:
             return []
-        changed = git(repo.root, "-c", "core.quotePath=false", "diff", "--name-only", "-z", "HEAD") or b""
+        changed = git(repo.root, "-c", "core.quotePath=false", "diff", "--name-only", "-z", "HEAD", "--") or b""
         new = git(repo.root, "ls-files", "-o", "--exclude-standard", "-z") or b""
 
         def modified(path: str) -> int:

@@ -438,9 +438,10 @@ def test_views_of_one_index_object_share_what_its_paths_give(shop, monkeypatch):
 
 def test_a_vague_task_shows_where_files_git_quotes_or_globs_changed(project):
     """A path git writes quoted in a diff (a quote, a tab, a backslash in it) or one a pathspec takes for a pattern
-    (Next.js' `[id].tsx`, which as a glob also names `d.tsx`) still gets the lines where it changed."""
+    (Next.js' `[id].tsx`, which as a glob also names `d.tsx`) or a revision (`HEAD`) still gets the lines where it
+    changed."""
     names = ['app/say "hi".py', "app/tab\there.py", "app/back\\slash.py", "app/a space.py", "pages/[id].tsx",
-             "pages/d.tsx", ":(top)x.py", "app/an other.py"]
+             "pages/d.tsx", ":(top)x.py", "app/an other.py", "HEAD"]
     for name in names:
         project.write(name, "".join(f"line {i}\n" for i in range(1, 31)))
     project.init_git()
