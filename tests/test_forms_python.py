@@ -58,6 +58,22 @@ def test_ruff_full_form_cut_short_is_never_complete(py):
         assert run.status == "could_not_run" and "ends" in run.reason
 
 
+def test_ruff_findings_in_files_named_with_a_colon_or_a_backslash_are_read_and_none_is_dropped(tmp_path):
+    """ruff prints `x:1.py:3:8: F401 ...` and `back\\slash.py:3:8: ...` for files so named: each is read under its
+    name. A line rt cannot read (a name starting with a space looks like a continuation) is never a clean
+    file: ruff's closing count says a finding is missing, and the run could not be judged."""
+    write_tree(tmp_path, {"x:1.py": "import os\n", "back\\slash.py": "import os\n", "plain.py": "import sys\n"})
+    code, out = ruff(tmp_path, "--output-format=concise")
+    assert code == 1 and keys(read("ruff", out, tmp_path)) == [("back\\slash.py", 1, "F401", ""), ("plain.py", 1, "F401", ""),
+                                                            ("x:1.py", 1, "F401", "")], out
+    write_tree(tmp_path, {" lead.py": "import os\n"})
+    code, out = ruff(tmp_path, "--output-format=concise")
+    assert "Found 4 errors." in out
+    with pytest.raises(ToolFailure, match="rt read 3 of the 4 findings ruff reported"):
+        parse("ruff", out, "ruff", str(tmp_path))
+    assert judged("ruff", code, out, tmp_path).status == "could_not_run"
+
+
 def test_flake8_forms_and_windows_paths(tmp_path):
     win = "C:\\src\\with spaces.py"          # a real file of that name: flake8 prints the path as a Windows CI does
     write_tree(tmp_path, {win: "import os\n\n\ndef f():\n     return 1\n"})

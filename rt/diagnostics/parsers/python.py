@@ -32,6 +32,8 @@ def _coded(check: str, root: str | None, output: str) -> list[Diagnostic]:
 
 _RUFF_HEAD = re.compile(_CODE + r"(?::)? (?:\[\*\] )?(?P<msg>.*)$")
 _ARROW = re.compile(rf"^\s*--> {FILE}:(?P<line>\d+):(?P<col>\d+)$")
+_RUFF_FOUND = re.compile(r"^Found (?P<found>\d+) errors?(?: \(\d+ fixed, (?P<left>\d+) remaining\))?\.$", re.M)
+"""ruff's closing count of the findings it printed (with `--fix`, those left)."""
 
 
 def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
@@ -48,6 +50,9 @@ def parse_ruff(output: str, check: str, root: str | None) -> list[Diagnostic] | 
     diags = _coded(check, root, output) + _ruff_full(check, root, text) + _ruff_grouped(check, root, text)
     if not diags and re.search(r"^ruff failed|^error: (?!Failed to parse)", text, re.M):
         raise ToolFailure("ruff failed: " + first_match(text, r"(?<=Cause: ).*|^error:.*"))
+    said = _RUFF_FOUND.search(text)
+    if said and len(diags) != int(said["left"] or said["found"]):   # a finding whose line rt could not read
+        raise ToolFailure(f"rt read {len(diags)} of the {said['left'] or said['found']} findings ruff reported")
     return found(diags, output, clean_run="All checks passed!" in text)
 
 

@@ -9,6 +9,7 @@ after reporting what stopped it.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterator
 
@@ -28,16 +29,19 @@ def clean(output: str) -> str:
     return "\n".join(lines(output))
 
 
-FILE = r"(?P<file>(?:[A-Za-z]:(?=[\\/]))?[^\s:][^:\n]*?)"
-"""A path as tools print it before `:line`: relative, absolute, or a Windows path with its drive colon."""
+FILE = r"(?P<file>(?:[A-Za-z]:(?=[\\/]))?[^\s:](?:[^:\n]|:(?!\s))*?)"
+"""A path as tools print it before `:line`: relative, absolute, or a Windows path with its drive colon; a colon
+inside it is the name's own (`x:1.py:3:1: F821`) unless a space follows it (`warning: a.py:3:`)."""
 
 LOCATED = re.compile(rf"^{FILE}:(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>\S.*)$")
 
 
 def rel_path(path: str, root: str | None) -> str:
     """A path from a tool's output as repo-relative POSIX when it lies under `root`, else as printed
-    (backslashes made slashes, so a Windows log reads like any other)."""
-    path = path.strip().replace("\\", "/").removeprefix("file://")
+    (backslashes made slashes, so a Windows log reads like any other, unless a file under `root` is named so)."""
+    path = path.strip().removeprefix("file://")
+    if "\\" in path and not (root and os.path.lexists(os.path.join(root, path))):   # a file's own backslash stays
+        path = path.replace("\\", "/")
     if re.match(r"^/[A-Za-z]:/", path):          # file:///C:/src/a.py
         path = path[1:]
     if root:
