@@ -250,7 +250,10 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     for part in rel.parts:
         cur = cur / part
         if cur.is_symlink():
-            target = cur.resolve()
+            try:
+                target = cur.resolve()
+            except RuntimeError:   # Python 3.11's answer to a loop (3.13 gives the path where it stopped)
+                raise PathError(f"{user_path}: goes through a symlink loop; refused") from None
             if target != root and root not in target.parents:
                 raise PathError(f"{user_path}: goes through a symlink that leaves the repository; refused")
             _not_a_store(user_path, target.relative_to(root).parts)
@@ -275,10 +278,11 @@ def counted(n: int, noun: str) -> str:
 
 
 def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
-    """Refuse a path into `.rt/` or into any `.git/` (where a setting or a hook runs programs)."""
+    """Refuse a path into the repository's `.rt/` or into any `.git/` (where a setting or a hook runs programs);
+    a folder named `.rt` further down is the project's own."""
+    if parts[:1] == (".rt",):
+        raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
     for part in parts:
-        if part == ".rt":
-            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
         if part.lower() == ".git":
             raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
                             f"never plans or edits files in it")

@@ -54,6 +54,9 @@ class Store:
         """Create `.rt/` with a `.gitignore` of `*`, so the store never shows in `git status`."""
         if self.dir.is_symlink():
             raise StoreError(".rt is a symlink; rt will not write through it. Remove it and run again")
+        if os.path.lexists(self.dir) and not self.dir.is_dir():
+            raise StoreError(".rt is a file of the repository's, not rt's store; rt keeps its state in a folder of that "
+                             "name. Rename the file and run again")
         self.dir.mkdir(exist_ok=True)
         gi = self.dir / ".gitignore"
         if not gi.is_file():
@@ -127,7 +130,7 @@ class Store:
         With `crc`, bytes whose CRC-32 differs are damage too (a cache file written without fsync)."""
         try:
             raw = self.read_bytes(rel)
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):   # absent, or `.rt` no folder (`ensure` says so)
             if missing is None:
                 return None
             raise StoreError(missing) from None

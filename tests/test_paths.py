@@ -41,6 +41,37 @@ def test_symlink_out_of_repo_is_never_followed(repo, tmp_path):
     assert (tmp_path / "outside.txt").read_text() == "changed outside\n"
 
 
+def test_a_symlink_loop_is_refused_in_one_line(repo):
+    os.symlink("loop.py", repo.root / "loop.py")
+    os.symlink("l2", repo.root / "l1")
+    os.symlink("l1", repo.root / "l2")
+    for args in (["plan", "--edit", "loop.py"], ["outline", "loop.py"], ["plan", "--create", "l1/x.py"],
+                 ["pack", "t", "--path", "loop.py"], ["check", "loop.py"]):
+        repo.rt(*args, ret=2)
+        assert repo.last_err == "rt: error: " + args[-1] + ": goes through a symlink loop; refused\n", args
+
+
+def test_a_folder_named_rt_below_the_root_is_the_projects(repo):
+    """Only the repository's own `.rt/` is rt's store: a project's `sub/.rt/` is planned, edited and approved as
+    any folder (refused, a change to it kept `rt verify` from ever passing)."""
+    repo.write("sub/.rt/b.py", "def b():\n    return 1\n")
+    repo.rt("plan", "--edit", "sub/.rt/b.py")
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["sub/.rt/b.py"]
+    assert "def b" in repo.rt("outline", "sub/.rt/b.py")
+    repo.rt("plan", "--edit", ".rt/state.json", ret=2)   # the root's is still rt's
+
+
+def test_a_file_named_rt_is_no_store_and_every_command_says_so(project):
+    project.write("a.py", "def a():\n    return 1\n")
+    project.write(".rt", "my notes\n")
+    project.init_git()
+    for args in (["index"], ["symbol", "a"], ["find", "a"], ["start", "t"], ["repair"]):
+        project.rt(*args, ret=2)
+        assert project.last_err.startswith("rt: error: .rt is a file of the repository's, not rt's store;"), args
+        assert project.last_err.count("\n") == 1
+    assert project.read(".rt") == "my notes\n"
+
+
 def test_symlink_inside_repo_is_fine(repo):
     os.symlink("a.py", repo.root / "src" / "alias.py")
     repo.rt("plan", "--edit", "src/alias.py")

@@ -354,6 +354,8 @@ def cmd_repair(ctx, args) -> Result:
     deleted), restore the `.gitignore` that hides `.rt/` from git, and build a damaged index again."""
     store = ctx.store
     if not store.dir.is_dir():
+        if os.path.lexists(store.dir):
+            store.ensure()   # says what `.rt` is instead
         return Result("nothing damaged in .rt/", {"moved": [], "done": []})
     from rt.index.index import damaged as index_damaged, load as load_index   # the index is checked only here
     moved, done = [], []
