@@ -277,6 +277,16 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def command_arg(rel: str) -> str:
+    """A path as the argument of an rt command rt suggests (`rt scope add ...`), to paste into a shell as it is:
+    quoted where a shell would split or expand it, `./` before a leading `-` so it is no option; one holding a
+    control character as `shown` writes it."""
+    if any(c < " " or c == "\x7f" for c in rel):
+        return shown(rel)
+    import shlex   # here: only a suggestion naming a path needs it
+    return shlex.quote("./" + rel if rel.startswith("-") else rel)
+
+
 def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
     """Refuse a path into the repository's `.rt/` or into any `.git/` (where a setting or a hook runs programs);
     a folder named `.rt` further down is the project's own."""

@@ -2,8 +2,12 @@
 from __future__ import annotations
 
 import json
+import os
+import re
+import subprocess
+import sys
 
-from conftest import needs
+from conftest import ROOT, needs
 from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
 from tests.hooks_support import bash, edit, hook, permission
 
@@ -266,6 +270,27 @@ def test_scope_outside_and_not_done_fail(project):
     project.rt("scope", "add", "legacy.py")
     project.rt("scope", "remove", "fmt.py")
     assert project.rt("verify").startswith("# verify: PASS")
+
+
+def test_the_scope_commands_verify_suggests_work_pasted_into_a_shell(project):
+    """`rt scope add trail .py` added `trail` and `.py`; `rt scope remove -x.py` was an unknown option. Each path in a
+    suggested command is quoted for a shell, with `./` before a leading `-`: pasted into bash, it names that file."""
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "scoped")
+    odd = ["trail .py", 'say "hi".py', "pages/[id].tsx", "-x.py"]
+    project.rt("plan", "--edit", "calc.py", "--create", "./-x.py")
+    project.write("calc.py", CALC + "\n")
+    for name in odd[:3]:
+        project.write(name, "X = 2\n")
+    out = project.rt("verify", ret=1)
+    commands = re.findall(r"`(rt scope (?:add|remove) [^`]*)`", out)
+    assert len(commands) == 4, out
+    for command in commands:
+        done = subprocess.run(["bash", "-c", f"{sys.executable} -m {command}"], cwd=project.root, capture_output=True,
+                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, (command, done.stderr)
+    scope = project.rt_json("status")["task"]["scope"]
+    assert sorted(scope["edit"]) == sorted(["calc.py", *odd[:3]]) and scope["create"] == []
 
 
 def test_fix_attempt_limit(project):

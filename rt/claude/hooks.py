@@ -32,7 +32,7 @@ import re
 import sys
 from pathlib import Path
 
-from rt.core import PathError, Repo, Result, RtError, find_repo, to_rel
+from rt.core import PathError, Repo, Result, RtError, command_arg, find_repo, to_rel
 
 HOOKS: tuple[tuple[str, str | None, str, int], ...] = (
     ("SessionStart", None, "session-start", 30),
@@ -334,7 +334,7 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
     listed = ", ".join(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
                             f"Changing the scope is the user's decision: ask the user whether {rel} may be added; "
-                            f"if they agree, run `rt scope add {rel}` and they approve it.")
+                            f"if they agree, run `rt scope add {command_arg(rel)}` and they approve it.")
 
 
 def _bash_gate(payload: dict, command: str) -> Reply:

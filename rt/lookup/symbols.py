@@ -13,6 +13,7 @@ from rt.core import (
     Result,
     UsageError,
     closest_paths,
+    command_arg,
     counted,
     folders_up,
     is_test,
@@ -268,7 +269,7 @@ def cmd_slice(ctx, args) -> Result:
             entry = idx.entry(rel)
             names = sorted({_qualified(d) for d in entry.defs}) if entry else []
             near = _near(args.symbol, names)
-            said = (f"; did you mean {', '.join(near)}? (`rt outline {shown(rel)}` lists its {counted(len(names), 'definition')})"
+            said = (f"; did you mean {', '.join(near)}? (`rt outline {command_arg(rel)}` lists its {counted(len(names), 'definition')})"
                     if near else f"; it defines {', '.join(names[:10])}" + (", ..." if len(names) > 10 else "")
                     if names else "")
             return Result(f"{args.symbol}: not defined in {rel}{said}", {"path": rel, "found": False, "closest": near},
@@ -311,7 +312,7 @@ def cmd_outline(ctx, args) -> Result:
     if not rows:
         rows.append("(no definitions found)")
     if entry.lines > OUTLINE_HINT:
-        rows.append(f"read a part with `rt slice {rel} --lines A:B` or `--symbol NAME`")
+        rows.append(f"read a part with `rt slice {command_arg(rel)} --lines A:B` or `--symbol NAME`")
     return Result("\n".join([head] + rows), {"path": rel, "lang": entry.lang, "lines": entry.lines, "note": entry.note,
                                              "definitions": [{"name": d.name, "kind": d.kind, "start": d.start,
                                                               "end": d.end, "signature": cut(d.signature),
@@ -350,6 +351,6 @@ def _folder_outline(idx: Index, rel: str) -> Result | None:
                     + (f"  {', '.join(names)}" if names else "") + (f" (+{more} more)" if more > 0 else ""))
     if len(files) > FOLDER_FILES:
         rows.append(f"... and {counted(len(files) - FOLDER_FILES, 'more file')} "
-                    f"(`rt outline {shown(prefix) or '.'} --json` lists them all)")
+                    f"(`rt outline {command_arg(prefix) if prefix else '.'} --json` lists them all)")
     folders = [{"path": prefix + name + "/", "files": n} for name, n in below.items()]
     return Result("\n".join([head] + rows), {"folder": prefix, "files": files, "folders": folders})

@@ -12,7 +12,7 @@ from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import (CONFIG, Check, Ran, cut_note, detect, failed_test_reruns, fix_attempt_limit, run_all, run_check,
                        seconds, select)
-from rt.core import ExitCode, Result, StateError, UsageError, shown, to_rel
+from rt.core import ExitCode, Result, StateError, UsageError, command_arg, shown, to_rel
 from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, strip_root, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import ANSI, Diagnostic
@@ -349,7 +349,7 @@ def format_file_check(result: FileCheck) -> str:
         groups = folded(merged(result.new))
         lines += [f"  {format_folded(*g)}" for g in groups[:SHOWN]]
         if len(groups) > SHOWN:
-            lines.append(f"  ... and {sum(1 + len(g[2]) for g in groups[SHOWN:])} more (`rt check {result.path}`)")
+            lines.append(f"  ... and {sum(1 + len(g[2]) for g in groups[SHOWN:])} more (`rt check {command_arg(result.path)}`)")
     for name, reason in result.could_not_run:
         lines.append(f"{name} could not check {result.path}: {reason}")
     return "\n".join(lines)
@@ -589,9 +589,9 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     if not planned:
         lines += ["", "## scope"]
         lines += ["- no plan: scope not checked"] if task.get("scope") is None else []
-        lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {shown(p)}`, or undo it)"
+        lines += [f"- changed outside the plan: {shown(p)} (approve it with `rt scope add {command_arg(p)}`, or undo it)"
                   for p in record["outside"]]
-        lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {shown(p)}`)"
+        lines += [f"- planned but not done: {shown(p)} (do it, or drop it with `rt scope remove {command_arg(p)}`)"
                   for p in record["undone"]]
     if record["by_checks"]:
         lines += ["", "## made by the checks themselves (theirs, not the task's: not counted)"]
