@@ -100,6 +100,11 @@ def test_check_file_reports_only_that_file(project):
     assert project.rt("check", "notes.md", "calc.py").splitlines() == [   # what was checked, never hidden
         "no check reads notes.md on its own, so nothing was checked (`rt verify` runs every check)",
         "nothing new in calc.py (mypy, ruff)"]
+    project.write("sub/notes.md", "# notes\n")
+    for folder in (".", "sub"):   # a folder is no file that is gone
+        project.rt("check", folder, ret=2)
+        assert project.last_err == f"rt: error: {folder}: a folder; `rt check` takes files (`rt verify` runs every check " \
+                                   "on the tree)\n"
 
 
 def test_a_file_named_like_an_option_is_checked_as_a_file(project):

@@ -361,7 +361,11 @@ def args_check(p) -> None:
 
 def cmd_check(ctx, args) -> Result:
     task = state.active_task(ctx.store)
-    results = [check_file(ctx, task, to_rel(ctx.repo, f)) for f in args.files]
+    rels = [to_rel(ctx.repo, f) for f in args.files]
+    for rel in rels:
+        if (ctx.repo.root / rel).is_dir():
+            raise UsageError(f"{shown(rel)}: a folder; `rt check` takes files (`rt verify` runs every check on the tree)")
+    results = [check_file(ctx, task, rel) for rel in rels]
     text = "\n".join(filter(None, (line for r in results for line in (_nothing_new(r), format_file_check(r)))))
     new = sum(len(r.new) for r in results)
     code = ExitCode.FINDING if new else ExitCode.INCOMPLETE if any(r.could_not_run for r in results) else ExitCode.OK
