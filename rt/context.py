@@ -17,7 +17,7 @@ from functools import cached_property
 
 from rt import budget, journal, state
 from rt.core import (PathError, Result, RtError, UsageError, closest_paths, counted, git, git_paths, is_test, read_text,
-                     to_rel)
+                     shown as path_line, to_rel)
 from rt.index import history
 from rt.pack.fragments import Fragment, Parts, as_keys, changed_fragments, fragments, is_import
 from rt.pack.rank import (CODE_LANGS, NOT_COMMITTED, Ranking, changed_with, extracted_apart, is_rt_own, like_commits,
@@ -455,7 +455,7 @@ def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
     """One file's fragments under one heading: its length and why it is here, then each part's lines."""
     if not frags:
         return ""
-    head = f"### {path} ({counted(frags[0].total, 'line')}" + (f"; {why}" if why else "") + ")\n"
+    head = f"### {path_line(path)} ({counted(frags[0].total, 'line')}" + (f"; {why}" if why else "") + ")\n"
     if len(frags) == 1 and frags[0].what == "whole file":
         return head + frags[0].code()
     return head + "".join(f.shown() for f in frags)

@@ -452,3 +452,14 @@ def test_a_vague_task_shows_where_files_git_quotes_or_globs_changed(project):
         project.write(name, project.read(name).replace("line 20\n", "line twenty\n"))
     frags = {f["path"]: (f["start"], f["end"]) for f in project.rt_json("pack", "bug fixed")["fragments"]}
     assert frags == {**{name: (7, 13) for name in names[:5]}, **{name: (17, 23) for name in names[6:]}}
+
+
+def test_a_file_named_with_a_line_break_keeps_the_pack_one_heading_a_file(project):
+    """A heading names its file on one line: a name holding a line break or a tab is quoted as git quotes it."""
+    project.write("app/new\nline.py", "def render_invoice_total():\n    return 1\n")
+    project.write("app/tab\tname.py", "def render_invoice_tax():\n    return 2\n")
+    project.init_git()
+    data = project.rt_json("pack", "render_invoice_total and render_invoice_tax")
+    heads = [ln for ln in data["pack"].splitlines() if ln.startswith("### ")]
+    assert '### "app/new\\nline.py" (2 lines' in data["pack"] and '### "app/tab\\tname.py" (2 lines' in data["pack"], heads
+    assert "\nline.py" not in data["pack"]

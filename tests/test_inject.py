@@ -574,3 +574,10 @@ def test_a_test_file_named_for_the_code_in_the_plural_leads(project):
     text = runtask(project, "/runtask retry a session request after its attempts")
     tests = [line for line in text.splitlines() if line.startswith("### Tests/")]
     assert tests and tests[0].startswith("### Tests/NetTests/SessionTests.swift "), text
+
+
+def test_a_file_named_with_a_line_break_keeps_one_heading_a_file_in_the_injection(project):
+    project.write("app/new\nline.py", "def render_invoice_total():\n    return 1\n")
+    project.init_git()
+    text = runtask(project, "/runtask render_invoice_total returns the wrong total")
+    assert '### "app/new\\nline.py" 1-2 of 2: ' in text and "\nline.py" not in text, text

@@ -28,7 +28,7 @@ import re
 from collections import Counter
 
 from rt import budget, journal
-from rt.core import is_test
+from rt.core import is_test, shown as path_line
 from rt.index.langs import language
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
@@ -241,7 +241,7 @@ def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], l
         entry = view.index.entry(frag.path)
         label, last = _label(entry, frag)
         body = _numbered(frag)
-        head = f"### {frag.path} {frag.start}-{last} of {frag.total}: {label}\n"
+        head = f"### {path_line(frag.path)} {frag.start}-{last} of {frag.total}: {label}\n"
         if used + len(head) + len(body) > CODE_CHARS:
             if shown:
                 continue
@@ -253,7 +253,7 @@ def _code(view, frags: list[tuple[bool, float, Fragment]]) -> tuple[list[str], l
             if not keep:
                 continue
             body = "".join(keep)
-            head = f"### {frag.path} {frag.start}-{last} of {frag.total}: {label}{_rest(frag.path, frag.start + len(keep), last)}\n"
+            head = f"### {path_line(frag.path)} {frag.start}-{last} of {frag.total}: {label}{_rest(frag.path, frag.start + len(keep), last)}\n"
         elif last > frag.end:
             head = head[:-1] + _rest(frag.path, frag.end + 1, last) + "\n"
         out.append(head + body)
@@ -467,7 +467,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
                 body = (_numbered(Fragment(path, start, start + TEST_HEAD - 1, total, label, lines_[start - 1:start + TEST_HEAD - 1]))
                         + "...\n" + _numbered(Fragment(path, end - TEST_TAIL + 1, end, total, label, lines_[end - TEST_TAIL:end])))
                 label += f" (its first {TEST_HEAD} and last {TEST_TAIL} lines)"
-            block = f"### {path} {start}-{end} of {total}: {label}\n" + body
+            block = f"### {path_line(path)} {start}-{end} of {total}: {label}\n" + body
             if len(block) <= room:
                 code.append(block)
                 room -= len(block)
@@ -515,7 +515,7 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
                 hits.append((-weight_of(found, weights), n))
         best = sorted(n for _, n in sorted(hits)[:LINE_HITS])
         if best:
-            out.append(f"### {ranked.path} {best[0]}-{best[-1]} of {len(lines)}: lines with task words\n"
+            out.append(f"### {path_line(ranked.path)} {best[0]}-{best[-1]} of {len(lines)}: lines with task words\n"
                        + "".join(f"{n}\t{lines[n - 1].rstrip()}\n" for n in best))
     return out
 
