@@ -309,3 +309,120 @@ def test_doctor_sees_the_plugin_and_warns_when_both_are_in_use(project, tmp_path
     project.rt("install")
     summary = project.rt_json("doctor", ret=1)["installs"][".claude"]["summary"]
     assert "the rt plugin is enabled too (rt@local), so every hook runs twice" in summary
+
+
+ODD = ('{\n\t"model":   "opus",\n\t"name": "caf\\u00e9", "n": 1.50,\n\t"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": []}],'
+       ' "Notification": []},\n\t"permissions": {"allow": [], "deny": ["Bash(rm:*)"]},\n\t"sandbox": {"filesystem": {}}\n}')
+"""A user's settings as no serialiser writes them: tabs, an escape, `1.50`, empty groups, lists and objects, no final newline."""
+
+
+def test_uninstall_gives_back_the_users_settings_byte_for_byte_and_the_first_backup_stays(project):
+    project.write(".claude/settings.json", ODD)
+    project.rt("install")
+    assert project.read(".claude/settings.json.rt-backup") == ODD
+    pre = settings(project)["hooks"]["PreToolUse"]
+    assert pre[0] == {"matcher": "Bash", "hooks": []}   # the user's empty group stays
+    project.rt("install", "--sandbox")   # a second install changing the settings keeps the first backup
+    assert project.read(".claude/settings.json.rt-backup") == ODD
+    project.rt("install", "--uninstall")
+    assert project.read(".claude/settings.json") == ODD and project.read(".claude/settings.json.rt-backup") == ODD
+    project.rt("install")
+    project.rt("install", "--uninstall")
+    assert project.read(".claude/settings.json") == ODD
+
+
+def test_the_users_own_skill_agent_and_command_files_are_never_written_over_or_removed(project):
+    mine = {".claude/agents/rt-scout.md": "my scout\n", ".claude/commands/go.md": "my /go\n",
+            ".claude/skills/runtask/SKILL.md": "my skill\n"}
+    for rel, text in mine.items():
+        project.write(rel, text)
+    before = tree(project.root)
+    project.rt("install", "--uninstall")   # never installed: files of rt's names that are not rt's stay
+    project.rt("install", "--intent", ret=2)
+    assert project.last_err == ("rt: error: .claude/skills/runtask/SKILL.md is not rt's (or was changed since rt wrote "
+                                "it), and 2 more; move it aside, then run rt install again. Nothing was changed\n")
+    assert tree(project.root) == before
+    for rel in mine:
+        (project.root / rel).unlink()
+    project.rt("install", "--intent")
+    project.write(".claude/agents/rt-scout.md", "my scout, changed after install\n")
+    project.rt("install", ret=2)   # a file rt wrote and its user changed is theirs now
+    assert "agents/rt-scout.md is not rt's (or was changed since rt wrote it)" in project.last_err
+    out = project.rt("install", "--uninstall")
+    assert "kept .claude/agents/rt-scout.md: not as rt wrote it" in out
+    assert project.read(".claude/agents/rt-scout.md") == "my scout, changed after install\n"
+    assert not (project.root / ".claude/commands/go.md").exists()
+
+
+def test_private_settings_stay_private_and_a_read_only_file_is_left_alone(project):
+    project.init_git()
+    project.write(".claude/settings.json", '{"env": {"API_TOKEN": "t"}}')
+    project.write(".mcp.json", '{"mcpServers": {"db": {"command": "db", "env": {"PASSWORD": "p"}}}}')
+    for rel in (".claude/settings.json", ".mcp.json"):
+        os.chmod(project.root / rel, 0o600)
+    project.rt("install", "--mcp")
+    for rel in (".claude/settings.json", ".mcp.json", ".claude/settings.json.rt-backup", ".claude/mcp.json.rt-backup"):
+        assert (project.root / rel).stat().st_mode & 0o777 == 0o600, rel
+    project.rt("install", "--uninstall")
+    assert (project.root / ".mcp.json").stat().st_mode & 0o777 == 0o600
+    assert json.loads(project.read(".mcp.json")) == {"mcpServers": {"db": {"command": "db", "env": {"PASSWORD": "p"}}}}
+    os.chmod(project.root / ".claude/settings.json", 0o444)
+    before = tree(project.root / ".claude")
+    project.rt("install", ret=2)
+    assert project.last_err == "rt: error: .claude/settings.json is read-only; rt changes nothing in it. Nothing was changed\n"
+    assert tree(project.root / ".claude") == before
+
+
+def test_no_link_takes_a_project_install_out_of_the_repository(project, tmp_path):
+    project.init_git()
+    home = tmp_path / "home" / ".claude"
+    home.mkdir(parents=True)
+    (project.root / ".claude").symlink_to(home)
+    project.rt("install", ret=2)
+    assert project.last_err.startswith(f"rt: error: .claude is a link to {home}; rt installs into the project's own")
+    assert list(home.iterdir()) == []
+    (project.root / ".claude").unlink()
+    (project.root / ".claude").mkdir()
+    (project.root / ".claude/settings.json").symlink_to(tmp_path / "dotfiles" / "missing.json")
+    project.rt("install", ret=2)
+    assert "which does not exist; rt writes nothing through it" in project.last_err
+    assert not (tmp_path / "dotfiles").exists()
+    (project.root / ".claude/settings.json").unlink()
+    (tmp_path / "shared.json").write_text('{"mcpServers": {}}')
+    (project.root / ".mcp.json").symlink_to(tmp_path / "shared.json")
+    project.rt("install", "--mcp", ret=2)
+    assert ".mcp.json is a link out of the repository" in project.last_err
+    assert (tmp_path / "shared.json").read_text() == '{"mcpServers": {}}'
+
+
+def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(project):
+    cases = {'{"env": {"X": "\\ud800"}}': "holds a lone surrogate escape",
+             '{"n": 1e400}': "is not valid JSON (Out of range float",
+             "[" * 5000 + "]" * 5000: "",   # too deep for Python's reader, or not an object: refused either way
+             '{"enabledMcpjsonServers": {}}': '"enabledMcpjsonServers" is not a list'}
+    for text, why in cases.items():
+        project.write(".claude/settings.json", text)
+        before = tree(project.root)
+        project.rt("install", "--mcp", ret=2)
+        assert why in project.last_err and "Nothing was changed" in project.last_err, project.last_err
+        assert tree(project.root) == before
+
+
+def test_an_install_that_cannot_write_says_where_in_one_line_and_records_what_it_did(project):
+    project.init_git()
+    project.write(".claude/agents", "a file where rt's agents folder goes\n")
+    project.rt("install", "--mcp", ret=2)
+    assert project.last_err.startswith("rt: error: rt install stopped: cannot write ")
+    assert "done before it: wrote .mcp.json; wrote .claude/skills/runtask/SKILL.md; make it writable" in project.last_err
+    (project.root / ".claude/agents").unlink()
+    project.rt("install", "--mcp")
+    project.rt("install", "--uninstall")
+    assert not (project.root / ".mcp.json").exists() and not (project.root / ".claude").exists()
+
+
+def test_intent_mode_the_user_switched_on_stays_on_after_uninstall(project):
+    project.init_git()
+    project.rt("intent", "on")
+    project.rt("install", "--intent")
+    out = project.rt("install", "--uninstall")
+    assert "intent mode switched off" not in out and project.rt("intent").startswith("intent mode: on")

@@ -6,7 +6,10 @@ Install writes into the project's `.claude/` (or `~/.claude/` with `--user`) and
 """
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+import os
 import re
 import shlex
 import shutil
@@ -105,12 +108,19 @@ def load_settings(path: Path, shown: str) -> dict:
         raise UsageError(f"{shown} cannot be read ({e}); nothing was changed")
     try:
         data = json.loads(raw) if raw.strip() else {}
+        dump(data).encode()
     except ValueError as e:
         comments = re.search(r"^\s*(//|/\*)", raw, re.M)
-        why = "has comments, which JSON does not allow" if comments else f"is not valid JSON ({e})"
+        why = ("has comments, which JSON does not allow" if comments else "holds a lone surrogate escape, which is no text"
+               if isinstance(e, UnicodeEncodeError) else f"is not valid JSON ({e})")
         raise UsageError(f"{shown} {why}; fix it by hand, then run rt install again. Nothing was changed") from None
+    except RecursionError:
+        raise UsageError(f"{shown} is nested too deep to read; fix it by hand, then run rt install again. Nothing was "
+                         f"changed") from None
     problems = [] if isinstance(data, dict) else ["the top level is not an object"]
     if not problems:
+        if not isinstance(data.get("enabledMcpjsonServers", []), list):
+            problems.append('"enabledMcpjsonServers" is not a list')
         if not isinstance(data.get("hooks", {}), dict):
             problems.append('"hooks" is not an object')
         elif any(not isinstance(groups, list) for groups in data.get("hooks", {}).values()):
@@ -128,7 +138,9 @@ def load_settings(path: Path, shown: str) -> dict:
 
 
 def dump(data: dict) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    """Settings as rt writes them; a number JSON cannot hold (`1e400` read as infinity) is refused, never written
+    as `Infinity`, which Claude Code could not read."""
+    return json.dumps(data, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
 
 
 def add_to_settings(settings: dict, record: dict, deny: tuple[str, ...] = DENY) -> None:
@@ -136,10 +148,13 @@ def add_to_settings(settings: dict, record: dict, deny: tuple[str, ...] = DENY) 
     hooks = settings.setdefault("hooks", {})
     current = {hook_command(arg) for _, _, arg, _ in HOOKS}
     for event in list(hooks):   # rt's handlers from an earlier install (another interpreter or form) go
+        emptied = []
         for group in hooks[event] if isinstance(hooks[event], list) else ():
-            if isinstance(group, dict) and isinstance(group.get("hooks"), list):
+            if isinstance(group, dict) and isinstance(group.get("hooks"), list) and group["hooks"]:
                 group["hooks"] = [h for h in group["hooks"] if not is_ours(h) or h.get("command") in current]
-        hooks[event] = [g for g in hooks[event] if not (isinstance(g, dict) and g.get("hooks") == [])]
+                if not group["hooks"]:
+                    emptied.append(group)
+        hooks[event] = [g for g in hooks[event] if not any(g is e for e in emptied)]   # a group of the user's stays
     for event, matcher, arg, timeout in HOOKS:
         groups = hooks.setdefault(event, [])
         command = hook_command(arg)
@@ -258,14 +273,33 @@ def args_install(p) -> None:
 
 def cmd_install(ctx, args) -> Result:
     base, shown = target_dir(ctx, args.user)
-    settings_path = base / "settings.json"
-    settings = load_settings(settings_path, f"{shown}/settings.json")
+    settings = load_settings(base / "settings.json", f"{shown}/settings.json")
     record = _read_record(base, shown)
     mcp = _read_mcp(ctx, args, record)   # refused before anything is written
-    before = dump(settings) if settings_path.exists() else None
-    rt_created = record.get("created_settings", False)
-    done: list[str] = []
+    _refuse_links(ctx, args, base, shown, mcp is not None)
     intent = args.intent or bool(record.get("intent"))  # once installed, kept until --uninstall
+    if not args.uninstall:
+        _refuse_theirs(base, shown, record, shipped_files(intent))
+    done: list[str] = []
+    try:
+        return _install(ctx, args, base, shown, settings, record, mcp, intent, done)
+    except OSError as e:   # a file or folder rt may not write: what was done so far is recorded, for uninstall
+        with contextlib.suppress(OSError):
+            _write_record(ctx, base, record)
+        where = re.sub(r"(^|/)\.tmp-\d+-\d+-(?=[^/]+$)", r"\1", str(e.filename or shown))   # the file, not its temp name
+        raise UsageError(f"rt install stopped: cannot write {where} ({e.strerror or e}); "
+                         + (f"done before it: {'; '.join(done)}; " if done else "nothing was changed; ")
+                         + "make it writable and run the command again") from None
+
+
+def _install(ctx, args, base: Path, shown: str, settings: dict, record: dict, mcp: dict | None, intent: bool,
+             done: list[str]) -> Result:
+    settings_path = base / "settings.json"
+    before = dump(settings) if settings_path.exists() else None
+    pristine = before is not None and not record and not any(
+        is_ours(h) for groups in settings.get("hooks", {}).values() for g in groups if isinstance(g, dict)
+        for h in g.get("hooks", []) if isinstance(g.get("hooks"), list))   # the user's own settings: worth a backup
+    rt_created = record.get("created_settings", False)
     if args.uninstall:
         if not args.user:   # its hooks are gone: so is the server that answered them
             from rt.claude.hookserver import stop
@@ -275,13 +309,16 @@ def cmd_install(ctx, args) -> Result:
         remove_mcp(ctx, settings, record, mcp, done)
         remove_from_settings(settings, record)
         listed, ours = record.get("files"), shipped_files(intent=True)
-        for rel in sorted(listed or ours):  # without a record: rt's file names (a command only if it is rt's)
+        for rel in sorted(listed or ours):  # without a record: a file of rt's name holding what rt ships
             path = base / rel
-            if path.is_file() and (listed or not rel.startswith("commands/") or path.read_bytes() == ours[rel]):
-                path.unlink()
-                done.append(f"removed {shown}/{rel}")
+            if path.is_file() and not path.is_symlink():
+                if _rts(rel, path, record) if listed else path.read_bytes() == ours.get(rel):
+                    path.unlink()
+                    done.append(f"removed {shown}/{rel}")
+                else:
+                    done.append(f"kept {shown}/{rel}: not as rt wrote it")
             _prune(path.parent, base)
-        if record.get("intent") and not args.user and ctx.store.dir.is_dir():
+        if record.get("intent") and record.get("intent_on", True) and not args.user and ctx.store.dir.is_dir():
             from rt import journal
             journal.set_mode(ctx.store, False)
             done.append("intent mode switched off for this project")
@@ -310,25 +347,33 @@ def cmd_install(ctx, args) -> Result:
                 from rt import journal
                 if not journal.mode_on(ctx.store, None):
                     journal.set_mode(ctx.store, True)
+                    record["intent_on"] = True   # rt switched it on: uninstall switches it off
                     done.append("intent mode switched on for this project (`rt intent off` switches it off)")
+                else:
+                    record.setdefault("intent_on", False)
         for rel, data in shipped_files(intent).items():
             path = base / rel
             if not (path.is_file() and path.read_bytes() == data):
                 ctx.store.write_bytes(path, data)
                 done.append(f"wrote {shown}/{rel}")
             record["files"] = sorted(set(record.get("files", [])) | {rel})
+            record.setdefault("hashes", {})[rel] = _digest(data)
     if not args.uninstall and before is None:
         record["created_settings"] = True
     after = dump(settings)
-    if args.uninstall and not settings and rt_created and settings_path.exists():
+    backup = base / BACKUP
+    if args.uninstall and not settings and rt_created and settings_path.exists() and not settings_path.is_symlink():
         settings_path.unlink()  # rt created it, and nothing else is in it
         done.append(f"removed {shown}/settings.json")
     elif after != (before if before is not None else dump({})):
-        if before is not None:
-            shutil.copy2(settings_path, base / BACKUP)
+        if pristine and not args.uninstall:   # the first backup holds the user's own settings: never overwritten by rt's
+            ctx.store.write_bytes(backup, settings_path.read_bytes(), _mode(settings_path))
             done.append(f"backup of the previous settings: {shown}/{BACKUP}")
+        data = after.encode()
+        if args.uninstall and backup.is_file() and _same(_json(backup), settings):
+            data = backup.read_bytes()   # what rt took out leaves the user's settings as they were: their very bytes
         # a settings.json kept elsewhere (dotfiles) and linked in stays a link: write where it points
-        ctx.store.write_bytes(settings_path.resolve(), after.encode())
+        ctx.store.write_bytes(settings_path.resolve(), data, _mode(settings_path))
         done.append(f"updated {shown}/settings.json")
     _write_record(ctx, base, record)
     verb = "uninstalled from" if args.uninstall else "installed into"
@@ -351,6 +396,74 @@ def _sandbox_notes() -> list[str]:
             notes.append(f"sandbox: {' and '.join(missing)} not found: install bubblewrap and socat (Debian: "
                          f"`apt-get install bubblewrap socat`); until then Claude Code will not run Bash")
     return notes
+
+
+def _refuse_links(ctx, args, base: Path, shown: str, mcp: bool) -> None:
+    """Refuse, changing nothing, to write through a link that points nowhere, or, for a project, out of the
+    repository (a `.claude` linked to `~/.claude` would put a project's hooks in every project), and to change
+    a settings file its owner made read-only."""
+    files = [base / "settings.json"] + ([ctx.repo.root / MCP_FILE] if mcp else [])
+    if not args.user and base.is_symlink():
+        raise UsageError(f"{shown} is a link to {os.readlink(base)}; rt installs into the project's own {shown} folder "
+                         f"(or `--user` into ~/.claude). Nothing was changed")
+    for path in files:
+        name = f"{shown}/{path.name}" if path.parent == base else path.name
+        if path.is_symlink() and not path.exists():
+            raise UsageError(f"{name} is a link to {os.readlink(path)}, which does not exist; rt writes nothing through "
+                             f"it. Nothing was changed")
+        if path.is_symlink() and not args.user and ctx.repo.root not in path.resolve().parents:
+            raise UsageError(f"{name} is a link out of the repository ({path.resolve()}); rt writes nothing outside "
+                             f"it for a project. Nothing was changed")
+        if path.is_file() and not os.stat(path).st_mode & 0o200:   # its owner's write bit: root may write anything
+            raise UsageError(f"{name} is read-only; rt changes nothing in it. Nothing was changed")
+
+
+def _refuse_theirs(base: Path, shown: str, record: dict, files: dict[str, bytes]) -> None:
+    """Refuse, changing nothing, to write over a skill, agent or command file that is not rt's (or that its user
+    changed since rt wrote it)."""
+    theirs = [rel for rel, data in files.items()
+              if (base / rel).is_file() and (base / rel).read_bytes() != data and not _rts(rel, base / rel, record)]
+    if theirs:
+        raise UsageError(f"{shown}/{theirs[0]} is not rt's (or was changed since rt wrote it)"
+                         + (f", and {len(theirs) - 1} more" if len(theirs) > 1 else "")
+                         + "; move it aside, then run rt install again. Nothing was changed")
+
+
+def _rts(rel: str, path: Path, record: dict) -> bool:
+    """Whether the file at `path` is rt's as rt wrote it: listed in the record, its bytes those recorded (a record
+    from before rt kept digests: listed is enough)."""
+    digest = record.get("hashes", {}).get(rel)
+    return rel in record.get("files", []) and (digest is None or digest == _digest(path.read_bytes()))
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _mode(path: Path) -> int:
+    """The permissions of the file rt is about to rewrite, kept (a private 0600 settings file stays private)."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        return 0o644
+
+
+def _json(path: Path):
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
+def _same(a, b) -> bool:
+    """Equal once the empty objects and lists both may hold are left out (rt's uninstall drops those it emptied)."""
+    def pruned(x):
+        if isinstance(x, dict):
+            return {k: p for k, v in x.items() if (p := pruned(v)) not in ({}, [])}
+        if isinstance(x, list):
+            return [pruned(v) for v in x]
+        return x
+    return a is not None and pruned(a) == pruned(b)
 
 
 def _read_record(base: Path, shown: str) -> dict:
@@ -460,13 +573,18 @@ def remove_mcp(ctx, settings: dict, record: dict, data: dict | None, done: list[
 
 
 def _write_mcp(ctx, data: dict, done: list[str]) -> None:
-    """Write .mcp.json (where a link points, as for the settings), the previous one kept in `.claude/`."""
+    """Write .mcp.json (where a link points, as for the settings, its permissions kept), the user's own one
+    kept in `.claude/` (once: a later write of rt's never replaces it)."""
     path = ctx.repo.root / MCP_FILE
     existed = path.exists()
-    if existed:
-        ctx.store.write_bytes(ctx.repo.root / ".claude" / MCP_BACKUP, path.read_bytes())
+    backup = ctx.repo.root / ".claude" / MCP_BACKUP
+    if existed and MCP_NAME not in (_json(path) or {}).get("mcpServers", {}):
+        ctx.store.write_bytes(backup, path.read_bytes(), _mode(path))
         done.append(f"backup of the previous {MCP_FILE}: .claude/{MCP_BACKUP}")
-    ctx.store.write_bytes(path.resolve(), dump(data).encode())
+    text = dump(data).encode()
+    if MCP_NAME not in data.get("mcpServers", {}) and backup.is_file() and _same(_json(backup), data):
+        text = backup.read_bytes()   # rt's server taken out: the user's file as it was, byte for byte
+    ctx.store.write_bytes(path.resolve(), text, _mode(path))
     done.append(f"{'updated' if existed else 'wrote'} {MCP_FILE}")
 
 
