@@ -401,12 +401,17 @@ def list_files(repo: Repo) -> list[str]:
 
 
 class _IgnoreRules:
-    """The subset of .gitignore that matters in practice: globs, `**`, anchors, dir-only and `!`."""
+    """The subset of .gitignore that matters in practice: globs, `**`, anchors, dir-only, `!`, and a backslash
+    making the next character plain (`\\#`, `\\!`, `\\[`, a trailing `\\ `)."""
 
     def __init__(self, base: str, lines: list[str]):
         self.rules: list[tuple[re.Pattern, bool, bool]] = []
         for line in lines:
-            line = line.rstrip("\n").rstrip()
+            line = line.rstrip("\n")
+            kept = line.rstrip()
+            if kept.endswith("\\") and len(line) > len(kept):   # `trail\ ` keeps the space its backslash escapes
+                kept += " "
+            line = kept
             if not line or line.startswith("#"):
                 continue
             negate = line.startswith("!")
@@ -435,7 +440,10 @@ def _glob_to_regex(glob: str) -> str:
     import fnmatch
     out, i = [], 0
     while i < len(glob):
-        if glob.startswith("**/", i):
+        if glob[i] == "\\" and i + 1 < len(glob):
+            out.append(re.escape(glob[i + 1]))
+            i += 2
+        elif glob.startswith("**/", i):
             out.append("(?:.*/)?")
             i += 3
         elif glob.startswith("/**", i) and i + 3 == len(glob):

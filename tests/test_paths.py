@@ -141,6 +141,11 @@ def test_folder_that_is_not_a_git_repository(project):
     assert "M app.py  +1 -1" in project.rt("delta")
     assert "-x = 1\n+x = 2" in project.rt("review")
     assert not (project.root / ".git").exists()
+    for name in ("#hash.py", "!bang.py", "trail .py", "a[1].py", "a1.py"):   # escaped in .gitignore as git reads it
+        project.write(name, "x = 1\n")
+    project.write(".gitignore", "*.log\nout/\n!keep.log\n\\#hash.py\n\\!bang.py\ntrail\\ .py\na\\[1\\].py\n")
+    files = project.rt_json("start", "again", "--force")["files"]
+    assert files == 6  # app.py .gitignore keep.log pkg/.gitignore pkg/sub/local.txt a1.py
 
 
 def test_the_repository_is_found_from_below_and_through_symlinks(project, tmp_path, monkeypatch):
