@@ -288,11 +288,11 @@ def command_arg(rel: str) -> str:
 
 
 def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:
-    """Refuse a path into the repository's `.rt/` or into any `.git/` (where a setting or a hook runs programs);
-    a folder named `.rt` further down is the project's own."""
-    if parts[:1] == (".rt",):
-        raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
+    """Refuse a path into any `.rt/` (a nested project's store is another rt's) or into any `.git/` (where a setting
+    or a hook runs programs)."""
     for part in parts:
+        if part == ".rt":
+            raise PathError(f"{user_path}: .rt/ is rt's own store; use rt commands instead")
         if part.lower() == ".git":
             raise PathError(f"{user_path}: .git/ is git's own store (a setting or a hook there runs programs); rt "
                             f"never plans or edits files in it")

@@ -51,16 +51,6 @@ def test_a_symlink_loop_is_refused_in_one_line(repo):
         assert repo.last_err == "rt: error: " + args[-1] + ": goes through a symlink loop; refused\n", args
 
 
-def test_a_folder_named_rt_below_the_root_is_the_projects(repo):
-    """Only the repository's own `.rt/` is rt's store: a project's `sub/.rt/` is planned, edited and approved as
-    any folder (refused, a change to it kept `rt verify` from ever passing)."""
-    repo.write("sub/.rt/b.py", "def b():\n    return 1\n")
-    repo.rt("plan", "--edit", "sub/.rt/b.py")
-    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["sub/.rt/b.py"]
-    assert "def b" in repo.rt("outline", "sub/.rt/b.py")
-    repo.rt("plan", "--edit", ".rt/state.json", ret=2)   # the root's is still rt's
-
-
 def test_a_file_named_rt_is_no_store_and_every_command_says_so(project):
     project.write("a.py", "def a():\n    return 1\n")
     project.write(".rt", "my notes\n")
