@@ -91,6 +91,12 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: {key} must be a {_TOP[key].__name__}")
     if data.get("rerun_failed_tests", 0) < 0:
         raise ConfigError(f"{where}: rerun_failed_tests must be 0 (no rerun) or more")
+    timeouts = [("timeout", data.get("timeout", 1))] + [(f"[checks.{name}] timeout", entry.get("timeout", 1))
+                                                        for name, entry in data.get("checks", {}).items()
+                                                        if isinstance(entry, dict) and isinstance(entry.get("timeout", 1), int)]
+    for key, value in timeouts:
+        if isinstance(value, int) and not 0 < value <= MAX_TIMEOUT:
+            raise ConfigError(f"{where}: {key} must be a whole number of seconds from 1 to {MAX_TIMEOUT}")
     for name, entry in data.get("checks", {}).items():
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: [checks.{name}] must be a table")
@@ -111,11 +117,15 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: [format] {pattern!r} must be a command list containing \"{{file}}\"")
 
 
+MAX_TIMEOUT = 86_400
+"""The longest timeout a check takes, in seconds (a day): a longer one overflows the clock's arithmetic."""
+
+
 def seconds(text: str) -> int:
-    """`--timeout` as argparse reads it: a whole number of seconds above zero."""
-    if not text.isdigit() or int(text) == 0:
+    """`--timeout` as argparse reads it: a whole number of seconds above zero, MAX_TIMEOUT at most."""
+    if not text.isdigit() or not 0 < int(text) <= MAX_TIMEOUT:
         import argparse   # here: the hooks, which import this module, parse no command line
-        raise argparse.ArgumentTypeError(f"{text!r} is not a positive whole number of seconds")
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of seconds from 1 to {MAX_TIMEOUT}")
     return int(text)
 
 

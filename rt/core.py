@@ -249,7 +249,11 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     cur = root
     for part in rel.parts:
         cur = cur / part
-        if cur.is_symlink():
+        try:
+            linked = cur.is_symlink()
+        except OSError as e:   # a name longer than the file system allows (ENAMETOOLONG), ...
+            raise PathError(f"{shown(user_path[:200])}: {e.strerror or e}; give a file path inside the repository") from None
+        if linked:
             try:
                 target = cur.resolve()
             except RuntimeError:   # Python 3.11's answer to a loop (3.13 gives the path where it stopped)

@@ -140,6 +140,8 @@ def test_tool_rt_in_pyproject_and_rt_toml_wins(project):
     ("colour = 1\n", "rt.toml: unknown key 'colour'"),
     ("timeout = true\n", "rt.toml: timeout must be a int"),
     ("rerun_failed_tests = -1\n", "rt.toml: rerun_failed_tests must be 0 (no rerun) or more"),
+    ("timeout = 100000000000000000000\n", "rt.toml: timeout must be a whole number of seconds from 1 to 86400"),
+    ("[checks.ruff]\ntimeout = 0\n", "rt.toml: [checks.ruff] timeout must be a whole number of seconds from 1 to 86400"),
     ("[checks.x]\nkind = \"lint\"\n", "[checks.x] is not a detected check, so it needs a command"),
     ("[checks.x]\ncommand = [\"a\"]\nkind = \"style\"\n", "[checks.x] kind must be one of"),
     ("[checks.x]\ncommand = [\"a\"]\nper_file = [\"a\"]\n", "[checks.x] per_file must contain \"{file}\""),

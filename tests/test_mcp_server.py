@@ -86,7 +86,12 @@ def test_bad_input_each_answered_and_the_server_keeps_serving(project):
         s.initialize()
         s.send(b"this is not json\n")
         assert s.recv() == {"jsonrpc": "2.0", "id": None, "error": {
-            "code": -32700, "message": "parse error: the line is not JSON; send one JSON-RPC message per line"}}
+            "code": -32700, "message": "parse error: the line is not JSON, or is nested too deep to read; send one "
+                                       "JSON-RPC message per line"}}
+        s.send(b'{"jsonrpc": "2.0", "id": 1, "method": "ping", "params": {"x": ' + b"[" * 100_000 + b"]" * 100_000 + b"}}\n")
+        assert s.recv()["error"]["code"] == -32700   # past Python's recursion: answered, and the server lives on
+        s.send(b'{"jsonrpc": "2.0", "id": 2, "method": "ping", "params": {"x": NaN}}\n')
+        assert s.recv()["error"]["code"] == -32700   # not JSON, though Python's reader takes it
         s.send(b'{"jsonrpc": "2.0", "id": 5, "method": "ping"\n')   # cut short
         assert s.recv()["error"]["code"] == -32700
         s.send(b"\xff\xfe{}\n")
@@ -99,6 +104,7 @@ def test_bad_input_each_answered_and_the_server_keeps_serving(project):
         assert s.recv() == {"jsonrpc": "2.0", "id": None, "error": {
             "code": -32600, "message": "the id must be a string or an integer"}}
         s.send({"jsonrpc": "2.0", "id": "r1", "result": {}})   # a response: rt sends no requests, ignored
+        s.send({"jsonrpc": "2.0", "id": None, "error": {"code": 1, "message": "x"}})   # a response whatever its id
         assert s.request("no/such/method")["error"] == {"code": -32601, "message": "method not found: no/such/method"}
         s.ids += 1
         s.send({"jsonrpc": "2.0", "id": s.ids, "method": "tools/call", "params": [1]})
@@ -121,8 +127,13 @@ def test_bad_input_each_answered_and_the_server_keeps_serving(project):
         assert s.error("slice", file="app.py") == "rt: error: slice: one of the arguments lines symbol is required"
         assert s.error("slice", file="app.py", lines="5:6", symbol="Cart") == (
             "rt: error: slice: argument symbol: not allowed with argument lines")
-        assert s.error("verify", timeout=0) == ("rt: error: verify: argument timeout: '0' is not a positive whole "
-                                                "number of seconds")
+        for timeout in (0, 10**30):
+            assert s.error("verify", timeout=timeout) == (f"rt: error: verify: argument timeout: '{timeout}' is not a "
+                                                          f"whole number of seconds from 1 to 86400")
+        assert s.error("start", text="fix \ud800 it") == ("rt: error: start: argument 'text' holds a lone surrogate (an "
+                                                          "escape like \\ud800 alone), which is no text")
+        assert s.error("outline", file="x" * 300).endswith(": File name too long; give a file path inside the repository")
+        assert str(project.root) not in s.error("slice", file="x/" * 3000, lines="1:1")
         # a path out of the repository, however it is written
         for tool, args in [("outline", {"file": "../secret.txt"}), ("slice", {"file": str(outside), "lines": "1:1"}),
                            ("slice", {"file": "link.txt", "lines": "1:1"}),

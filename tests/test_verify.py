@@ -443,8 +443,9 @@ def test_timeout_option_and_deleted_file(project):
     python_project(project, tools="ruff")
     project.rt("start", "options")
     project.rt("plan", "--delete", "legacy.py")
-    project.rt("verify", "--timeout", "0", ret=2)
-    assert "'0' is not a positive whole number of seconds" in project.last_err
+    for bad in ("0", "86401", "1" + "0" * 30):   # a day at most: more overflowed the clock's arithmetic
+        project.rt("verify", "--timeout", bad, ret=2)
+        assert f"'{bad}' is not a whole number of seconds from 1 to 86400" in project.last_err
     (project.root / "legacy.py").unlink()
     assert project.rt("check", "legacy.py") == "legacy.py: no such file now, nothing to check\n"
     out = project.rt("verify", "--timeout", "60")

@@ -90,9 +90,10 @@ class Server:
     def answer(self, line: bytes) -> dict | None:
         """The reply to one line: a result, an error, or None for a notification or a response."""
         try:
-            msg = json.loads(line)
-        except ValueError:   # not JSON, or not UTF-8
-            return _error(None, PARSE_ERROR, "parse error: the line is not JSON; send one JSON-RPC message per line")
+            msg = json.loads(line, parse_constant=_no_constant)
+        except (ValueError, RecursionError):   # not JSON (nor UTF-8, nor NaN), or nested past what Python reads
+            return _error(None, PARSE_ERROR, "parse error: the line is not JSON, or is nested too deep to read; send "
+                                             "one JSON-RPC message per line")
         if isinstance(msg, list):
             return _error(None, INVALID_REQUEST, "batches are not supported; send one JSON-RPC message per line")
         if not isinstance(msg, dict) or msg.get("jsonrpc") != "2.0":
@@ -100,11 +101,11 @@ class Server:
         if "id" not in msg:
             return None   # a notification: never answered, whatever it is
         mid = msg["id"]
-        if not isinstance(mid, (str, int)) or isinstance(mid, bool):
-            return _error(None, INVALID_REQUEST, "the id must be a string or an integer")
         method = msg.get("method")
         if method is None and ("result" in msg or "error" in msg):
-            return None   # a response; rt sends no requests
+            return None   # a response (a null id included); rt sends no requests
+        if not isinstance(mid, (str, int)) or isinstance(mid, bool):
+            return _error(None, INVALID_REQUEST, "the id must be a string or an integer")
         if not isinstance(method, str):
             return _error(mid, INVALID_REQUEST, "the request has no method")
         params = msg.get("params")
@@ -169,6 +170,11 @@ class Server:
 
 METHODS = {"initialize": Server.initialize, "ping": Server.ping, "tools/list": Server.list_tools,
            "tools/call": Server.call_tool}
+
+
+def _no_constant(name: str):
+    """`NaN`, `Infinity` and `-Infinity`, which Python's reader takes and JSON has not, refused as JSON they are not."""
+    raise ValueError(f"{name} is not JSON")
 
 
 def _error(mid, code: int, message: str) -> dict:

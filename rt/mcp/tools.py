@@ -164,7 +164,19 @@ def _checked(tool: Tool, ps: tuple[Param, ...], arguments: dict) -> dict:
             raise UsageError(f"{tool.name}: argument {p.name!r} must be {what}")
         if "enum" in item and any(v not in item["enum"] for v in values):
             raise UsageError(f"{tool.name}: argument {p.name!r} must be one of {', '.join(item['enum'])}")
+        if want is str and not all(_text(v) for v in values):
+            raise UsageError(f"{tool.name}: argument {p.name!r} holds a lone surrogate (an escape like \\ud800 alone), "
+                             f"which is no text")
     return arguments
+
+
+def _text(value: str) -> bool:
+    """Whether a string JSON gave is text: one with a lone surrogate cannot be written to any file."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _argv(ps: tuple[Param, ...], given: dict) -> list[str]:
