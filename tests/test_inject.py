@@ -581,3 +581,12 @@ def test_a_file_named_with_a_line_break_keeps_one_heading_a_file_in_the_injectio
     project.init_git()
     text = runtask(project, "/runtask render_invoice_total returns the wrong total")
     assert '### "app/new\\nline.py" 1-2 of 2: ' in text and "\nline.py" not in text, text
+
+
+def test_a_prompt_with_a_lone_surrogate_still_gets_its_pack(project):
+    """JSON may carry `\\ud800`, which no file can hold: the hook reads it as `?`, where it failed writing the task."""
+    project.write("app/save.py", "def save_button():\n    return 1\n")
+    project.init_git()
+    text = runtask(project, "/runtask fix the save \ud800 button")
+    assert "### app/save.py 1-2 of 2: " in text
+    assert project.rt_json("status")["task"]["text"] == "fix the save ? button"

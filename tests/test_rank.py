@@ -70,6 +70,21 @@ def test_a_negation_a_contraction_an_issue_link_or_a_hash_is_no_word_of_the_task
     assert q.phrases == ["Can't save", "Don\u2019t have an account?"]
 
 
+def test_task_text_shaped_to_make_patterns_backtrack_is_read_as_a_plain_one():
+    """Runs that made the task's patterns read the rest of the text from each of their characters (blank lines
+    before a kind prefix, `1-1-1-...`, one long word, `ab,ab,...`, `![![...`): the same words as before, each read
+    once. The kind prefix after blank lines, a kebab name with dots, a path and an e-mail still read as they did."""
+    q = parse_task("\n\n  fix(editor): keep the caret" + "\n" * 20_000 + "cursor")
+    assert q.scope == "editor" and {"caret", "cursor"} <= set(q.keys)
+    q = parse_task("1-" * 20_000 + " see cancel-envelope.types.ts and src/app/main.ts, ask jane@example.com")
+    assert "cancel-envelope.types.ts" in q.paths and "src/app/main.ts" in q.paths
+    assert q.keys["jan"] < 0.5 and q.keys["cancelenvelope"] == 1.0   # an address weighs little; the kebab name whole
+    q = parse_task("a" * 40_000 + " toggle the grid")
+    assert {"toggl", "grid"} <= set(q.keys)
+    assert q.languages == [] and parse_task("ab," * 10_000 + " nl and tr translations").languages == [("nl", ""), ("tr", "")]
+    assert "imag" not in parse_task("![" * 10_000 + " ![image.png](https://x.io/a.png) fix it").keys
+
+
 def test_a_kebab_case_file_the_task_names_leads(project):
     """`cancel-envelope.types.ts` is one path, not `cancel` and a path `envelope.types.ts` that no file's
     name ends with: the file it names leads, as a named path does."""

@@ -226,9 +226,14 @@ def _payload(raw: str) -> dict:
 
 
 def _text(payload: dict, name: str) -> str:
+    """A text of the payload; a lone surrogate JSON may carry (`\\ud800`), which no file can hold, made a `?`."""
     value = payload.get(name)
     if not isinstance(value, str):
         raise HookInputError(f"the payload has no {name!r} (a string); is this Claude Code's hook JSON?")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "replace").decode("utf-8")
     return value
 
 

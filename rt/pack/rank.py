@@ -100,6 +100,9 @@ NAMED_LOCALE = 0.5
 """Share of the best score given to each source locale file when the task names the translations themselves
 (LOCALE_WORDS: "extract translations", "Improvements for SMSC i18n"): such a task edits that file, though
 it may share no other word with it."""
+NAMED_PATHS = 20
+"""The paths (and quoted texts) a task names that are looked for in the tree and its translations, the first ones:
+each is compared with every path or every entry (a task naming thousands is a list pasted in)."""
 NAMED_FILES = 3
 """At most this many source locale files gain NAMED_LOCALE: a Django project keeps one per app."""
 LIST_LANGUAGES = 4
@@ -127,6 +130,8 @@ PATH_HIT = 1.0
 """A file whose path the task names gets this share of the best score."""
 FOLDER_FILES = 3
 """At most this many files right in a folder the task names gain PATH_HIT, those scoring best."""
+RUN_WORD = 48
+"""The longest task word looked at as two run together (every split of it is tried): Kavita's is 18 letters."""
 RUN_PIECE = 4
 """The shortest word a task word run together from two is split into (`widthoverride`: `width`, `override`)."""
 RUN_FILES = 20
@@ -246,13 +251,15 @@ class Query:
         return list(dict.fromkeys(self.shown.values()))
 
 
-_KIND_PREFIX = re.compile(r"^\s*(?:feat|fix|chore|refactor|perf|docs|style|test|tests|build|ci|revert|wip)(?:\(([^)\n]*)\))?!?:",
+_KIND_PREFIX = re.compile(r"^[ \t]*(?:feat|fix|chore|refactor|perf|docs|style|test|tests|build|ci|revert|wip)(?:\(([^)\n]*)\))?!?:",
                           re.IGNORECASE | re.MULTILINE)
 _SCOPE = re.compile(r"^\s*([A-Za-z][\w./-]*):\s")
 """A first line naming where the change is (`caddyhttp: fix ...`, `tsdb/wlog: ...`): Go's and others' habit."""
-_URL = re.compile(r"\b(?:https?://|www\.)\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
-"""An address: a URL, or an e-mail's (`jane@example.com`, not `react@18.2.0`)."""
-_IMAGE = re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)|<img\b[^>]*>", re.IGNORECASE)
+_URL = re.compile(r"\b(?:https?://|www\.)\S+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[A-Za-z]{2,}\b")
+"""An address: a URL, or an e-mail's (`jane@example.com`, not `react@18.2.0`). An e-mail is looked for from where
+its run of name characters starts only (the same matches: from inside the run the same `@` ends the name), so a
+long word is read once, not once from each of its letters."""
+_IMAGE = re.compile(r"!\[[^\]\n]{0,500}\]\([^)\n]{0,2000}\)|<img\b[^>]{0,2000}>", re.IGNORECASE)
 """A picture in Markdown or HTML (`![image.png](https://...)`, `<img src=...>`): what the model cannot see
 either; its alt text is mostly a file name (`CleanShot 2024-08-23 at 12 05 12@2x`) and its address a store's."""
 _TRAILER = re.compile(r"^[A-Za-z]+(?:-[A-Za-z]+)*-by:[ \t].*$|^Change-Id:[ \t].*$", re.MULTILINE | re.IGNORECASE)
@@ -268,10 +275,11 @@ _LITERAL = re.compile(r"([\"'])([^\"'\n]*)\1")
 _QUOTED = re.compile(r"(?<![\w])[\"\u201c\u2018']((?:[^\"'\u201d\u2019\n]|(?<=[^\W\d_])['\u2019](?=[^\W\d_])){1,200})"
                      r"[\"'\u201d\u2019](?![\w])")
 """Quoted text; an apostrophe inside it (`"Can't save"`) ends nothing."""
-_TOKEN = re.compile(r"(?:[\w.$-]*/)+[\w.$-]*\w|[\w$]+(?:-[\w$]+)+(?:\.[\w$-]*\w)+"
+_TOKEN = re.compile(r"(?:[\w.$-]{0,255}/){1,64}[\w.$-]{0,255}\w|[\w$]{1,255}(?:-[\w$]{1,255}){1,64}(?:\.[\w$-]{0,255}\w){1,16}"
                     r"|[A-Za-z_$][\w$]*(?:(?:\.|::|->)[A-Za-z_$][\w$]*)*(?:\(\))?|\w+")
 """A path; a kebab-case name with dots (`cancel-envelope.types.ts`: a file, if its ending is one); a dotted or
-qualified name; a word."""
+qualified name; a word. The first two are bounded (no name is 255 characters long, no path 64 folders deep):
+tried from each letter of a long hyphenated or dotted run, unbounded they read the rest of it every time."""
 _CONTRACTED = re.compile(r"[A-Za-z]+n['\u2019]t\b|(?<=[A-Za-z]['\u2019])(?:ll|ve|re)\b")
 """A negation (`can't`, `doesn't`, `won't`: a `can` the repository defines is not meant) and the end of a
 contraction (`we'll`, `they've`): no place in the code."""
@@ -301,7 +309,7 @@ _CODE = re.compile(r"(?<![\w/.-])([a-z]{2,3})[-_]([A-Za-z]{2,4}|419)(?![\w/-])")
 """A language code with its region or script (`zh-Hans`, `pt_BR`, `en-GB`): alone (`de`, `it`) it is a word."""
 _QUOTED_CODE = re.compile(r"[\"'`]([A-Za-z]{2,3})[-_]([A-Za-z]{2,4})[\"'`]")
 """A quoted language code with its region or script, as a list of languages holds it (`"pt-BR"`, `'zh_Hans'`)."""
-_CODE_RUN = re.compile(r"\b([A-Za-z]{2,3}(?:\s*(?:,|&|\band\b)\s*[A-Za-z]{2,3})*)\s+(?:locale|translation|language)s?\b")
+_CODE_RUN = re.compile(r"\b([A-Za-z]{2,3}(?:\s*(?:,|&|\band\b)\s*[A-Za-z]{2,3}){0,20})\s+(?:locale|translation|language)s?\b")
 """Bare language codes said right before a word of translating ("add fa locale", "add nl and tr translations")."""
 _CODE_WORDS = frozenset({"be", "he", "hi", "id", "is", "it", "my", "ms", "uk"})
 """Codes that are English words (or a region: "UK"), never taken bare."""
@@ -365,7 +373,7 @@ def parse_task(text: str, defined=None) -> Query:
     words(rest, W["word"], False)
     if _RELEASE.search(_URL.sub(" ", text)):
         add("version", W["word"], "version")
-    kind, scoped = _KIND_PREFIX.match(text), _SCOPE.match(text)
+    kind, scoped = _KIND_PREFIX.match(text.lstrip()), _SCOPE.match(text)
     scope = kind.group(1) if kind else scoped.group(1) if scoped else None
     folder = _BUMP_IN.search(text)
     bumps = [(m.group(1), folder.group(1).strip("/") if folder else None) for m in _BUMP.finditer(text)
@@ -419,7 +427,7 @@ def _split_run_together(index, query: Query, read) -> None:
         return
     for key, weight in list(query.keys.items()):
         word = query.shown[key].lower()
-        if len(word) < 2 * RUN_PIECE or not word.isalpha() or any(index.postings(k, key) for k in KINDS):
+        if not 2 * RUN_PIECE <= len(word) <= RUN_WORD or not word.isalpha() or any(index.postings(k, key) for k in KINDS):
             continue
         middle = len(word) // 2
         for i in sorted(range(RUN_PIECE, len(word) - RUN_PIECE + 1), key=lambda i: (abs(i - middle), i)):
@@ -706,7 +714,7 @@ def _add_named_paths(index, query: Query, scores: dict[str, float], why: dict[st
     if not query.paths:
         return
     top = max(scores.values(), default=1.0)
-    for named in query.paths:
+    for named in query.paths[:NAMED_PATHS]:   # each is compared with every path of the tree
         tail = "/" + named.lstrip("./")
         bare = not _EXT.search(named)
         hits = [p for p in index.paths if (("/" + p).endswith(tail) or bare and ("/" + p).rpartition(".")[0].endswith(tail))
@@ -891,14 +899,16 @@ def _add_translations(index, read, query: Query, scores: dict[str, float], why: 
         return
     gain = TRANSLATION * max(scores.values(), default=1.0)
     lifted: dict[str, str] = {}
-    for phrase in query.phrases:
+    read_entries: dict[str, list[tuple[str, str]]] = {}   # a locale file's (key, its words), read once for all phrases
+    for phrase in query.phrases[:NAMED_PATHS]:
         wanted = " ".join(words(phrase))
         found = [set(index.with_word(w)) for w in words(phrase)]
         for path in sorted(set.intersection(*found) if found else set()):
             if weighed_kind(path, index.paths) != "source-locale" or is_rt_own(path):
                 continue
-            for key, value, _ in i18n.entries(path, read(path)):
-                said = " ".join(words(value))
+            if path not in read_entries:
+                read_entries[path] = [(key, " ".join(words(value))) for key, value, _ in i18n.entries(path, read(path))]
+            for key, said in read_entries[path]:
                 if said != wanted and f" {wanted} " not in f" {said} ":
                     continue
                 lifted.setdefault(path, f"translates \"{short(phrase, 40)}\" as {key}")
