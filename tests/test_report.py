@@ -104,3 +104,21 @@ def test_report_stays_short(project):
     assert len(out.rstrip("\n")) <= 1500
     assert "; +36 more" in out and "- +9 more (`rt status --json`)" in out  # fewer shown, none lost silently
     assert "verdict: PASS" in out and "a person still has to check:" in out
+
+
+def test_a_report_that_cannot_be_written_leaves_the_task_open(project):
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "tidy calc")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", '"""Sums."""\n' + CALC)
+    project.rt("verify")
+    record = project.root / ".rt/tasks/1-tidy-calc/verify.json"
+    record.write_text("{cut short")
+    project.rt("finish", ret=2)
+    assert "verify.json is damaged" in project.last_err
+    assert project.rt_json("status")["task"]["state"] == "verified"   # not finished without its report
+    assert not (project.root / REPORT.format("tidy-calc")).exists()
+    project.rt("repair")
+    out = project.rt("finish")
+    assert out == project.read(REPORT.format("tidy-calc")) and "verdict: PASS" in out
+    assert project.rt_json("tasks")["finished"] == 1

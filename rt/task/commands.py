@@ -338,10 +338,10 @@ def cmd_finish(ctx, args) -> Result:
                              f"or `rt finish --incomplete` to close it unverified")
         state.move(task, "finished", "incomplete" if args.incomplete else "")
         task["incomplete"] = task["history"][-1]["from"] != "verified"
+        from rt.task.report import write_report  # rt.task.report builds on this module
+        report = write_report(ctx, task)   # first: a report that cannot be written leaves the task open
         state.save_task(store, task)
         state.close_active(store)
-    from rt.task.report import write_report  # rt.task.report builds on this module
-    report = write_report(ctx, task)
     return Result(report, {"task": public(task), "report": report})
 
 
