@@ -266,12 +266,18 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
 
 _QUOTED = {i: f"\\{i:03o}" for i in range(32)} | {127: "\\177", ord("\\"): "\\\\", ord('"'): '\\"',
                                                       ord("\n"): "\\n", ord("\t"): "\\t"}
+_QUOTED |= {0xDC00 + b: f"\\{b:03o}" for b in range(128, 256)}   # a byte no UTF-8 name holds, as os.fsdecode keeps it
+
+
+def _quoted(rel: str) -> bool:
+    return any(c < " " or c == "\x7f" or "\udc80" <= c <= "\udcff" for c in rel)
 
 
 def shown(rel: str) -> str:
     """A path as it may stand in a line of text: one holding a control character (a newline would break
-    the one-line-per-entry outputs) is quoted as git quotes it, `"notes\\nweird.py"`; others unchanged."""
-    if rel.startswith('"') or any(c < " " or c == "\x7f" for c in rel):
+    the one-line-per-entry outputs) or a byte that is no UTF-8 (`caf\\udce9.py` as Python reads a Latin-1 name) is
+    quoted as git quotes it, `"notes\\nweird.py"`, `"caf\\351.py"`; others unchanged."""
+    if rel.startswith('"') or _quoted(rel):
         return '"' + rel.translate(_QUOTED) + '"'
     return rel
 
@@ -284,8 +290,8 @@ def counted(n: int, noun: str) -> str:
 def command_arg(rel: str) -> str:
     """A path as the argument of an rt command rt suggests (`rt scope add ...`), to paste into a shell as it is:
     quoted where a shell would split or expand it, `./` before a leading `-` so it is no option; one holding a
-    control character as `shown` writes it."""
-    if any(c < " " or c == "\x7f" for c in rel):
+    control character or a byte that is no UTF-8 as `shown` writes it."""
+    if _quoted(rel):
         return shown(rel)
     import shlex   # here: only a suggestion naming a path needs it
     return shlex.quote("./" + rel if rel.startswith("-") else rel)

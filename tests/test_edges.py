@@ -75,6 +75,21 @@ def test_a_newline_in_a_file_name_keeps_one_line_per_hit(project):
     assert data["changes"][0]["path"] == "notes\nweird.py"   # --json keeps the real name
 
 
+def test_a_file_name_that_is_no_utf8_is_shown_as_git_quotes_it(project):
+    name = os.fsdecode(b"caf\xe9.py")   # a Latin-1 name
+    project.write(name, "def brew_fn():\n    return 'brew'\n")
+    project.write("use.py", "from x import brew_fn\nbrew_fn()\n")
+    project.init_git()
+    assert project.rt("find", "brew_fn").splitlines()[0] == '"caf\\351.py":1  text  def brew_fn():'
+    assert project.rt("symbol", "brew_fn").splitlines() == ['"caf\\351.py":1-2  function brew_fn  def brew_fn():']
+    assert project.rt("refs", "brew_fn").splitlines()[1] == '"caf\\351.py" (defines it): 1'
+    assert '### "caf\\351.py" (2 lines; defines: brew_fn)' in project.rt("pack", "brew_fn").splitlines()
+    project.rt("start", "brew", "--no-baseline")
+    project.write(name, "def brew_fn():\n    return 'tea'\n")
+    assert project.rt("delta").splitlines()[1] == 'M "caf\\351.py"  +1 -1'
+    assert project.rt_json("delta")["changes"][0]["path"] == name   # --json keeps the name Python reads
+
+
 def test_find_lists_a_key_only_where_code_uses_it_as_a_key(project):
     project.write("locales/en/common.json", '{"buttons": {"save": "Save changes"}}\n')
     project.write("src/Form.tsx", "const t = useTranslations('buttons');\n"
