@@ -451,10 +451,11 @@ class Pack:
         self.budget = budget or {}
 
 
-def render_file(path: str, frags: list[Fragment], why: str = "") -> str:
-    """One file's fragments under one heading: its length and why it is here, then each part's lines."""
+def render_file(path: str, frags: list[Fragment], why: str = "", *, empty: bool = False) -> str:
+    """One file's fragments under one heading: its length and why it is here, then each part's lines; an `empty`
+    file's heading says so (a named or pinned file the model would otherwise Read to find nothing)."""
     if not frags:
-        return ""
+        return f"### {path_line(path)} (empty file" + (f"; {why}" if why else "") + ")\n" if empty else ""
     head = f"### {path_line(path)} ({counted(frags[0].total, 'line')}" + (f"; {why}" if why else "") + ")\n"
     if len(frags) == 1 and frags[0].what == "whole file":
         return head + frags[0].code()
@@ -532,9 +533,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     pinned = [f.path for f in r.files if f.why == ["pinned"]]
     if r.vague and not pinned:
         return _vague_pack(view, r, head, window)
-    if r.vague:
-        head.append(vague_notice(r))
-    files, ranked_tests = _pack_files(r)
+    files, ranked_tests = _pack_files(r)   # a vague task with pins gets their code: the notice would ask for them
     chosen, spare = files[:len(pinned) + PACK_FILES], files[len(pinned) + PACK_FILES:]
     why = {f.path: short("; ".join(f.why), 140) for f in r.files[:len(files) + len(ranked_tests) + 5]}
     memory = memory_entries(task, journal.memory_facts(view.ctx.store))
@@ -547,6 +546,7 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
                 _block("Folder context", "\n".join(folder_ctx) + "\n" if folder_ctx and folders else ""))
 
     known: dict[str, Parts] = {}
+    empty = {p for p in chosen if _empty(view.ctx.repo, p)}   # no fragment to show, but the model should know
 
     def parts_of(path: str) -> Parts:   # each file's pieces found once, whatever rooms it is offered
         got = known.get(path)
@@ -574,21 +574,21 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
         uses = []
         for p in list(code)[:3]:
             uses += dependents(view, p, sorted({n for f in code[p] for n in f.names}), set(code) | set(tested))
-        shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
+        shown = {p: render_file(p, code.get(p, []), why.get(p, ""), empty=p in empty) for p in chosen if p in code or p in empty}
         shown_tests = {t: render_file(t, tested[t], f"tests {tests_of[t]}") for t in tested}
         uses = uses[:uses_n]
         uses_block = _uses_block(uses)
         if fill:   # the room the code, tests and uses left
             _fill(parts_of, code, spare, PACK_CHARS - len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                                                           + _block("Tests", "".join(shown_tests.values())) + uses_block), why)
-            shown = {p: render_file(p, code[p], why.get(p, "")) for p in code}
+            shown |= {p: render_file(p, code[p], why.get(p, "")) for p in code}
         over = len(fixed + mem_block + folder_block + _block("Code", "".join(shown.values()))
                    + _block("Tests", "".join(shown_tests.values()))) - PACK_CHARS
         while over > 0 and (shown_tests or len(shown) > 1):   # headings longer than `_cost` allowed for: never
             parts, frags = (shown_tests, tested) if shown_tests else (shown, code)   # over the budget, the last
             last = next(reversed(parts))                                         # test goes, else the last file
             over -= len(parts.pop(last))
-            del frags[last]
+            frags.pop(last, None)   # an empty file has no fragments
         return code, tested, _block("Code", "".join(shown.values())), _block("Tests", "".join(shown_tests.values())), uses
 
     mem_block, folder_block = blocks(memory, True)
@@ -623,6 +623,13 @@ def build_pack(view: View, task: dict | None = None, window: int | None = None) 
     text += _uses_block(uses)
     frags = [f for p in code for f in code[p]] + [f for t in tested for f in tested[t]]
     return Pack(text, list(code), _fragment_ranges(frags), dropped, r.vague, asked)
+
+
+def _empty(repo, path: str) -> bool:
+    try:
+        return os.path.getsize(repo.root / path) == 0
+    except OSError:
+        return False
 
 
 def _budget_line(window: int, fit) -> str:

@@ -400,3 +400,13 @@ def test_a_namespace_line_is_no_fragment():
                                   Definition("quietly", "method", 87, 90, "public function quietly()", "Pending")])
     shown = fragments("src/Process/Pending.php", text, entry, ["process quietly"], room=1500)
     assert shown and all(f.start != 3 for f in shown) and any(f.start <= 87 <= f.end for f in shown), shown
+
+
+def test_an_empty_file_pinned_or_named_is_in_the_pack_as_empty(project):
+    project.write("src/empty.py", "")
+    project.write("src/brew.py", "def brew():\n    return 1\n")
+    project.init_git()
+    out = project.rt("pack", "fill in the plugin module", "--path", "src/empty.py")
+    assert out.splitlines()[3:] == ["", "## Code", "### src/empty.py (empty file; pinned)"]   # no vague notice: it was pinned
+    out = project.rt("pack", "fill in src/empty.py with a brew wrapper")
+    assert "### src/empty.py (empty file; named in the task as src/empty.py)" in out.splitlines()
