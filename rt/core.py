@@ -225,7 +225,8 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     """A user-given path as a repository-relative POSIX path; refuses anything that leaves the repo.
 
     Relative paths are taken from the current folder. No symlink is followed out of the repository:
-    every existing component is checked against the root after resolving it.
+    every existing component is checked against the root after resolving it. A file under a linked folder is
+    named by the folder the link leads to, as git names it (`link/a.py` is `real/a.py`); a linked file keeps its name.
     """
     if not user_path or "\x00" in user_path:
         raise PathError(f"invalid path {user_path!r}: give a file path inside the repository")
@@ -247,7 +248,8 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     _not_a_store(user_path, rel.parts)
     # walk existing components: a symlink that resolves outside the root, or into a store, is refused
     cur = root
-    for part in rel.parts:
+    through = False   # a folder on the way is a link
+    for i, part in enumerate(rel.parts):
         cur = cur / part
         try:
             linked = cur.is_symlink()
@@ -261,6 +263,9 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
             if target != root and root not in target.parents:
                 raise PathError(f"{user_path}: goes through a symlink that leaves the repository; refused")
             _not_a_store(user_path, target.relative_to(root).parts)
+            through = through or i < len(rel.parts) - 1
+    if through:
+        rel = (Path(os.path.realpath(root / rel.parent)) / rel.name).relative_to(root)
     return rel.as_posix() if rel.parts else "."
 
 

@@ -85,6 +85,14 @@ def test_path_through_symlink_leaving_repository_is_denied(project, tmp_path):
     assert decision == "deny" and "symlink" in reason
 
 
+def test_an_edit_through_a_linked_folder_is_the_planned_file(project):
+    planned(project)
+    os.symlink(".", project.root / "here")
+    assert hook(project, "pre-tool-use", edit(project, "here/a.py")) == (0, None, "")
+    decision, reason = permission(hook(project, "pre-tool-use", edit(project, "here/b.py"))[1])
+    assert decision == "deny" and "rt: b.py is outside the approved scope" in reason
+
+
 def test_rt_store_cannot_be_edited(project):
     planned(project)
     decision, reason = permission(hook(project, "pre-tool-use", edit(project, ".rt/state.json"))[1])

@@ -68,6 +68,24 @@ def test_symlink_inside_repo_is_fine(repo):
     assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/alias.py"]
 
 
+def test_a_file_under_a_linked_folder_is_named_as_git_names_it(project):
+    """`link/a.py` is the file git lists as `src/a.py`: the scope holds that name, so its change is in scope."""
+    repo = project
+    repo.write("src/a.py", "x = 1\n")
+    os.symlink("src", repo.root / "link")
+    repo.init_git()
+    repo.rt("start", "t", "--no-baseline")
+    repo.rt("plan", "--edit", "link/a.py", "--create", "link/new.py")
+    assert repo.rt_json("status")["task"]["scope"] == {"create": ["src/new.py"], "delete": [], "edit": ["src/a.py"]}
+    repo.write("link/a.py", "x = 2\n")
+    repo.write("link/new.py", "y = 1\n")
+    assert repo.rt_json("delta")["outside_scope"] == []
+    assert "scope: as planned" in repo.rt("verify", ret=3)   # INCOMPLETE: no checks, but nothing out of scope
+    repo.rt("scope", "remove", "link/new.py")
+    assert repo.rt_json("status")["task"]["scope"]["create"] == []
+    assert repo.rt("outline", "link/a.py").startswith("src/a.py: 1 line")
+
+
 def test_an_absolute_path_spelled_through_a_symlink_to_the_repository_is_inside_it(repo, tmp_path):
     """Claude Code names files from its working directory, which may reach the repository through a link."""
     os.symlink(repo.root.parent, tmp_path / "via")
