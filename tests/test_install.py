@@ -164,6 +164,23 @@ def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
     assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
 
 
+def test_a_hard_linked_settings_file_keeps_its_links(project, tmp_path, monkeypatch):
+    """A settings file hard-linked from a dotfiles folder: both names see rt's hooks, and their removal."""
+    home = tmp_path / "home"
+    dotfiles = tmp_path / "dotfiles"
+    dotfiles.mkdir()
+    (dotfiles / "settings.json").write_text(json.dumps(USER_SETTINGS))
+    (home / ".claude").mkdir(parents=True)
+    os.link(dotfiles / "settings.json", home / ".claude" / "settings.json")
+    monkeypatch.setenv("HOME", str(home))
+    project.rt("install", "--user")
+    assert os.path.samefile(home / ".claude" / "settings.json", dotfiles / "settings.json")
+    assert {e for e, c in ours(json.loads((dotfiles / "settings.json").read_text())).items() if c} == {e for e, *_ in HOOKS}
+    project.rt("install", "--user", "--uninstall")
+    assert os.path.samefile(home / ".claude" / "settings.json", dotfiles / "settings.json")
+    assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
+
+
 def test_installed_hook_command_imports_this_rt_from_anywhere(project, tmp_path):
     """The command is rt's hook client on bash, naming this interpreter and rt's folder; it runs from any
     folder (there its fallback, this rt's `rt hook`, answers: an unknown event is its usage error)."""

@@ -372,8 +372,7 @@ def _install(ctx, args, base: Path, shown: str, settings: dict, record: dict, mc
         data = after.encode()
         if args.uninstall and backup.is_file() and _same(_json(backup), settings):
             data = backup.read_bytes()   # what rt took out leaves the user's settings as they were: their very bytes
-        # a settings.json kept elsewhere (dotfiles) and linked in stays a link: write where it points
-        ctx.store.write_bytes(settings_path.resolve(), data, _mode(settings_path))
+        _write_user_file(ctx, settings_path, data)
         done.append(f"updated {shown}/settings.json")
     _write_record(ctx, base, record)
     verb = "uninstalled from" if args.uninstall else "installed into"
@@ -438,6 +437,25 @@ def _rts(rel: str, path: Path, record: dict) -> bool:
 
 def _digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
+
+
+def _write_user_file(ctx, path: Path, data: bytes) -> None:
+    """Write a settings file the user may keep elsewhere: through a symbolic link to where it points, a file with
+    other hard links in place (a new file renamed over it would leave their copies behind), else atomically,
+    its permissions kept."""
+    target = path.resolve()
+    try:
+        linked = os.stat(target).st_nlink > 1
+    except OSError:
+        linked = False
+    if not linked:
+        ctx.store.write_bytes(target, data, _mode(path))
+        return
+    with open(target, "r+b") as f:
+        f.write(data)
+        f.truncate()
+        f.flush()
+        os.fsync(f.fileno())
 
 
 def _mode(path: Path) -> int:
@@ -584,7 +602,7 @@ def _write_mcp(ctx, data: dict, done: list[str]) -> None:
     text = dump(data).encode()
     if MCP_NAME not in data.get("mcpServers", {}) and backup.is_file() and _same(_json(backup), data):
         text = backup.read_bytes()   # rt's server taken out: the user's file as it was, byte for byte
-    ctx.store.write_bytes(path.resolve(), text, _mode(path))
+    _write_user_file(ctx, path, text)
     done.append(f"{'updated' if existed else 'wrote'} {MCP_FILE}")
 
 
