@@ -715,6 +715,8 @@ def _view(ctx, text: str, paths: list[str], idx=None) -> View:
     known = set(idx.paths) if paths else set()
     for p in paths:
         rel = to_rel(ctx.repo, p)
+        if os.path.islink(ctx.repo.root / rel) and os.path.isdir(ctx.repo.root / rel):   # a linked folder: its files
+            rel = os.path.relpath(os.path.realpath(ctx.repo.root / rel), ctx.repo.root).replace(os.sep, "/")
         if rel not in known and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
             near = closest_paths(rel, idx.paths)
             raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))

@@ -84,6 +84,7 @@ def test_a_file_under_a_linked_folder_is_named_as_git_names_it(project):
     repo.rt("scope", "remove", "link/new.py")
     assert repo.rt_json("status")["task"]["scope"]["create"] == []
     assert repo.rt("outline", "link/a.py").startswith("src/a.py: 1 line")
+    assert sorted(repo.rt_json("pack", "x", "--path", "link")["files"]) == ["src/a.py", "src/new.py"]   # its files pinned
 
 
 def test_an_absolute_path_spelled_through_a_symlink_to_the_repository_is_inside_it(repo, tmp_path):
