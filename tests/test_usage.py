@@ -4,6 +4,7 @@ compactions said, tasks' windows from start to finish or block, transcripts foun
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from datetime import datetime
 from pathlib import Path
@@ -188,3 +189,46 @@ def test_usage_of_an_unknown_task_is_a_usage_error(project, tmp_path, clock):
     seen_by_hook(project, copied(tmp_path, "plain", PLAIN), PLAIN)
     project.rt("usage", "--task", "9-nope", ret=2)
     assert "no task '9-nope'" in project.last_err
+
+
+def test_lines_of_another_shape_are_skipped_and_finish_still_reports(project, tmp_path, clock):
+    """A damaged or foreign line (a message that is no object, counts that are no whole numbers, an id or model that
+    is a list, a usage total that is a list, a line nested past Python's reader) counts nothing and stops nothing."""
+    transcript = copied(tmp_path, "plain", PLAIN)
+    stamp = '"timestamp":"2026-12-01T13:29:58Z"'
+    odd = [f'{{"type":"assistant",{stamp},"message":"oops"}}',
+           f'{{"type":"assistant",{stamp},"message":[1]}}',
+           f'{{"type":"assistant",{stamp},"message":{{"id":["x"],"model":"m","usage":{{"input_tokens":5}}}}}}',
+           f'{{"type":"assistant",{stamp},"message":{{"id":"odd1","model":["m"],"usage":{{"input_tokens":"5",'
+           f'"output_tokens":NaN,"cache_read_input_tokens":-100,"cache_creation_input_tokens":1e400}}}}}}',
+           f'{{"type":"assistant",{stamp},"message":{{"id":"odd2","model":5,"usage":{{"input_tokens":{10**300},'
+           f'"cache_creation":{{"ephemeral_5m_input_tokens":"9"}}}}}}}}',
+           '{"type":"cost-state","modelUsage":["x"]}', '{"type":"cost-state","modelUsage":{"m":"x"}}',
+           '{"type":"assistant",' + '"a":[' * 100_000 + ']' * 100_000 + '}']
+    with open(transcript, "a") as f:
+        f.write("\n".join(odd) + "\n")
+    sub = Path(transcript).with_suffix("") / "subagents"   # what a glob finds there but is no transcript
+    sub.mkdir(parents=True)
+    (sub / "agent-dir.jsonl").mkdir()
+    (sub / "agent-gone.jsonl").symlink_to(tmp_path / "nowhere.jsonl")
+    os.mkfifo(sub / "agent-pipe.jsonl")   # reading it would wait for ever
+    (sub / "agent-zero.jsonl").symlink_to("/dev/zero")
+    started(project, clock, "2026-12-01T13:29:55.000")
+    seen_by_hook(project, transcript, PLAIN)
+    [task] = project.rt_json("usage")["tasks"]
+    assert (task["total"]["requests"], task["total"]["input"], task["total"]["output"]) == (7, 35, 205)
+    assert sorted(task["models"]) == ["claude-fake-1", "unknown"]   # the odd two: requests, 0 tokens
+    project.rt("plan", "--edit", "a.py")
+    project.rt("step", "changed x")
+    clock("2026-12-01T13:29:59.000")
+    assert "effort: 7 requests" in project.rt("finish", "--incomplete")
+
+
+def test_a_compaction_repeated_in_a_fork_counts_once(project, tmp_path, clock):
+    first = copied(tmp_path / "one", "compact", COMPACT)
+    second = copied(tmp_path / "two", "compact", COMPACT)
+    started(project, clock, "2026-12-01T13:36:17.000")
+    seen_by_hook(project, first, COMPACT)
+    seen_by_hook(project, second, "fork-of-" + COMPACT)
+    [task] = project.rt_json("usage")["tasks"]
+    assert task["compactions"] == 1 and task["total"]["requests"] == 4

@@ -55,8 +55,9 @@ def recorded(store: Store) -> dict[str, str]:
 
 
 def files(transcript: str) -> list[Path]:
-    """A session's transcript and its subagents' transcripts, those that exist, the session's first."""
+    """A session's transcript and its subagents' transcripts, those that exist as files (not a folder, a pipe
+    that would never end, a device or a link to nowhere), the session's first."""
     main = Path(transcript)
     subagents = main.with_suffix("") / "subagents"
     found = [main] if main.is_file() else []
-    return found + (sorted(subagents.glob("agent-*.jsonl")) if subagents.is_dir() else [])
+    return found + (sorted(p for p in subagents.glob("agent-*.jsonl") if p.is_file()) if subagents.is_dir() else [])

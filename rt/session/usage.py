@@ -66,7 +66,7 @@ class Call:
 class Session:
     id: str
     calls: list[Call] = field(default_factory=list)
-    compactions: list[float] = field(default_factory=list)   # times of the compact_boundary records
+    compactions: dict[str, float] = field(default_factory=dict)   # each compact_boundary record's uuid -> its time
     client: Tally | None = None     # the client's own running total (last cost-state), when written
     missing: bool = False           # the recorded transcript is gone
 
@@ -78,56 +78,76 @@ def _time(stamp) -> float | None:
         return None
 
 
+def _count(value) -> int:
+    """A token count as a transcript should hold it, a whole number from 0 to a trillion; anything else (a
+    string, NaN, a negative or absurd number: a damaged or foreign line) counts 0."""
+    return value if type(value) is int and 0 <= value < 10**12 else 0
+
+
 def _tally(usage: dict) -> Tally:
     split = usage.get("cache_creation")
     if isinstance(split, dict):
-        five, hour = split.get("ephemeral_5m_input_tokens") or 0, split.get("ephemeral_1h_input_tokens") or 0
+        five, hour = _count(split.get("ephemeral_5m_input_tokens")), _count(split.get("ephemeral_1h_input_tokens"))
     else:   # no split: the API's default lifetime, 5 minutes
-        five, hour = usage.get("cache_creation_input_tokens") or 0, 0
-    return Tally(1, usage.get("input_tokens") or 0, usage.get("output_tokens") or 0,
-                 usage.get("cache_read_input_tokens") or 0, five, hour)
+        five, hour = _count(usage.get("cache_creation_input_tokens")), 0
+    return Tally(1, _count(usage.get("input_tokens")), _count(usage.get("output_tokens")),
+                 _count(usage.get("cache_read_input_tokens")), five, hour)
 
 
 def read_session(session_id: str, transcript: str) -> Session:
     """The calls (one per message id), compactions and the client's running total of one session,
-    its subagents' files included. Lines that are not JSON (a file being written) are skipped."""
+    its subagents' files included. Lines that are not JSON (a file being written) or not of the shape the client
+    writes are skipped, and files that cannot be read: the figures never stop `rt finish`."""
     session = Session(session_id)
     paths = files(transcript)
     session.missing = not Path(transcript).is_file()
     calls: dict[str, Call] = {}
     for path in paths:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if '"assistant"' not in line and "compact_boundary" not in line and "cost-state" not in line:
-                    continue
-                try:
-                    rec = json.loads(line)
-                except ValueError:
-                    continue
-                if not isinstance(rec, dict):
-                    continue
-                kind = rec.get("type")
-                if kind == "assistant":
-                    msg = rec.get("message") or {}
-                    at, usage = _time(rec.get("timestamp")), msg.get("usage")
-                    if msg.get("id") and isinstance(usage, dict) and at is not None and msg.get("model") != "<synthetic>":
-                        calls[msg["id"]] = Call(msg["id"], msg.get("model") or "unknown", at, _tally(usage))
-                elif kind == "system" and rec.get("subtype") == "compact_boundary":
-                    at = _time(rec.get("timestamp"))
-                    if at is not None:
-                        session.compactions.append(at)
-                elif kind == "cost-state" and path == paths[0] and not session.missing:
-                    session.client = _client_total(rec)
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                for line in f:
+                    _read_line(session, calls, line, path == paths[0] and not session.missing)
+        except OSError:
+            continue
     session.calls = sorted(calls.values(), key=lambda c: (c.at, c.id))
     return session
 
 
+def _read_line(session: Session, calls: dict[str, Call], line: str, main: bool) -> None:
+    """One transcript line into `session` (a compaction, the client's total) or `calls` (by message id)."""
+    if '"assistant"' not in line and "compact_boundary" not in line and "cost-state" not in line:
+        return
+    try:
+        rec = json.loads(line)
+    except (ValueError, RecursionError):
+        return
+    if not isinstance(rec, dict):
+        return
+    kind = rec.get("type")
+    if kind == "assistant":
+        msg = rec.get("message")
+        if not isinstance(msg, dict):
+            return
+        at, usage, mid, model = _time(rec.get("timestamp")), msg.get("usage"), msg.get("id"), msg.get("model")
+        if isinstance(mid, str) and mid and isinstance(usage, dict) and at is not None and model != "<synthetic>":
+            calls[mid] = Call(mid, model if isinstance(model, str) and model else "unknown", at, _tally(usage))
+    elif kind == "system" and rec.get("subtype") == "compact_boundary":
+        at = _time(rec.get("timestamp"))
+        if at is not None:   # a fork repeats its source's records: one compaction, one key
+            session.compactions[str(rec.get("uuid") or rec.get("timestamp"))] = at
+    elif kind == "cost-state" and main:
+        session.client = _client_total(rec)
+
+
 def _client_total(rec: dict) -> Tally:
     total = Tally()
-    for used in (rec.get("modelUsage") or {}).values():
-        total.add(Tally(0, used.get("inputTokens", 0), used.get("outputTokens", 0), used.get("cacheReadInputTokens", 0),
-                        used.get("cacheCreationEphemeral5mInputTokens", used.get("cacheCreationInputTokens", 0)),
-                        used.get("cacheCreationEphemeral1hInputTokens", 0)))
+    usage = rec.get("modelUsage")
+    for used in usage.values() if isinstance(usage, dict) else ():
+        if isinstance(used, dict):
+            total.add(Tally(0, _count(used.get("inputTokens")), _count(used.get("outputTokens")),
+                            _count(used.get("cacheReadInputTokens")),
+                            _count(used.get("cacheCreationEphemeral5mInputTokens", used.get("cacheCreationInputTokens"))),
+                            _count(used.get("cacheCreationEphemeral1hInputTokens"))))
     return total
 
 
@@ -176,8 +196,10 @@ def per_task(tasks: list[dict], found: list[Session]) -> tuple[dict[str, Usage],
             seen.add(call.id)
             owner = next((out[tid] for tid, span in spans if _inside(call.at, span)), outside)
             owner.models.setdefault(call.model, Tally()).add(call.tally)
-        for at in session.compactions:
-            next((out[tid] for tid, span in spans if _inside(at, span)), outside).compactions += 1
+        for key, at in session.compactions.items():
+            if "compact " + key not in seen:
+                seen.add("compact " + key)
+                next((out[tid] for tid, span in spans if _inside(at, span)), outside).compactions += 1
     return out, outside
 
 
