@@ -28,6 +28,7 @@ def add_entry(store: Store, kind: str, text: str) -> dict:
     """Append one entry, the text as the user typed it, tagged with the active task (if any)."""
     if kind not in KINDS:
         raise UsageError(f"unknown journal kind {kind!r} (one of: {', '.join(KINDS)})")
+    text = state.checked_text(f"/{kind} text", text)
     task = state.active_task(store, required=False)
     entry = {"kind": kind, "text": text, "at": state.now(), "task": task["id"] if task else None}
     with store.locked():

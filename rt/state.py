@@ -46,9 +46,14 @@ TEXT_SHOWN = 500
 """How much of a task text `rt status`, the SessionStart hook and verify.md show; `rt status --json` has it whole."""
 
 
+_UNSHOWABLE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
+
+
 def checked_text(what: str, text: str) -> str:
-    """Free text for a task record, stripped; refused over TEXT_MAX, so no record carries a megabyte."""
-    text = text.strip()
+    """Free text for a task record, stripped; refused over TEXT_MAX, so no record carries a megabyte. A control
+    character (an escape sequence would act on the terminal showing it) or a byte that is no UTF-8 (a Latin-1
+    terminal's `é`, which no JSON for Claude Code can carry) is made a `?`; line breaks and tabs stay."""
+    text = _UNSHOWABLE.sub("?", text.replace("\r\n", "\n")).strip()
     if len(text) > TEXT_MAX:
         raise UsageError(f"the {what} is {len(text):,} characters, over rt's {TEXT_MAX:,}; say it in fewer words, "
                          f"or keep the long version in a file and pin it: rt start \"<task>\" --path FILE")

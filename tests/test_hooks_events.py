@@ -153,6 +153,29 @@ def test_session_start_restores_the_task(project, source):
         assert again == out  # byte-stable
 
 
+@pytest.mark.parametrize("source", ["startup", "compact"])
+def test_session_start_answers_in_utf8_whatever_a_record_holds(project, source):
+    """A record kept from a Latin-1 terminal (`caf\\udce9`, as rt read such an argument before it made it `?`) and
+    a note with a byte that is no UTF-8: the hook still answers, in UTF-8, under a strict locale."""
+    planned(project)
+    record = project.root / ".rt/tasks/1-change-x/task.json"
+    data = json.loads(record.read_text())
+    data["text"] = "caf\udce9"
+    record.write_text(json.dumps(data))
+    proc = project.rt_proc("hook", "session-start", input=json.dumps(payload(project, "SessionStart", source=source)),
+                           env={"PYTHONIOENCODING": "utf-8:strict"})
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert "caf?" in context_text(json.loads(proc.stdout), "SessionStart")
+
+
+def test_free_text_keeps_no_control_character_and_no_byte_that_is_no_utf8(project):
+    planned(project)
+    project.rt("note", "--decision", "caf\udce9 \x1b[2Jnow\x07")
+    assert "caf? ?[2Jnow?" in project.rt("handoff")
+    project.rt("step", "one\r\ntwo\x00")
+    assert project.rt_json("status")["task"]["steps"][-1]["note"] == "one\ntwo?"
+
+
 def test_session_start_without_task_says_nothing(project):
     project.write("a.py", "x = 1\n")
     project.init_git()

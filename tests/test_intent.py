@@ -293,6 +293,13 @@ def test_mem_without_words_records_nothing_and_says_so(project):
     assert project.rt("journal").startswith("the journal is empty; /fail, /win and /mem")
 
 
+def test_a_mem_over_the_text_cap_records_nothing_and_says_so(project):
+    intent_project(project)
+    note = prompt(project, "/mem " + "x" * 40_000)
+    assert "the /mem text is 40,000 characters, over rt's 32,000" in note and "Nothing was recorded" in note
+    assert project.rt_json("journal")["entries"] == []
+
+
 def test_the_journal_is_kept_with_the_mode_off_too(project):
     intent_project(project, on=False)
     prompt(project, "/mem deploys go through make release")

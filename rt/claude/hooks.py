@@ -104,12 +104,11 @@ def main(argv: list[str]) -> int:
     raw = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.buffer.read().decode("utf-8", "replace")
     reply = respond(argv[0], raw)
     remember_interpreter(os.environ.get("CLAUDE_PLUGIN_DATA"))
-    if reply.stdout:
-        sys.stdout.write(reply.stdout + "\n")
-    if reply.stderr:
-        sys.stderr.write(reply.stderr + "\n")
-    sys.stdout.flush()
-    sys.stderr.flush()
+    for stream, text in ((sys.stdout, reply.stdout), (sys.stderr, reply.stderr)):
+        if text:   # UTF-8 whatever the locale, a byte a record kept from a Latin-1 terminal as `?`
+            stream.flush()
+            stream.buffer.write((text + "\n").encode("utf-8", "replace"))
+        stream.flush()
     if os.environ.get("RT_HOOK_ROOT"):   # the hooks' client found no server there: one for the next hook
         from rt.claude.hookserver import ensure
         ensure(os.environ["RT_HOOK_ROOT"])
@@ -531,7 +530,7 @@ def _handoff(store, task: dict, payload: dict) -> str:
     from rt.session.handoff import handoff_text
     from rt.session.transcripts import give_handoff, handoff_given
     text = "rt: a task is active in this repository.\n" + handoff_text(_ctx(store.repo), task)
-    digest = hashlib.sha256(text.encode()).hexdigest()[:16]
+    digest = hashlib.sha256(text.encode("utf-8", "replace")).hexdigest()[:16]
     session = payload.get("session_id")
     if not isinstance(session, str) or not session:
         return text

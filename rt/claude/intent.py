@@ -182,7 +182,10 @@ def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
     notes = []
     if intent.name in journal.KINDS:
         if intent.args:
-            journal.add_entry(store, intent.name, intent.args)
+            try:
+                journal.add_entry(store, intent.name, intent.args)
+            except UsageError as e:   # over the cap: say so, and the turn goes on
+                notes.append(f"rt: {e}. Nothing was recorded; tell the user.")
         else:
             notes.append(f"rt: /{intent.name} needs the words to record: `/{intent.name} <text>`; nothing was recorded. "
                          f"Tell the user.")
