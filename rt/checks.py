@@ -64,15 +64,18 @@ def load_config(repo: Repo) -> dict:
     text = read_text(repo, CONFIG)
     where = CONFIG
     if text is None:
-        data = _toml(repo, "pyproject.toml").get("tool", {}).get("rt")
+        data = _table(_toml(repo, "pyproject.toml").get("tool")).get("rt")
         where = "pyproject.toml [tool.rt]"
         if data is None:
             return {}
+        if not isinstance(data, dict):
+            raise ConfigError(f"{where} must be a table")
     else:
         try:
             data = _loads(repo, CONFIG, text)
-        except ValueError as e:   # tomllib.TOMLDecodeError
-            raise ConfigError(f"{CONFIG}: not valid TOML ({e}); fix it or remove it") from None
+        except (ValueError, RecursionError) as e:   # tomllib.TOMLDecodeError, or nested past Python's reader
+            why = e if isinstance(e, ValueError) else "nested too deep"
+            raise ConfigError(f"{CONFIG}: not valid TOML ({why}); fix it or remove it") from None
     _validate(data, where)
     return data
 
@@ -89,8 +92,10 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_TOP))})")
         if not isinstance(value, _TOP[key]) or isinstance(value, bool) and _TOP[key] is int:
             raise ConfigError(f"{where}: {key} must be a {_TOP[key].__name__}")
-    if data.get("rerun_failed_tests", 0) < 0:
-        raise ConfigError(f"{where}: rerun_failed_tests must be 0 (no rerun) or more")
+    if not 0 <= data.get("rerun_failed_tests", 0) <= MAX_RERUNS:
+        raise ConfigError(f"{where}: rerun_failed_tests must be 0 (no rerun) to {MAX_RERUNS}")
+    if data.get("fix_attempts", 1) < 1:
+        raise ConfigError(f"{where}: fix_attempts must be 1 or more (failed verifies before edits stop)")
     timeouts = [("timeout", data.get("timeout", 1))] + [(f"[checks.{name}] timeout", entry.get("timeout", 1))
                                                         for name, entry in data.get("checks", {}).items()
                                                         if isinstance(entry, dict) and isinstance(entry.get("timeout", 1), int)]
@@ -98,6 +103,8 @@ def _validate(data: dict, where: str) -> None:
         if isinstance(value, int) and not 0 < value <= MAX_TIMEOUT:
             raise ConfigError(f"{where}: {key} must be a whole number of seconds from 1 to {MAX_TIMEOUT}")
     for name, entry in data.get("checks", {}).items():
+        if not _NAME.fullmatch(name) or ".." in name:   # it names the check's log file in .rt/
+            raise ConfigError(f"{where}: check name {name!r} may hold letters, digits, '-', '_' and '.' only")
         if not isinstance(entry, dict):
             raise ConfigError(f"{where}: [checks.{name}] must be a table")
         for key, value in entry.items():
@@ -108,6 +115,12 @@ def _validate(data: dict, where: str) -> None:
                 raise ConfigError(f"{where}: [checks.{name}] {key} must be a {want.__name__}")
             if want is list and not all(isinstance(v, str) for v in value):
                 raise ConfigError(f"{where}: [checks.{name}] {key} must be a list of strings")
+        if any(entry.get(key, ["?"])[:1] == [""] for key in ("command", "per_file")):
+            raise ConfigError(f"{where}: [checks.{name}] command must name a program first")
+        if "parser" in entry:
+            from rt.diagnostics.parsers import PARSERS   # here: only a config naming one pays for the parsers
+            if entry["parser"] not in PARSERS:
+                raise ConfigError(f"{where}: [checks.{name}] parser must be one of {', '.join(sorted(PARSERS))}")
         if entry.get("kind", "lint") not in KINDS:
             raise ConfigError(f"{where}: [checks.{name}] kind must be one of {', '.join(KINDS)}")
         if "per_file" in entry and "{file}" not in entry["per_file"]:
@@ -117,6 +130,9 @@ def _validate(data: dict, where: str) -> None:
             raise ConfigError(f"{where}: [format] {pattern!r} must be a command list containing \"{{file}}\"")
 
 
+_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}")
+MAX_RERUNS = 10
+"""The most runs again a test check's new failures get (each is a run of the suite)."""
 MAX_TIMEOUT = 86_400
 """The longest timeout a check takes, in seconds (a day): a longer one overflows the clock's arithmetic."""
 
@@ -194,8 +210,18 @@ def _toml(repo: Repo, rel: str) -> dict:
         return {}
     try:
         return _loads(repo, rel, text)
-    except ValueError:   # tomllib.TOMLDecodeError
+    except (ValueError, RecursionError):   # tomllib.TOMLDecodeError, or nested past Python's reader
         return {}
+
+
+def _table(value) -> dict:
+    """A TOML table a project file should hold there, or an empty one when it holds another type (`tool = 1`)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _strings(value) -> list[str]:
+    """The strings of a TOML array a project file should hold there; nothing when it holds another type."""
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
 class _NoIni:
@@ -246,16 +272,15 @@ def _python_deps(repo: Repo) -> dict[str, str]:
             found.setdefault(m.group(1).lower().replace("_", "-"), where)
 
     py = _toml(repo, "pyproject.toml")
-    project = py.get("project", {})
-    for spec in project.get("dependencies", []):
+    project = _table(py.get("project"))
+    for spec in _strings(project.get("dependencies")):
         add(spec, "pyproject.toml")
-    for group in (project.get("optional-dependencies", {}) | py.get("dependency-groups", {})).values():
-        for spec in group:
-            if isinstance(spec, str):
-                add(spec, "pyproject.toml")
-    poetry = py.get("tool", {}).get("poetry", {})
-    tables = [poetry.get("dependencies", {}), poetry.get("dev-dependencies", {})]
-    tables += [g.get("dependencies", {}) for g in poetry.get("group", {}).values()]
+    for group in (_table(project.get("optional-dependencies")) | _table(py.get("dependency-groups"))).values():
+        for spec in _strings(group):
+            add(spec, "pyproject.toml")
+    poetry = _table(_table(py.get("tool")).get("poetry"))
+    tables = [_table(poetry.get("dependencies")), _table(poetry.get("dev-dependencies"))]
+    tables += [_table(_table(g).get("dependencies")) for g in _table(poetry.get("group")).values()]
     for table in tables:
         for name in table:
             add(name, "pyproject.toml")
@@ -360,8 +385,7 @@ def _node(repo: Repo) -> list[Check]:
 
 
 def _python(repo: Repo) -> list[Check]:
-    py = _toml(repo, "pyproject.toml")
-    tool = py.get("tool", {})
+    tool = _table(_toml(repo, "pyproject.toml").get("tool"))
     setup_cfg, tox = _ini(repo, "setup.cfg"), _ini(repo, "tox.ini")
     deps = _python_deps(repo)
     make = _makefile_mentions(repo)
@@ -381,7 +405,7 @@ def _python(repo: Repo) -> list[Check]:
                           (setup_cfg.has_section("mypy"), "setup.cfg [mypy]"), (tox.has_section("mypy"), "tox.ini [mypy]")])
     if reason:
         cmd = [_py_tool(repo, "mypy"), *RECOMMENDED_ARGS["mypy"]]
-        target = [] if "files" in tool.get("mypy", {}) or setup_cfg.has_option("mypy", "files") else ["."]
+        target = [] if "files" in _table(tool.get("mypy")) or setup_cfg.has_option("mypy", "files") else ["."]
         # no per-file form: mypy on one file checks it out of its package context (and past its .pyi stub),
         # so its findings would not compare with the baseline's; a full run with mypy's cache is filtered
         out.append(Check("mypy", "typecheck", cmd + target, True, DEFAULT_TIMEOUT, None, "mypy", reason, PY))
@@ -516,8 +540,8 @@ def _declared_formatters(repo: Repo) -> set[str]:
     pkg, deps = _package_json(repo)
     if "prettier" in deps or "prettier" in pkg or any(_exists(repo, n) for n in (".prettierrc", ".prettierrc.json")):
         used.add("prettier")
-    tool = _toml(repo, "pyproject.toml").get("tool", {})
-    if "format" in tool.get("ruff", {}) or "format" in _toml(repo, "ruff.toml"):
+    tool = _table(_toml(repo, "pyproject.toml").get("tool"))
+    if "format" in _table(tool.get("ruff")) or "format" in _toml(repo, "ruff.toml"):
         used.add("ruff-format")
     if "black" in tool or "black" in _python_deps(repo):
         used.add("black")

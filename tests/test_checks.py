@@ -139,7 +139,16 @@ def test_tool_rt_in_pyproject_and_rt_toml_wins(project):
 @pytest.mark.parametrize("config, message", [
     ("colour = 1\n", "rt.toml: unknown key 'colour'"),
     ("timeout = true\n", "rt.toml: timeout must be a int"),
-    ("rerun_failed_tests = -1\n", "rt.toml: rerun_failed_tests must be 0 (no rerun) or more"),
+    ("rerun_failed_tests = -1\n", "rt.toml: rerun_failed_tests must be 0 (no rerun) to 10"),
+    ("rerun_failed_tests = 1000000000\n", "rt.toml: rerun_failed_tests must be 0 (no rerun) to 10"),
+    ("fix_attempts = -3\n", "rt.toml: fix_attempts must be 1 or more"),
+    ("fix_attempts = 0\n", "rt.toml: fix_attempts must be 1 or more"),
+    ("[checks.\"../../notes\"]\ncommand = [\"echo\"]\n", "rt.toml: check name '../../notes' may hold letters, digits"),
+    ("[checks.\"a/b\"]\ncommand = [\"echo\"]\n", "rt.toml: check name 'a/b' may hold"),
+    ("[checks.\"a\\nb\"]\ncommand = [\"echo\"]\n", "rt.toml: check name 'a\\nb' may hold"),
+    ("[checks.x]\ncommand = [\"echo\"]\nparser = \"nonsense\"\n", "rt.toml: [checks.x] parser must be one of cargo, eslint"),
+    ("[checks.x]\ncommand = [\"\"]\n", "rt.toml: [checks.x] command must name a program first"),
+    ("x = " + "[" * 100_000 + "]" * 100_000 + "\n", "rt.toml: not valid TOML (nested too deep)"),
     ("timeout = 100000000000000000000\n", "rt.toml: timeout must be a whole number of seconds from 1 to 86400"),
     ("[checks.ruff]\ntimeout = 0\n", "rt.toml: [checks.ruff] timeout must be a whole number of seconds from 1 to 86400"),
     ("[checks.x]\nkind = \"lint\"\n", "[checks.x] is not a detected check, so it needs a command"),
@@ -153,6 +162,30 @@ def test_config_errors_are_one_line(project, config, message):
     project.write("rt.toml", config)
     out = project.rt("checks", ret=2)
     assert out == "" and message in project.last_err and project.last_err.count("\n") == 1
+
+
+@pytest.mark.parametrize("pyproject", ["tool = 1\n", "project = 3\n", "[project]\ndependencies = [1]\n",
+                                       "dependency-groups = []\n", "[tool]\nmypy = 3\nruff = []\n",
+                                       "[tool.poetry]\ngroup = 1\n", "x = " + "[" * 100_000 + "]" * 100_000 + "\n"])
+def test_a_pyproject_of_odd_types_is_read_past(project, pyproject):
+    """Valid TOML where a table or a list of strings should be: what it cannot mean is not read, nothing fails."""
+    project.write("pyproject.toml", pyproject)
+    project.rt("checks")
+
+
+def test_a_tool_rt_that_is_no_table_is_one_line(project):
+    project.write("pyproject.toml", "[tool]\nrt = 5\n")
+    project.rt("checks", ret=2)
+    assert project.last_err == "rt: error: pyproject.toml [tool.rt] must be a table\n"
+
+
+def test_a_check_name_never_leads_its_log_out_of_rt_store(project):
+    """The log of a check goes to .rt/.../NAME.log: a name climbing out would write over the user's file."""
+    project.write("notes.log", "mine\n")
+    project.write("rt.toml", '[checks."../../../../notes"]\ncommand = ["echo", "hello from check"]\n')
+    project.init_git()
+    project.rt("start", "t", ret=2)
+    assert project.read("notes.log") == "mine\n"
 
 
 def test_rt_checks_lists_why_and_is_byte_stable(project):
