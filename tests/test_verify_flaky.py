@@ -69,3 +69,28 @@ def test_a_failure_every_run_repeats_stays_new(project, tmp_path, config, fail_o
     assert record["summary"] == "FAIL: 1 new diagnostic(s) (pytest 1)"
     assert record["checks"][0]["flaky"] == 0 and record["flaky"] == []
     assert project.rt_json("status")["task"]["failed_verifies"] == 1
+
+
+TWO = ("from pathlib import Path\n\nCOUNT = Path({count!r})\n\n\n"
+       "def test_a():\n"
+       "    runs = int(COUNT.read_text()) + 1 if COUNT.exists() else 1\n"
+       "    COUNT.write_text(str(runs))\n"
+       "    assert runs != 2, 'a broke'\n\n\n"
+       "def test_b():\n"
+       "    assert int(COUNT.read_text()) != 3, 'b broke'\n")
+
+
+def test_a_rerun_failing_elsewhere_proves_nothing_flaky(project, tmp_path):
+    """Run 2 fails test_a, its rerun test_b: nothing passed when run again, so both are new and verify fails."""
+    count = tmp_path / "runs"
+    project.write("pyproject.toml", "[tool.pytest.ini_options]\n")
+    project.write("calc.py", CALC)
+    project.write("tests/test_two.py", TWO.format(count=str(count)))
+    project.init_git()
+    project.rt("start", "document add")
+    project.rt("plan", "--edit", "calc.py")
+    project.write("calc.py", '"""Sums."""\n' + CALC)
+    out = project.rt("verify", ret=1)
+    assert count.read_text() == "3" and out.startswith("# verify: FAIL") and "- flaky:" not in out
+    record = verify_json(project)
+    assert record["summary"] == "FAIL: 2 new diagnostic(s) (pytest 2)" and record["flaky"] == []

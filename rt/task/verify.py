@@ -204,8 +204,9 @@ def rerun_failed(ctx, task: dict, compared: list[Compared], baseline: dict[str, 
     now and then must not fail the task nor use up its fix attempts); one that every run repeats stays
     new. The whole check runs again, not only its failing tests: its command may be anything (`make
     test`), and a test broken by another one's leftovers passes alone, so run alone it would look flaky.
-    A rerun that could not run, stopped early or was read in part proves nothing gone. The tree after
-    the last rerun, None when none ran."""
+    A rerun that could not run, stopped early or was read in part proves nothing gone, and so does one with a
+    new failure the first run did not have (another test, or the same one saying another pid): nothing passed
+    when run again, and that failure counts as new too. The tree after the last rerun, None when none ran."""
     tree = None
     for c in compared:
         if c.check.kind != "test":
@@ -216,7 +217,17 @@ def rerun_failed(ctx, task: dict, compared: list[Compared], baseline: dict[str, 
             (ran,), tree = run_watched(ctx, task, [c.check], timeout, logs)
             if ran.run.status not in ("ok", "findings") or ran.cut:
                 break
-            back = Counter(d.key() for d in compare(c.check, ran, baseline, moved=moved).new)
+            again = compare(c.check, ran, baseline, moved=moved).new
+            left, extra = Counter(d.key() for d in c.new), []
+            for d in again:
+                if left[d.key()] > 0:
+                    left[d.key()] -= 1
+                else:
+                    extra.append(d)
+            if extra:
+                c.new = c.new + extra
+                break
+            back = Counter(d.key() for d in again)
             still = []
             for d in c.new:
                 (still if back[d.key()] > 0 else c.flaky).append(d)
