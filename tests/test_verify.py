@@ -7,6 +7,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from conftest import ROOT, needs
 from tests.checks_support import CALC, commit_config, node_project, python_project, verify_md
 from tests.hooks_support import bash, edit, hook, permission
@@ -484,3 +486,19 @@ def test_damaged_baseline_is_set_aside_by_repair(project):
     assert "tasks/1-damage/baseline.json" in project.rt("repair")
     out = project.rt("verify", ret=3)  # the old finding can no longer be told from a new one
     assert "no baseline was taken" in out
+
+
+@pytest.mark.parametrize("config, line", [
+    ("[checks.ruff]\nenabled = false\n", "- skipped: ruff (run by the baseline, no longer a check: rt.toml or the "
+                                         "project's files changed; run `rt baseline` again)"),
+    ('[checks.ruff]\ncommand = ["true"]\n', "- ruff (lint): could not run: its command changed since the baseline (`ruff "),
+])
+def test_a_check_the_baseline_ran_that_is_gone_or_changed_is_never_a_silent_pass(project, config, line):
+    """A new finding after the check was switched off, or its command made `true`, since the baseline."""
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "tidy")
+    project.rt("plan", "--edit", "calc.py", "--create", "rt.toml")
+    project.write("calc.py", "import json\n" + CALC)
+    project.write("rt.toml", config)
+    out = project.rt("verify", ret=3)
+    assert out.startswith("# verify: INCOMPLETE") and any(ln.startswith(line) for ln in out.splitlines()), out

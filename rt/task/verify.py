@@ -184,6 +184,11 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
         return Compared(check, run, [], 0, 0, ran)
     before = baseline.get(check.name)
     found = [d for d in run.diagnostics if only is None or d.file == only]
+    if before is not None and before["status"] != "could_not_run" and before.get("command", check.command) != list(check.command):
+        blind = Run(check.name, check.required, "could_not_run", run.diagnostics,
+                    f"its command changed since the baseline (`{' '.join(before['command'])}` then), so new cannot be "
+                    f"told from old (run `rt baseline` again)", "")
+        return Compared(check, blind, [], 0, 0, ran)
     if before is None or before["status"] == "could_not_run":
         if not found:
             return Compared(check, run, [], 0, 0, ran)
@@ -472,7 +477,10 @@ def _flaky_line(c: Compared, log: str) -> str:
     return f"- flaky: {where}{more} failed, then passed when run again (not counted)"
 
 
-def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str]) -> str:
+GONE = "run by the baseline, no longer a check: rt.toml or the project's files changed; run `rt baseline` again"
+
+
+def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str], gone: list[str]) -> str:
     bits = []
     new = [c for c in compared if c.new]
     if new:
@@ -481,6 +489,8 @@ def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone
     blind = [c.check.name for c in compared if c.run.status == "could_not_run" and c.check.required]
     if blind:
         bits.append(f"could not run: {', '.join(blind)}")
+    if gone:
+        bits.append(f"no longer run: {', '.join(gone)}")
     stopped = [c.check.name for c in compared if c.run.status == "partial" and c.check.required and not c.new]
     if stopped:
         bits.append(f"stopped early: {', '.join(stopped)}")
@@ -523,7 +533,10 @@ def cmd_verify(ctx, args) -> Result:
     found = task_changes(ctx, task, before, now)
     outside, undone = scope_mismatch(task, found)
     new = [d for c in compared for d in c.new]
-    result = verdict([c.run for c in compared], len(new), not (outside or undone))
+    names = {c.name for c in every}   # a check the baseline ran that is gone now was not run: never a silent pass
+    gone = sorted(n for n, entry in baseline.items() if n not in names and entry["status"] != "could_not_run")
+    result = verdict([c.run for c in compared] + [Run(n, True, "skipped", []) for n in gone], len(new),
+                     not (outside or undone))
     limit = fix_attempt_limit(ctx.repo)
     made = state.made_by_checks(store, task, now)
     by_checks = [{"path": p, "status": s, "check": made[p]} for p, s in changes(before, now) if p in made]
@@ -540,7 +553,7 @@ def cmd_verify(ctx, args) -> Result:
             state.move(task, "verified", "rt verify: PASS")
         elif task["state"] == "verified":
             state.move(task, "building", f"rt verify: {result}")
-        summary = _summary(result, compared, outside, undone)
+        summary = _summary(result, compared, outside, undone, gone)
         task["verify"] = {"verdict": result, "summary": summary,
                           "fingerprint": fingerprint(now)}
         record = {
@@ -553,7 +566,8 @@ def cmd_verify(ctx, args) -> Result:
                        for c in compared],
             "flaky": [d._asdict() for c in compared for d in c.flaky],
             "not_run": [{"name": c.name, "kind": c.kind, "reason": "optional, not asked"}
-                        for c in every if c.name not in {x.name for x in checks}],
+                        for c in every if c.name not in {x.name for x in checks}]
+                       + [{"name": n, "kind": None, "reason": GONE} for n in gone],
             "missing_kinds": [k for k in ("typecheck", "lint", "test") if not any(c.kind == k for c in every)],
         }
         store.write_json(f"{base}/verify.json", record)
@@ -578,7 +592,8 @@ def _verify_md(task: dict, record: dict, compared: list[Compared], new: list[Dia
     passed = [c for c in compared if not c.new and c.run.status not in ("could_not_run", "partial") and not c.ran.cut]
     lines += [_passed_line(passed)] if passed else []
     lines += [_flaky_line(c, f"{base}/verify/{c.check.name}.log") for c in compared if c.flaky]
-    skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" for n in record["not_run"]]
+    skipped = [f"{n['name']} (optional: `rt verify --with {n['name']}`)" if n["kind"] else f"{n['name']} ({n['reason']})"
+               for n in record["not_run"]]
     if record["missing_kinds"]:
         skipped.append(f"no {', '.join(record['missing_kinds'])} check configured (see `rt checks`)")
     lines += ["- skipped: " + "; ".join(skipped)] if skipped else []
