@@ -649,7 +649,8 @@ def tool_cache(repo: Repo, check: Check, argv: list[str]):
         start = store.path("cache", f"{tool}.start")
         store.write_bytes(start, b"")   # its timestamp: the run's start, on the files' own clock
         try:
-            yield [*argv, *flags], env, (cache,)
+            cut = argv.index("--") if "--" in argv else len(argv)   # flags after `--` would be taken for files
+            yield [*argv[:cut], *flags, *argv[cut:]], env, (cache,)
         finally:
             if _changed_since(repo, check, os.stat(start).st_mtime_ns // 10**9):
                 import shutil
@@ -728,7 +729,8 @@ class _Session:
 
     def __init__(self, returncode: int | None, out: _Stream, err: _Stream):
         self.returncode = returncode
-        self.output = out.text() + err.text()
+        first, second = out.text(), err.text()
+        self.output = first + ("\n" if first and second and not first.endswith("\n") else "") + second
         self.printed = out.size + err.size
         self.cut = out.cut or err.cut
 

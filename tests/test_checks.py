@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import sys
 
 import pytest
 
@@ -313,3 +314,18 @@ def test_toml_files_are_kept_parsed_beside_their_text(project):
     now = project.rt_proc("checks").stdout
     assert "rt.toml [checks.other]" in now and "[checks.lint]" not in now
     assert list(json.loads(cache.read_text())["rt.toml"]["data"]["checks"]) == ["other"]
+
+
+def test_a_finding_on_stderr_after_output_without_a_line_break_is_read(project):
+    """stdout `checked 2 files` (no line break), then stderr's finding: joined, its line did not parse."""
+    project.write("lint.py", "import sys\nsys.stdout.write('checked 2 files')\nsys.stdout.flush()\n"
+                             "if 'zz' in open('a.py').read():\n"
+                             "    sys.stderr.write(\"a.py:1:1: error: undefined name 'zz'\\n\")\n    sys.exit(1)\n")
+    project.write("a.py", "x = 1\n")
+    project.write("rt.toml", f'[checks.lint]\ncommand = ["{sys.executable}", "lint.py"]\nparser = "generic"\n')
+    project.init_git()
+    project.rt("start", "t")
+    project.rt("plan", "--edit", "a.py")
+    project.write("a.py", "x = zz\n")
+    out = project.rt("check", "a.py", ret=1)
+    assert "a.py:1:1 lint undefined name 'zz'" in out

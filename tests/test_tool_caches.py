@@ -122,3 +122,15 @@ def test_eslint_and_tsc_see_an_edit_that_keeps_size_and_second(project):
     md = verify_md(project)
     assert "- src/add.ts:2:3 tsc [TS2322] Type 'string' is not assignable to type 'number'." in md
     assert "src/util.js:2:9 eslint [no-unused-vars] 'y' is assigned a value but never used." in md
+
+
+def test_the_cache_flags_go_before_a_double_dash(project):
+    """`mypy -- calc.py`: flags after `--` would be read as files (mypy said there were none in .rt/cache/mypy)."""
+    python_project(project, tools="mypy")
+    project.write("rt.toml", '[checks.mypy]\ncommand = ["mypy", "--", "calc.py"]\n')
+    project.git("add", "-A")
+    project.git("commit", "-qm", "mypy on calc.py")
+    for rel in ("calc.py", "legacy.py", "pyproject.toml", "rt.toml"):
+        os.utime(project.root / rel, ns=(10**18, 10**18))   # 2001: the cache is kept
+    assert "- mypy: 0 diagnostic(s)" in project.rt("start", "t")
+    assert any(p.is_file() for p in (project.root / ".rt" / "cache" / "mypy").rglob("*"))
