@@ -60,6 +60,16 @@ def test_a_log_nothing_understands_is_incomplete_not_clean(project):
     assert "exit 139: killed by signal 11 (SIGSEGV); what it printed is not the whole run" in out
 
 
+def test_an_empty_log_is_no_clean_run_without_its_exit_code(project):
+    (project.root.parent / "before.log").write_text("FAILED t.py::test_a - assert 0\n1 failed in 0.01s\n")
+    (project.root.parent / "after.log").write_text("")
+    for parser in ("pytest", "ruff", "mypy", "auto"):
+        out = project.rt("diff-logs", "--parser", parser, *logs(project), ret=3)
+        assert out.startswith("INCOMPLETE: no diff"), (parser, out)
+    assert "could not run: the log is empty (a tool that prints nothing when clean: give its exit code" in out
+    project.rt("diff-logs", "--parser", "ruff", *logs(project), "--before-exit", "0", "--after-exit", "0")
+
+
 def test_a_crashed_tool_is_incomplete_even_with_a_clean_looking_log(project):
     save_ruff_logs(project, "import os\n", "import os\n")
     out = project.rt("diff-logs", "--parser", "ruff", *logs(project), "--after-exit", "2", ret=3)

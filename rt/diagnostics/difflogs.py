@@ -68,6 +68,9 @@ def implied_exit(parser: str, output: str, root: str) -> int | None:
 
 def judge(parser: str, output: str, exit_code: int | None, root: str, check: str) -> Run:
     """One log as a check run; without its exit code, a log the parser cannot read counts as not run."""
+    if exit_code is None and not output.strip():   # cut at nothing, or a run that never started: no clean run
+        return Run(check, True, "could_not_run", [], "the log is empty (a tool that prints nothing when clean: give "
+                                                     "its exit code, --before-exit / --after-exit)", "")
     if exit_code is None:
         exit_code = implied_exit(parser, output, root)
         if exit_code is None:
