@@ -21,6 +21,47 @@ SCHEMA = 1
 """Version of every JSON file in `.rt/`; a file with another version is refused, never guessed at."""
 
 
+_NULL, _MAY_LACK = type(None), "may lack"
+SHAPES: dict[str, dict[str, tuple]] = {
+    "state.json": {"active": (str, _NULL), "next": (int, _MAY_LACK)},
+    "notes.json": {"notes": (list, dict), "next": (int,)},
+    "journal.json": {"entries": (list, dict)},
+    "sessions.json": {"sessions": (dict,), "handoffs": (dict, _MAY_LACK)},
+    "intent.json": {"on": (bool,), "turns": (dict,), "grants": (list, dict)},
+    "task.json": {"id": (str,), "text": (str,), "state": (str,), "history": (list, dict),
+                  "steps": (list, dict, _MAY_LACK), "claims": (list, dict, _MAY_LACK), "paths": (list, str, _MAY_LACK),
+                  "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK)},
+}
+"""What rt's own records hold, so that one a hand or another program left as valid JSON of another shape is damage
+`rt repair` sets aside, not an internal error in every command: file name -> key -> its type, then any of: `_NULL`
+(may be null), the type of each item of a list, `_MAY_LACK` (may be absent)."""
+_TASK_ID = r"[0-9]+-[a-z0-9][a-z0-9-]*"
+"""A task's id (`state.new_task`), the name of its folder in `.rt/tasks/`: what `active` may name."""
+
+
+def _misshapen(rel: str, data: dict) -> str | None:
+    """The key of `data` that is not as SHAPES says rt writes it, None when all are (or `rel` has none)."""
+    name = rel.rpartition("/")[2]
+    for key, (kind, *more) in SHAPES.get(name if name != "task.json" or rel.startswith("tasks/") else "", {}).items():
+        value = data.get(key)
+        if key not in data:
+            if _MAY_LACK not in more:
+                return key
+        elif value is None:
+            if _NULL not in more:
+                return key
+        elif not isinstance(value, kind) or type(value) is bool and kind is int:
+            return key
+        elif kind is list and more and isinstance(more[0], type) and more[0] is not _NULL \
+                and not all(isinstance(v, more[0]) for v in value):
+            return key
+    if name == "state.json" and data.get("active") is not None:
+        import re   # here: only a state file naming a task pays for it
+        if not re.fullmatch(_TASK_ID, data["active"]):
+            return "active"
+    return None
+
+
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
 """What `json.dumps(data, sort_keys=True, separators=(",", ":"))` uses, made once, without the check for
 cycles (rt's data has none) that costs an index build a dictionary entry per list."""
@@ -149,6 +190,10 @@ class Store:
                 raise StoreError(f".rt/{rel} was written by a newer rt (schema {version}, this rt reads {SCHEMA}); "
                                  f"upgrade rt, or run `rt repair` to set it aside")
             raise StoreError(f".rt/{rel} has schema {version!r}, this rt reads {SCHEMA}; run `rt repair` to set it aside")
+        key = _misshapen(rel, data)
+        if key is not None:
+            raise StoreError(f".rt/{rel} is damaged (its {key!r} is not what rt writes there); run `rt repair` to set "
+                             f"it aside and continue")
         return data
 
     # ------------------------------------------------------------ content-addressed originals

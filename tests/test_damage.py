@@ -102,6 +102,36 @@ def test_repair_checks_task_files_blobs_and_the_gitignore(project):
     assert "M a.py  +1 -1" in project.rt("delta")
 
 
+@pytest.mark.parametrize("rel, record, commands", [
+    ("state.json", {"active": 5, "next": 2}, [("status",)]),
+    ("state.json", {"active": "../../x", "next": 2}, [("status",)]),
+    ("notes.json", {"notes": None, "next": 1}, [("note", "--decision", "x"), ("handoff",)]),
+    ("notes.json", {"notes": []}, [("note", "--decision", "x")]),
+    ("journal.json", {"entries": [1]}, [("journal",), ("handoff",)]),
+    ("sessions.json", {"sessions": []}, [("usage",)]),
+    ("intent.json", {"on": True, "turns": [], "grants": []}, [("intent",)]),
+    ("tasks/1-t/task.json", None, [("status",), ("tasks",), ("handoff",)]),
+])
+def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, record, commands):
+    """Valid JSON with rt's schema, but not what rt writes there (left by a hand or another program): each command
+    says so in one line and `rt repair` sets it aside (it was an internal error, and repair found nothing)."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    path = project.root / ".rt" / rel
+    if record is None:   # the task's own record: its history a null
+        record = json.loads(path.read_text()) | {"history": None}
+    path.write_text(json.dumps(record | {"schema": 1}))
+    for args in commands:
+        project.rt(*args, ret=2)
+        assert project.last_err.startswith(f"rt: error: .rt/{rel} is damaged (its '"), (args, project.last_err)
+        assert project.last_err.endswith("' is not what rt writes there); run `rt repair` to set it aside and continue\n")
+    assert f"  {rel}: damaged, set aside in .rt/damaged/" in project.rt("repair")
+    for args in commands:   # after it: an answer, or a plain one-line error (the task's record is gone), never damage
+        proc = project.rt_proc(*args)
+        assert proc.returncode in (0, 2) and "damaged" not in proc.stderr, (args, proc.stderr)
+
+
 def test_repair_leaves_a_sound_store_alone(project):
     _indexed(project)
     project.rt("start", "t", "--no-baseline")

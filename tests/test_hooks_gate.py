@@ -201,12 +201,21 @@ def test_internal_error_blocks_the_edit_in_one_line(project):
     planned(project)
     task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))
     task = json.loads(task_file.read_text())
-    task["scope"] = 5   # damaged by hand: reading it raises a TypeError inside rt
+    task["scope"] = {"edit": 5, "create": [], "delete": []}   # damaged by hand: reading it raises a TypeError in rt
     task_file.write_text(json.dumps(task))
     code, out, err = hook(project, "pre-tool-use", edit(project, "a.py"))
     assert (code, out) == (2, None)
-    assert err == ("rt hook pre-tool-use: internal error: TypeError: 'int' object is not subscriptable. The tool "
+    assert err == ("rt hook pre-tool-use: internal error: TypeError: 'int' object is not iterable. The tool "
                    "call is blocked to be safe; fix the cause (`rt doctor`, `rt repair`) or ask the user.\n")
+
+
+def test_a_record_of_another_shape_denies_the_edit_and_names_the_repair(project):
+    planned(project)
+    task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))
+    task_file.write_text(json.dumps(json.loads(task_file.read_text()) | {"scope": 5}))
+    code, out, err = hook(project, "pre-tool-use", edit(project, "a.py"))
+    assert (code, out) == (2, None) and err.count("\n") == 1
+    assert "task.json is damaged (its 'scope' is not what rt writes there); run `rt repair`" in err
 
 
 def test_in_process_command_table_gives_the_same_answer(project, monkeypatch):
