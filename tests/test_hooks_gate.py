@@ -159,10 +159,11 @@ def test_empty_stdin_fails_closed(project):
     assert "stdin is empty" in err and "blocked" in err
 
 
-def test_not_json_fails_closed(project):
+@pytest.mark.parametrize("raw", ["{not json", "[" * 100_000 + "]" * 100_000])
+def test_not_json_fails_closed(project, raw):
     planned(project)
-    code, _, err = hook(project, "pre-tool-use", "{not json")
-    assert code == 2 and "not JSON" in err
+    code, _, err = hook(project, "pre-tool-use", raw)
+    assert code == 2 and "stdin is not JSON" in err and "internal error" not in err
 
 
 def test_missing_fields_fail_closed(project):

@@ -217,7 +217,7 @@ def _payload(raw: str) -> dict:
         raise HookInputError("stdin is empty; a hook reads Claude Code's JSON payload on stdin")
     try:
         data = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):   # RecursionError: nested past Python's reader
         raise HookInputError("stdin is not JSON; a hook reads Claude Code's JSON payload on stdin") from None
     if not isinstance(data, dict):
         raise HookInputError("stdin is JSON but not an object; a hook reads Claude Code's JSON payload")
