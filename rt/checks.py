@@ -63,6 +63,9 @@ def load_config(repo: Repo) -> dict:
     """`rt.toml` at the root, else `[tool.rt]` in pyproject.toml, else nothing; validated."""
     text = read_text(repo, CONFIG)
     where = CONFIG
+    if text is None and os.path.lexists(repo.root / CONFIG):   # never a silent fall-back to the defaults
+        raise ConfigError(f"{CONFIG} is there but is no file rt reads (a link, a folder, binary or too large); "
+                          f"make it a plain text file")
     if text is None:
         data = _table(_toml(repo, "pyproject.toml").get("tool")).get("rt")
         where = "pyproject.toml [tool.rt]"

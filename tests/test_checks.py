@@ -174,6 +174,18 @@ def test_a_pyproject_of_odd_types_is_read_past(project, pyproject):
     project.rt("checks")
 
 
+@pytest.mark.parametrize("how", ["link", "folder"])
+def test_an_rt_toml_rt_cannot_read_is_said_not_ignored(project, how):
+    """A link (even one inside the repository) or a folder: the checks it switches off would run regardless."""
+    project.write("conf/rt.toml", "[checks.ruff]\nenabled = false\n")
+    if how == "link":
+        (project.root / "rt.toml").symlink_to("conf/rt.toml")
+    else:
+        (project.root / "rt.toml").mkdir()
+    project.rt("checks", ret=2)
+    assert project.last_err.startswith("rt: error: rt.toml is there but is no file rt reads (a link, a folder")
+
+
 def test_a_tool_rt_that_is_no_table_is_one_line(project):
     project.write("pyproject.toml", "[tool]\nrt = 5\n")
     project.rt("checks", ret=2)
