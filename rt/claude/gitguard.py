@@ -419,6 +419,8 @@ class _Reader:
             self.interpreter(name, argv, stdin, depth, repeat)
         elif name == "rt":
             self.rt([w.text for w in argv[1:]])
+        elif _hook_client(argv[0].text):
+            self.rt(["hook"])
         elif name == "find":
             self.find(argv, depth, repeat)
         elif name in ("eval", "trap", "watch"):
@@ -544,6 +546,9 @@ class _Reader:
                         f"themselves")
             return
         if not w.static:
+            return
+        if _hook_client(w.text):
+            self.rt(["hook"])
             return
         key = os.path.normpath(w.text)
         text = self.scripts[key] if key in self.scripts else _script_text(key, self.cwd)
@@ -849,6 +854,10 @@ class _Reader:
 
     # ------------------------------------------------------------ rt itself
     def rt(self, args: list[str]) -> None:
+        if [a for a in args if not a.startswith("-")][:1] == ["hook"]:
+            self.refuse("rt: `rt hook` answers Claude Code's own hooks; run from the shell, its payload would be the "
+                        "agent's word for what the user typed (a /commit, a /go) or for a tool call. Refused")
+            return
         if args[:1] == ["start"] and "--force" in args:
             self.refuse("rt: `rt start --force` sets the active task aside, with its approved scope; that is the "
                         "user's decision", "ask")
@@ -865,6 +874,11 @@ class _Reader:
         elif words[:1] == ["plan"]:
             self.refuse("rt: `rt plan` on a task that already has a scope replaces the approved scope, which is the "
                         "user's decision; approve it only if you agreed", "plan")
+
+
+def _hook_client(path: str) -> bool:
+    """Whether `path` runs rt's hook client: the plugin's `hooks/rt-hook`, or `rt/claude/hook.sh` as install writes it."""
+    return path.rsplit("/", 1)[-1] == "rt-hook" or path.endswith("claude/hook.sh")
 
 
 # ---------------------------------------------------------------- wrappers: the program they run

@@ -177,6 +177,8 @@ _MODE_OFF = ("rt: intent mode is off in this project, so /{name} grants nothing 
 def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
     """UserPromptSubmit: record the turn's command, grant `/commit` or `/push`, journal `/fail /win /mem`.
     Returns a line for the model when something needs saying, else ''."""
+    if payload.get("agent_id") is not None:   # only the user types a prompt: a subagent's payload grants nothing
+        return ""
     store = _store(repo)
     intent = parse(prompt)
     notes = []
