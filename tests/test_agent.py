@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -444,3 +445,72 @@ def test_a_query_about_the_repository_is_answered_from_the_map(shop):
     user = fake.of("1")[0]["messages"][-1]["content"]
     assert "## Task 1: query (no file)" in user and "- tests/ (2 files: python 2)" in user
     assert "    | tests/" in out
+
+
+@pytest.mark.parametrize("config, args, message", [
+    ('[agent]\nendpoint = "https://models.example.com/v1"\nmodel = "m"\n', [],
+     "rt.toml names the endpoint https://models.example.com/v1, not on this machine: rt sends your API key only "
+     "where you name it yourself; pass --endpoint https://models.example.com/v1"),
+    ('[agent]\nkey_env = "GITHUB_TOKEN"\nmodel = "m"\n', ["--endpoint", "https://models.example.com/v1"],
+     "rt.toml chooses the environment variable GITHUB_TOKEN for the key sent to https://models.example.com/v1; "
+     "pass --key-env GITHUB_TOKEN yourself if that is meant"),
+    ('[agent]\nmodel = "m"\n', ["--endpoint", "http://models.example.com/v1"],
+     "--endpoint http://models.example.com/v1: rt sends your API key (OPENAI_API_KEY) over https only"),
+    ('[agent]\nmodel = "m"\n', ["--endpoint", "http://[::1"], "--endpoint 'http://[::1': give an http:// or https://"),
+    ('[agent]\nmodel = "m"\n', ["--endpoint", "http://a\r\nb/v1"], "give an http:// or https:// URL with a host"),
+    ('[agent]\nmodel = "m"\n', ["--endpoint", "https://me:hunter2@models.example.com/v1"],
+     "--endpoint: a user or password in the URL is not sent"),
+    ('[agent]\nkeywords = ["-"]\n', ["--endpoint", "http://127.0.0.1:9/v1", "--model", "m"],
+     "rt.toml: [agent] keywords must be a list of words or phrases"),
+])
+def test_a_repository_never_chooses_where_the_key_goes_and_bad_endpoints_are_one_line(shop, monkeypatch, config,
+                                                                                      args, message):
+    """A cloned repository's rt.toml naming a remote endpoint and GITHUB_TOKEN as the key sent the token there."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-secret")
+    monkeypatch.setenv("GITHUB_TOKEN", "ghp-secret")
+    shop.write("rt.toml", config)
+    shop.rt("agent", "rename total", *args, ret=2)
+    assert shop.last_err == f"rt: error: {message}\n" or message in shop.last_err and shop.last_err.count("\n") == 1
+    assert "hunter2" not in shop.last_err and "secret" not in shop.last_err
+
+
+def test_an_answer_that_trickles_past_the_timeout_or_is_too_long_or_too_deep_is_an_endpoint_error():
+    """The socket's timeout is per read: an answer sent a few bytes at a time never ended within it."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from rt.agent.client import MAX_REPLY, Client, EndpointError
+    answer = json.dumps({"choices": [{"message": {"content": "ok"}}]}).encode()
+    bodies = {"/trickle/chat/completions": answer, "/long/chat/completions": b" " * (MAX_REPLY + 10) + answer,
+              "/deep/chat/completions": b"[" * 100_000 + b"]" * 100_000}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["Content-Length"]))
+            body = bodies[self.path]
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            if self.path.startswith("/trickle"):
+                for i in range(len(body)):   # about 6 s in all, 0.1 s at a time
+                    self.wfile.write(body[i:i + 1])
+                    self.wfile.flush()
+                    time.sleep(6 / len(body))
+            else:
+                self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    try:
+        for path, said in (("trickle", "did not answer within 2 s"), ("long", "answered over 8 MB"),
+                           ("deep", "did not answer with a chat completion")):
+            with pytest.raises(EndpointError, match=said):
+                Client(f"{base}/{path}", "NO_SUCH_KEY_ENV", 2).chat("m", [{"role": "user", "content": "x"}], 10)
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -10,11 +10,15 @@ import http.client
 import json
 import os
 import socket
+import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
 from rt.core import ExitCode, RtError
+
+MAX_REPLY = 8 * 2**20
+"""The most bytes of one answer read: a chat completion for an 8k-token window is a few kilobytes."""
 
 MESSAGE_OVERHEAD = 4
 """Tokens a chat template adds around each message (role markers), counted in every estimate."""
@@ -44,9 +48,17 @@ class Client:
                            "stream": False}).encode()
         headers = {"Content-Type": "application/json"} | ({"Authorization": f"Bearer {self.key}"} if self.key else {})
         request = urllib.request.Request(self.url, body, headers, method="POST")
+        deadline = time.monotonic() + self.timeout   # the socket's timeout is per read: an answer trickling in has this
         try:
             with urllib.request.urlopen(request, timeout=self.timeout) as response:
-                raw = response.read()
+                raw = b""
+                while chunk := response.read1(65536):
+                    raw += chunk
+                    if len(raw) > MAX_REPLY:
+                        raise EndpointError(f"{self.url} answered over {MAX_REPLY // 2**20} MB, no chat completion "
+                                            f"this run can use")
+                    if time.monotonic() > deadline:
+                        raise self._late()
         except urllib.error.HTTPError as e:
             detail = " ".join(e.read(300).decode("utf-8", "replace").split())
             raise EndpointError(f"{self.url} answered HTTP {e.code}" + (f": {detail}" if detail else "")) from None
@@ -70,7 +82,7 @@ def _reply(url: str, raw: bytes) -> Reply:
         text = data["choices"][0]["message"]["content"]
         if not isinstance(text, str):
             raise TypeError
-    except (ValueError, KeyError, IndexError, TypeError):
+    except (ValueError, KeyError, IndexError, TypeError, RecursionError):
         head = " ".join(raw[:200].decode("utf-8", "replace").split())
         raise EndpointError(f"{url} did not answer with a chat completion (got: {head or 'nothing'})") from None
     usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}

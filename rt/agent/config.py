@@ -1,6 +1,8 @@
 """`rt agent`'s settings: the `[agent]` table of rt.toml, under the command line's options."""
 from __future__ import annotations
 
+import os
+import re
 from dataclasses import dataclass
 
 from rt.checks import ConfigError, load_config
@@ -36,7 +38,7 @@ def table(repo: Repo) -> dict:
     for tier, model in data.get("models", {}).items():
         if tier not in TIERS or not isinstance(model, str):
             raise ConfigError(f"rt.toml: [agent.models] maps the tiers {', '.join(TIERS)} to model names; got {tier!r}")
-    if not all(isinstance(k, str) and k.strip() for k in data.get("keywords", [])):
+    if not all(isinstance(k, str) and re.search(r"\w", k) for k in data.get("keywords", [])):
         raise ConfigError("rt.toml: [agent] keywords must be a list of words or phrases")
     return data
 
@@ -48,8 +50,16 @@ def settings(repo: Repo, args) -> Settings:
     if not endpoint:
         raise UsageError("no endpoint: pass --endpoint URL (e.g. http://127.0.0.1:11434/v1 for Ollama) "
                          "or set endpoint in rt.toml's [agent] table")
-    if not endpoint.startswith(("http://", "https://")):
-        raise UsageError(f"--endpoint {endpoint}: give an http:// or https:// URL")
+    local = _checked_url(endpoint)
+    key_env = args.key_env or data["key_env"]
+    if not args.endpoint and not local:   # a repository's rt.toml never chooses where the user's key goes
+        raise UsageError(f"rt.toml names the endpoint {endpoint}, not on this machine: rt sends your API key "
+                         f"only where you name it yourself; pass --endpoint {endpoint}")
+    if "key_env" in data and not args.key_env and not local and key_env != DEFAULTS["key_env"]:
+        raise UsageError(f"rt.toml chooses the environment variable {key_env} for the key sent to {endpoint}; "
+                         f"pass --key-env {key_env} yourself if that is meant")
+    if endpoint.startswith("http://") and not local and os.environ.get(key_env):
+        raise UsageError(f"--endpoint {endpoint}: rt sends your API key ({key_env}) over https only, or to this machine")
     one = args.model or data.get("model")
     models = {tier: args.model or data.get("models", {}).get(tier) or one for tier in TIERS}
     missing = [tier for tier, m in models.items() if not m]
@@ -60,4 +70,28 @@ def settings(repo: Repo, args) -> Settings:
     for name, value in (("jobs", jobs), ("timeout", timeout)):
         if value < 1:
             raise UsageError(f"--{name} {value}: give 1 or more")
-    return Settings(endpoint, models, context, jobs, timeout, args.key_env or data["key_env"])
+    return Settings(endpoint, models, context, jobs, timeout, key_env)
+
+
+def _checked_url(endpoint: str) -> bool:
+    """Refuse an endpoint that is no http(s) URL with a host (one line, no password repeated); whether it is on this
+    machine (a loopback address or localhost)."""
+    import ipaddress
+    from urllib.parse import urlsplit
+    try:
+        parts = urlsplit(endpoint)
+        host = parts.hostname
+        parts.port   # a port that is no number raises here
+    except ValueError:
+        host, parts = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not host or any(c < " " for c in endpoint):
+        raise UsageError(f"--endpoint {endpoint[:100]!r}: give an http:// or https:// URL with a host")
+    if parts.username is not None or parts.password is not None:
+        raise UsageError("--endpoint: a user or password in the URL is not sent; give the key in an environment "
+                         "variable (--key-env)")
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
