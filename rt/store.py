@@ -30,7 +30,8 @@ SHAPES: dict[str, dict[str, tuple]] = {
     "intent.json": {"on": (bool,), "turns": (dict,), "grants": (list, dict)},
     "task.json": {"id": (str,), "text": (str,), "state": (str,), "history": (list, dict),
                   "steps": (list, dict, _MAY_LACK), "claims": (list, dict, _MAY_LACK), "paths": (list, str, _MAY_LACK),
-                  "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK)},
+                  "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK), "checks": (dict, _MAY_LACK),
+                  "format": (dict, _MAY_LACK)},
 }
 """What rt's own records hold, so that one a hand or another program left as valid JSON of another shape is damage
 `rt repair` sets aside, not an internal error in every command: file name -> key -> its type, then any of: `_NULL`

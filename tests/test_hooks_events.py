@@ -76,6 +76,20 @@ def test_formatter_then_only_new_diagnostics(project):
     assert "old.py" not in text
 
 
+def test_a_formatter_added_after_the_task_started_is_not_run(project, tmp_path):
+    """An agent's edit of rt.toml's [format] would have the post-edit hook run its command without the user's word."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "a.py", "--create", "rt.toml")
+    marker = tmp_path / "ran"
+    project.write("rt.toml", f'[format]\n"*.py" = ["{sys.executable}", "-c", "open({str(marker)!r}, \'w\')", "{{file}}"]\n')
+    project.write("a.py", "x = 2\n")
+    text = context_text(hook(project, "post-tool-use", edit(project, "a.py", event="PostToolUse"))[1], "PostToolUse")
+    assert "rt did not format a.py: the config's [format] changed after the task started" in text
+    assert not marker.exists()
+
+
 def test_check_that_cannot_run_is_said_plainly(project):
     project.write("pyproject.toml", "[tool.mypy]\n")
     project.write("rt.toml", '[checks.mypy]\ncommand = ["no-such-mypy-here", "."]\n'

@@ -491,7 +491,7 @@ def test_damaged_baseline_is_set_aside_by_repair(project):
 @pytest.mark.parametrize("config, line", [
     ("[checks.ruff]\nenabled = false\n", "- skipped: ruff (run by the baseline, no longer a check: rt.toml or the "
                                          "project's files changed; run `rt baseline` again)"),
-    ('[checks.ruff]\ncommand = ["true"]\n', "- ruff (lint): could not run: its command changed since the baseline (`ruff "),
+    ('[checks.ruff]\ncommand = ["true"]\n', "- ruff (lint): could not run: its command changed after the task started (`ruff "),
 ])
 def test_a_check_the_baseline_ran_that_is_gone_or_changed_is_never_a_silent_pass(project, config, line):
     """A new finding after the check was switched off, or its command made `true`, since the baseline."""
@@ -502,3 +502,22 @@ def test_a_check_the_baseline_ran_that_is_gone_or_changed_is_never_a_silent_pass
     project.write("rt.toml", config)
     out = project.rt("verify", ret=3)
     assert out.startswith("# verify: INCOMPLETE") and any(ln.startswith(line) for ln in out.splitlines()), out
+
+
+def test_a_check_added_or_changed_while_the_task_runs_is_not_run(project, tmp_path):
+    """An agent that may edit rt.toml would have rt run its command (verify, the post-edit hook, rt check) without
+    the user's word: a check not in the baseline, or with another command, runs only once `rt baseline` takes it in."""
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "tidy")
+    project.rt("plan", "--edit", "calc.py", "--create", "rt.toml")
+    marker = tmp_path / "ran"
+    command = f'["{sys.executable}", "-c", "open({str(marker)!r}, \'w\')"]'
+    project.write("rt.toml", f"[checks.docs]\ncommand = {command}\nper_file = {command[:-1]}, \"{{file}}\"]\n"
+                             f"[checks.ruff]\nper_file = {command[:-1]}, \"{{file}}\"]\n")
+    project.write("calc.py", '"""Sums."""\n' + CALC)
+    out = project.rt("check", "calc.py", ret=3)
+    assert "docs could not check calc.py: added to the config after the task started" in out
+    out = project.rt("verify", ret=3)
+    assert "- docs (lint): could not run: added to the config after the task started, so not run for it" in out
+    assert "- ruff (lint): could not run: its command changed after the task started" in out
+    assert not marker.exists()

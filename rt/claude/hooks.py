@@ -415,7 +415,7 @@ def _after_edit(ctx, rel: str) -> str:
             state.move(task, "building", f"edited {rel}")
             state.save_task(store, task)
     lines = []
-    formatted = _format(ctx, rel)
+    formatted = _format(ctx, task, rel)
     if formatted:
         lines.append(formatted)
     from rt.task.verify import check_file, format_file_check
@@ -444,12 +444,15 @@ def _not_said_yet(ctx, task: dict, blind: list[tuple[str, str]]) -> list[tuple[s
     return [(name, f"{why} (said once: `rt verify` stays INCOMPLETE while it cannot run)") for name, why in fresh]
 
 
-def _format(ctx, rel: str) -> str:
-    """Run the project's formatter on the file; a line for the model only when it changed the file or failed."""
-    from rt.checks import formatter_for
+def _format(ctx, task: dict, rel: str) -> str:
+    """Run the project's formatter on the file; a line for the model only when it changed the file or failed. A
+    `[format]` table changed after the task started (an agent's edit of rt.toml) runs nothing, as a check would not."""
+    from rt.checks import formatter_for, load_config
     argv = formatter_for(ctx.repo, rel)
     if not argv:
         return ""
+    if "format" in task and load_config(ctx.repo).get("format", {}) != task["format"]:
+        return f"rt did not format {rel}: the config's [format] changed after the task started"
     import subprocess   # here: an edit of a file no formatter or check applies to starts no program
 
     from rt.core import run

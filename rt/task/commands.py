@@ -76,6 +76,9 @@ def cmd_start(ctx, args) -> Result:
         # an unchanged tree's snapshot is the set-aside task's, when that one is of this tree
         same = current and snap.unchanged and snap.fingerprint == state.snapshot_fingerprint(store, current)
         task = state.new_task(store, text, sorted(set(pinned)))
+        from rt.checks import detect, load_config   # the checks and formatters as they are now: only these run for
+        task["checks"] = {c.name: [c.command, c.per_file] for c in detect(ctx.repo)}   # the task (`verify.held`)
+        task["format"] = load_config(ctx.repo).get("format", {})
         if not (same and state.link_snapshot(store, task, current, snap.fingerprint, snap.count)):
             state.save_snapshot(store, task, snap.files, snap.fingerprint)
             ctx.files = snap.files   # not read back: the baseline's tree, a cold /runtask's partial index (`context._task_index`)

@@ -27,9 +27,32 @@ def task_dir(task: dict) -> str:
     return f"tasks/{task['id']}"
 
 
-def _dump(run: Run, command: list[str]) -> dict:
-    return {"status": run.status, "reason": run.reason, "head": run.head, "command": command,
-            "diagnostics": [d._asdict() for d in run.diagnostics]}
+def _dump(run: Run, check: Check) -> dict:
+    return {"status": run.status, "reason": run.reason, "head": run.head, "command": check.command,
+            "per_file": check.per_file, "diagnostics": [d._asdict() for d in run.diagnostics]}
+
+
+def held(check: Check, task: dict, baseline: dict[str, dict]) -> str | None:
+    """Why `check` is not run for the task, None when it may run: a check added to the config, or its command changed,
+    after the task started (an agent's edit of rt.toml) never runs for it, and its findings could not be told new
+    from old anyway. Against the checks recorded at `rt start`, else (a task from an rt before that) the baseline's."""
+    known = task.get("checks")
+    if known is not None:
+        if check.name not in known:
+            return "added to the config after the task started, so not run for it (a task started after the change runs it)"
+        then = known[check.name]
+    elif not baseline or check.name not in baseline or baseline[check.name]["status"] == "could_not_run":
+        return None
+    else:
+        then = [baseline[check.name].get("command", check.command), baseline[check.name].get("per_file", check.per_file)]
+    if then != [list(check.command), check.per_file and list(check.per_file)]:
+        return (f"its command changed after the task started (`{' '.join(then[0])}` then), so it is not run for it: "
+                f"new could not be told from old (a task started after the change runs it)")
+    return None
+
+
+def _not_run(check: Check, why: str) -> Ran:
+    return Ran(Run(check.name, check.required, "could_not_run", [], why), "", 0.0, 0, False)
 
 
 def load_baseline(store, task: dict) -> dict[str, dict]:
@@ -121,7 +144,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
         path = f"{task_dir(task)}/baseline.json"
         kept = (store.read_json(path) or {"checks": {}})["checks"]
         for check, r in zip(checks, ran):
-            kept[check.name] = _dump(r.run, check.command)
+            kept[check.name] = _dump(r.run, check)
         store.write_json(path, {"checks": kept})
         if task["state"] == "scanned":
             state.move(task, "ready", "baseline")
@@ -139,7 +162,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
         lines.append(f"{', '.join(failed)} could not run: verify cannot tell new problems from old there; "
                      f"fix it and run `rt baseline` again before editing")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
-    data = {"task": task["id"], "checks": {c.name: _dump(r.run, c.command) for c, r in zip(checks, ran)}}
+    data = {"task": task["id"], "checks": {c.name: _dump(r.run, c) for c, r in zip(checks, ran)}}
     return Result(without_root(ctx, "\n".join(lines)), data, ExitCode.INCOMPLETE if none_ran else ExitCode.OK)
 
 
@@ -184,11 +207,6 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
         return Compared(check, run, [], 0, 0, ran)
     before = baseline.get(check.name)
     found = [d for d in run.diagnostics if only is None or d.file == only]
-    if before is not None and before["status"] != "could_not_run" and before.get("command", check.command) != list(check.command):
-        blind = Run(check.name, check.required, "could_not_run", run.diagnostics,
-                    f"its command changed since the baseline (`{' '.join(before['command'])}` then), so new cannot be "
-                    f"told from old (run `rt baseline` again)", "")
-        return Compared(check, blind, [], 0, 0, ran)
     if before is None or before["status"] == "could_not_run":
         if not found:
             return Compared(check, run, [], 0, 0, ran)
@@ -269,7 +287,8 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
             continue
         if check.kind == "test" and not check.per_file:
             continue
-        ran = run_check(ctx.repo, check, file=rel if check.per_file else None)
+        why = held(check, task, baseline)
+        ran = _not_run(check, why) if why else run_check(ctx.repo, check, file=rel if check.per_file else None)
         # a test run reports failures in the test files, not in the edited one
         got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
         done.append(got)
@@ -523,7 +542,10 @@ def cmd_verify(ctx, args) -> Result:
     checks = select(ctx.repo, args.with_)
     baseline = load_baseline(store, task)
     base = task_dir(task)
-    ran, now = run_watched(ctx, task, checks, args.timeout, f"{base}/verify")
+    why = {c.name: w for c in checks if (w := held(c, task, baseline))}
+    ran, now = run_watched(ctx, task, [c for c in checks if c.name not in why], args.timeout, f"{base}/verify")
+    run_ = iter(ran)
+    ran = [_not_run(c, why[c.name]) if c.name in why else next(run_) for c in checks]
     before = state.load_snapshot(store, task)
     wanted = {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
     moves = task_line_map(ctx, task, before, now, wanted)
