@@ -521,3 +521,15 @@ def test_a_check_added_or_changed_while_the_task_runs_is_not_run(project, tmp_pa
     assert "- docs (lint): could not run: added to the config after the task started, so not run for it" in out
     assert "- ruff (lint): could not run: its command changed after the task started" in out
     assert not marker.exists()
+
+
+def test_a_task_of_an_earlier_rt_holds_back_checks_by_its_baseline(project):
+    """A task recorded before rt kept its start's checks: the baseline's commands decide instead."""
+    python_project(project, tools="ruff", old_problem=False)
+    project.rt("start", "tidy")
+    record = project.root / ".rt/tasks/1-tidy/task.json"
+    record.write_text(json.dumps({k: v for k, v in json.loads(record.read_text()).items() if k != "checks"}))
+    project.rt("plan", "--edit", "calc.py", "--create", "rt.toml")
+    project.write("rt.toml", '[checks.ruff]\ncommand = ["true"]\n')
+    project.write("calc.py", "import json\n" + CALC)
+    assert "- ruff (lint): could not run: its command changed after the task started (`ruff" in project.rt("verify", ret=3)
