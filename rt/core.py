@@ -230,6 +230,10 @@ def to_rel(repo: Repo, user_path: str, cwd: Path | None = None) -> str:
     """
     if not user_path or "\x00" in user_path:
         raise PathError(f"invalid path {user_path!r}: give a file path inside the repository")
+    try:
+        user_path.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:   # a lone surrogate a JSON plan may carry: no file system name holds it
+        raise PathError(f"invalid path {user_path!a}: no file name holds it") from None
     from pathlib import Path
     base = Path(cwd or os.getcwd())
     raw = Path(user_path)

@@ -514,3 +514,34 @@ def test_an_answer_that_trickles_past_the_timeout_or_is_too_long_or_too_deep_is_
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_waves_of_a_long_chain_written_backwards_and_circles():
+    """Step i depends on step i+1, 1,200 of them: the waves were found by recursion, past Python's limit."""
+    from rt.agent.orchestrator import waves
+    from rt.agent.planner import Step
+    from rt.core import UsageError
+    n = 1200
+    steps = [Step(str(i), f"f{i}.py", "edit", "x", (str(i + 1),) if i < n else ()) for i in range(1, n + 1)]
+    out = waves(steps, {s.id: s.depends_on for s in steps})
+    assert [[s.id for s in w] for w in out] == [[str(i)] for i in range(n, 0, -1)]
+    diamond = [Step("a", "a.py", "edit", "x", ("c", "b")), Step("b", "b.py", "edit", "x", ("c",)),
+               Step("c", "c.py", "edit", "x", ())]
+    assert [[s.id for s in w] for w in waves(diamond, {s.id: s.depends_on for s in diamond})] == [["c"], ["b"], ["a"]]
+    ring = [Step(str(i), f"f{i}.py", "edit", "x", (str(i % 3 + 1),)) for i in range(1, 4)]
+    with pytest.raises(UsageError, match="depend on each other in a circle"):
+        waves(ring, {s.id: s.depends_on for s in ring})
+
+
+def test_a_reply_no_file_can_hold_fails_its_task_and_a_plan_naming_such_a_file_is_refused(shop):
+    """A Latin-1 file given a euro sign, and a planned name holding a lone surrogate: internal errors before."""
+    shop.write("src/shop/price.py", PRICE.replace('"""Prices."""', '"""Prices in \xa3."""').encode("latin-1"))
+    shop.git("commit", "-qam", "latin-1")
+    steps = plan((1, "src/shop/price.py", "edit", "say the currency is the euro", []))
+    with FakeEndpoint([steps], {1: [edit('"""Prices in \xa3."""\n', '"""Prices in \u20ac."""\n')]}) as fake:
+        out = agent(shop, fake, "say the currency is the euro", ret=1)
+    assert "could not be written: the model's text holds '\\u20ac', which latin-1 cannot hold" in out
+    assert shop.rt_json("tasks")["tasks"][0]["state"] == "blocked"
+    with FakeEndpoint([plan((1, "src/new\ud800.py", "create", "a new module", []))]) as fake:
+        agent(shop, fake, "add a module", "--force", ret=2)
+    assert "invalid path 'src/new\\ud800.py': no file name holds it" in shop.last_err

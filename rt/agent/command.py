@@ -135,6 +135,9 @@ class Run:
                     self._write(step, o.content)
                 except (OSError, RtError) as e:
                     o.status, o.detail = "failed", f"{step.file}: could not be written: {e}"
+                except UnicodeEncodeError as e:   # a lone surrogate, or a character the file's Latin-1 lacks
+                    o.status, o.detail = "failed", (f"{step.file}: could not be written: the model's text holds "
+                                                    f"{e.object[e.start:e.end]!a}, which {e.encoding} cannot hold")
             if self.task is not None:
                 commands.cmd_step(self.ctx, Namespace(note=f"rt agent task {step.id} {o.status}: {o.detail}"))
         self.view = View(self.ctx, index.load(self.ctx), self.view.text, [])

@@ -87,19 +87,24 @@ def waves(steps: list[Step], deps: dict[str, tuple[str, ...]]) -> list[list[Step
     """The steps by wave: a step's wave is one past the latest of its dependencies'; plan order in each."""
     level: dict[str, int] = {}
     visiting: set[str] = set()
-
-    def depth(sid: str) -> int:
-        if sid in level:
-            return level[sid]
-        if sid in visiting:
-            raise UsageError(f"plan tasks depend on each other in a circle (through task {sid}); nothing was changed")
-        visiting.add(sid)
-        level[sid] = 1 + max((depth(d) for d in deps[sid]), default=-1)
-        visiting.discard(sid)
-        return level[sid]
-
-    for s in steps:
-        depth(s.id)
+    for s in steps:   # depth first with a stack of its own: a chain of a thousand steps is no recursion limit
+        stack = [s.id]
+        while stack:
+            sid = stack[-1]
+            if sid in level:
+                stack.pop()
+                continue
+            todo = [d for d in deps[sid] if d not in level]
+            if not todo:
+                level[sid] = 1 + max((level[d] for d in deps[sid]), default=-1)
+                visiting.discard(sid)
+                stack.pop()
+                continue
+            if sid in visiting or any(d in visiting for d in todo):
+                raise UsageError(f"plan tasks depend on each other in a circle (through task "
+                                 f"{next((d for d in todo if d in visiting), sid)}); nothing was changed")
+            visiting.add(sid)
+            stack += todo
     out: list[list[Step]] = [[] for _ in range(max(level.values()) + 1)] if level else []
     for s in steps:
         out[level[s.id]].append(s)
