@@ -545,3 +545,9 @@ def test_a_reply_no_file_can_hold_fails_its_task_and_a_plan_naming_such_a_file_i
     with FakeEndpoint([plan((1, "src/new\ud800.py", "create", "a new module", []))]) as fake:
         agent(shop, fake, "add a module", "--force", ret=2)
     assert "invalid path 'src/new\\ud800.py': no file name holds it" in shop.last_err
+
+
+def test_a_plan_nested_past_python_reader_is_a_plan_error():
+    from rt.agent.planner import PlanError, parse
+    with pytest.raises(PlanError, match="nested deeper than a plan is"):
+        parse("[" * 100_000 + "]" * 100_000)

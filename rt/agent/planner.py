@@ -95,6 +95,8 @@ def parse(answer: str) -> list[Step]:
         data, _ = json.JSONDecoder().raw_decode(text[min(starts):])
     except ValueError as e:
         raise PlanError(f"invalid JSON ({e})") from None
+    except RecursionError:
+        raise PlanError("invalid JSON (nested deeper than a plan is)") from None
     tasks = data.get("tasks") if isinstance(data, dict) else data
     if not isinstance(tasks, list) or not tasks:
         raise PlanError('the JSON has no non-empty "tasks" list')
