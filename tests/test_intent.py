@@ -471,3 +471,11 @@ def test_install_intent_with_the_sandbox_says_commit_cannot_be_used(project):
     out = project.rt("install", "--intent", "--sandbox")
     assert "the sandbox keeps .git/ read-only for the agent's shell, so a /commit or /push permission cannot" in out
     assert "cannot be used" not in project.rt("install", "--uninstall")
+
+
+def test_ids_of_another_type_in_a_payload_record_no_turn_and_break_nothing(project):
+    intent_project(project)
+    for fields in ({"session_id": ["x"], "prompt_id": "p1"}, {"session_id": "s1", "prompt_id": {"a": 1}}):
+        out = call(project, "user-prompt-submit", prompt="/go", **fields)
+        assert out is None or "internal error" not in json.dumps(out)
+    assert bash(project, "git commit -qm x")[0] == "deny"

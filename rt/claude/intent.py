@@ -174,6 +174,12 @@ _MODE_OFF = ("rt: intent mode is off in this project, so /{name} grants nothing 
              "tell the user (they turn the mode on with `rt intent on`, or do it themselves).")
 
 
+def _id(payload: dict, key: str) -> str | None:
+    """A session's or prompt's id from the payload: a string, else None (a list there would be no key to file under)."""
+    value = payload.get(key)
+    return value if isinstance(value, str) else None
+
+
 def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
     """UserPromptSubmit: record the turn's command, grant `/commit` or `/push`, journal `/fail /win /mem`.
     Returns a line for the model when something needs saying, else ''."""
@@ -196,7 +202,7 @@ def on_prompt(repo: Repo, payload: dict, prompt: str) -> str:
         if intent.name in journal.GRANT_KINDS:
             notes.append(_MODE_OFF.format(name=intent.name))
         return "\n".join(notes)
-    session, prompt_id, now = payload.get("session_id") or "", payload.get("prompt_id"), state.now()
+    session, prompt_id, now = _id(payload, "session_id") or "", _id(payload, "prompt_id"), state.now()
     with store.locked():
         data = journal.load_intent(store)
         on = journal.mode_on(store, setting)
@@ -229,8 +235,8 @@ def _turn(repo: Repo, payload: dict) -> dict | None:
     if not store.path(journal.INTENT_FILE).is_file():
         return None  # intent mode was never on here
     data = journal.load_intent(store)
-    prompt_id = payload.get("prompt_id")
-    for turn in data.get("turns", {}).get(payload.get("session_id") or "", []):
+    prompt_id = _id(payload, "prompt_id")
+    for turn in data.get("turns", {}).get(_id(payload, "session_id") or "", []):
         if not prompt_id or turn["prompt"] == prompt_id:
             return turn if turn["on"] else None
     if not journal.mode_on(store, configured(repo)):
@@ -271,7 +277,7 @@ def git_decision(repo: Repo, payload: dict, operation: Callable[[], str | None],
     if not store.path(journal.INTENT_FILE).is_file():
         return None
     kind = operation()
-    session, now = payload.get("session_id") or "", state.now()
+    session, now = _id(payload, "session_id") or "", state.now()
     with store.locked():
         data = journal.load_intent(store)
         mine = [g for g in data.get("grants", []) if g["session"] == session]
