@@ -83,6 +83,9 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ("strace -f -o /dev/null git push", "published"),
         ("tmux -L rtguard new-session -d 'git push'", "published"),
         ("ssh localhost git push", ""),
+        ("parallel git ::: push", ""),
+        ("vim -es -c '!git push' -c q", ""),
+        ("gdb -batch -ex 'shell git push'", ""),
     ],
     # issue 12: text piped or fed into a shell
     "text into a shell": [
@@ -99,6 +102,10 @@ BYPASSES: dict[str, list[tuple[str, str]]] = {
         ("bash <(echo git push)", "published"),
         ("echo 'git push' | bash /dev/stdin", "published"),
         ("echo 'git push' | rbash", "published"),
+        ("at now <<< 'git push'", ""),
+        ("echo 'git push' | at now", ""),
+        ("at now -f push.sh", ""),
+        ("at -m now + 1 minute <<< 'git push'", ""),
     ],
     # issue 12: xargs fed from stdin or a file
     "stdin-fed xargs": [

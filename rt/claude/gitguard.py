@@ -189,6 +189,8 @@ STORE_NAMES = (".git", ".rt", "HEAD", "config", "index", "description", "packed-
 _SIGHT = re.compile(r"git|\.rt\b", re.I)
 _STORE_SIGHT = re.compile(r"\.git\b|\.rt\b|git-dir|git-path|git-common-dir|GIT_DIR", re.I)
 _ESCAPES = re.compile(r"\\(x[0-9a-fA-F]|[0-7]{3}|u[0-9a-fA-F]{4})")
+_ESCAPE = re.compile(r"^\s*(?::?!|shell\s+|system\s+|call\s+system\s*\(\s*['\"])")
+"""How a program's own command line reaches a shell: vim's and ed's `!`, gdb's `shell`, `system`."""
 _MENTIONS = re.compile(r"(?<![\w-])git(?![\w-])|\.git\b|(?<![\w.])\.rt\b", re.I)
 _SETS = re.compile(r"(^|[\s;&|(])[A-Za-z_]\w*(\[[^]]*\])?\+?=|\b(read|mapfile|readarray|for|select|declare|typeset|local|getopts|set\s+--|"
                    r"printf\s+-v)\b")
@@ -472,6 +474,8 @@ class _Reader:
         if name in DATA or self.embedded:
             return
         self.embedded += 1
+        if name == "parallel":   # `parallel git ::: push`: the command and the arguments it is given, as one
+            args = [w for w in args if w.text not in (":::", "::::", ":::+", "::::+")]
         try:
             for j, w in enumerate(args):
                 if not w.static:
@@ -492,6 +496,7 @@ class _Reader:
         self.adopt(host, inner, " ".join(w.text for w in argv[:4]))
 
     def guest_text(self, host: str, text: str, depth: int, repeat: bool) -> None:
+        text = _ESCAPE.sub("", text)   # an editor's or debugger's way to a shell: `!git push`, `shell git push`
         inner = _Reader(text, self.cwd, self.root, None)
         inner.embedded = 1
         inner.text(text, depth + 1, repeat)
@@ -507,6 +512,13 @@ class _Reader:
 
     # ------------------------------------------------------------ shells, interpreters, text run as commands
     def shell(self, argv: list[Word], stdin, depth: int, repeat: bool) -> None:
+        if argv[0].text.rsplit("/", 1)[-1] in ("at", "batch"):   # the job: `-f FILE`, else stdin; the rest is a time
+            named = [w for k, w in enumerate(argv[1:]) if k and argv[k].text == "-f"]
+            if named:
+                self.script_file(argv[0].text, named[0], stdin, depth, repeat)
+            else:
+                self.stdin(argv[0].text, stdin, depth, repeat, shell=True)
+            return
         args, i, command_flag, reads_stdin = argv[1:], 0, False, False
         while i < len(args):
             t = args[i].text
