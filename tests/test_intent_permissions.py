@@ -153,6 +153,9 @@ def test_mode_off_commit_stays_blocked_and_the_model_is_told(project):
     ("git push --delete origin x", "push", False),
     ("git push --mirror", "push", False),
     ("git push --all", "push", False),
+    ("export CDPATH=/tmp; cd other && git commit -m x", "commit", False),   # cd lands in /tmp/other
+    ("CDPATH=/tmp cd other && git commit -m x", "commit", False),
+    ("cd ./sub/.. && git commit -m x", "commit", True),
 ])
 def test_what_one_permission_lets_through(repo, monkeypatch, command, kind, allowed):
     """The git guard's reading (`gitguard.sole_operation`): one plain commit or push, nothing else blocked."""

@@ -672,7 +672,8 @@ class _Reader:
         if _store_path(target, self.dotglob) in (".git", ".rt") or not target.static and self.store_sight:
             self.refuse(f"rt: `cd {_shown(target)[1:-1]}` may enter git's or rt's own store, where the next "
                         f"commands would change it; stay in the working tree and name folders plainly")
-        if target.static and self.cwd:
+        searched = not target.text.startswith(("/", ".", "~")) and ("CDPATH" in self.command_text or os.environ.get("CDPATH"))
+        if target.static and self.cwd and not searched:   # with CDPATH, `cd name` may land in any folder it lists
             self.cwd = os.path.normpath(os.path.join(self.cwd, os.path.expanduser(target.text)))
         else:
             self.cwd = None
