@@ -551,3 +551,14 @@ def test_a_plan_nested_past_python_reader_is_a_plan_error():
     from rt.agent.planner import PlanError, parse
     with pytest.raises(PlanError, match="nested deeper than a plan is"):
         parse("[" * 100_000 + "]" * 100_000)
+
+
+@pytest.mark.parametrize("tasks, said", [
+    ([{"id": i, "file": f"f{i}.py", "action_type": "create", "task": "x"} for i in range(201)], "201 tasks, more than 200"),
+    ([{"id": 1, "file": "newdir/", "action_type": "create", "task": "x"}], "\"file\" must name a file"),
+    ([{"id": 1, "file": "a\nb.py", "action_type": "create", "task": "x"}], "without a control character"),
+])
+def test_a_plan_too_long_or_naming_no_file_is_a_plan_error(tasks, said):
+    from rt.agent.planner import PlanError, parse
+    with pytest.raises(PlanError, match=said):
+        parse(json.dumps({"tasks": tasks}))

@@ -85,6 +85,10 @@ def plan(view: View, request: str, caller: prompt.Caller) -> list[Step]:
                         f"nothing was changed")
 
 
+MAX_STEPS = 200
+"""The most tasks a plan may hold: each is at least one model call (a plan of 10,000 ran for minutes)."""
+
+
 def parse(answer: str) -> list[Step]:
     """The steps of a planner's answer, in its order; PlanError says what is wrong."""
     text = answer.strip()
@@ -100,6 +104,8 @@ def parse(answer: str) -> list[Step]:
     tasks = data.get("tasks") if isinstance(data, dict) else data
     if not isinstance(tasks, list) or not tasks:
         raise PlanError('the JSON has no non-empty "tasks" list')
+    if len(tasks) > MAX_STEPS:
+        raise PlanError(f"{len(tasks)} tasks, more than {MAX_STEPS}: plan the change in fewer, larger steps")
     steps: list[Step] = []
     for n, t in enumerate(tasks, 1):
         if not isinstance(t, dict):
@@ -115,6 +121,8 @@ def parse(answer: str) -> list[Step]:
             raise PlanError(f'task {sid}: "task" must say what to do')
         if not isinstance(file, str) or (not file.strip() and action != "query"):
             raise PlanError(f'task {sid}: "file" must name the file to {action}')
+        if file.strip().endswith("/") or any(c < " " or c == "\x7f" for c in file):
+            raise PlanError(f'task {sid}: "file" must name a file, without a control character ({file.strip()!r})')
         if not isinstance(deps, list):
             raise PlanError(f'task {sid}: "depends_on" must be a list of task ids')
         if any(s.id == sid for s in steps):
