@@ -241,7 +241,10 @@ def call(handler, ctx, args) -> Result:
 def _out(text: str) -> None:
     """Print to stdout; a reader that stopped reading (`rt find x | head -1`) is no error of rt's."""
     try:
-        print(text)
+        try:
+            print(text)
+        except UnicodeEncodeError:   # a terminal's encoding without the name's letters (LC_ALL=C): escaped
+            sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace") + b"\n")
         sys.stdout.flush()
     except BrokenPipeError:
         _gone()
@@ -255,5 +258,10 @@ def _gone() -> None:
 def _fail(json_out: bool, message: str, code: int) -> int:
     if json_out:
         _out(json.dumps({"error": message, "exit": int(code)}, sort_keys=True))
-    print(f"rt: error: {message}", file=sys.stderr)
+    line = f"rt: error: {message}"
+    try:
+        print(line, file=sys.stderr)
+    except UnicodeEncodeError:   # as in `_out`
+        sys.stderr.buffer.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace") + b"\n")
+        sys.stderr.flush()
     return int(code)

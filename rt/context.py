@@ -719,7 +719,7 @@ def _view(ctx, text: str, paths: list[str], idx=None) -> View:
             rel = os.path.relpath(os.path.realpath(ctx.repo.root / rel), ctx.repo.root).replace(os.sep, "/")
         if rel not in known and not any(f.startswith(rel.rstrip("/") + "/") for f in idx.paths):
             near = closest_paths(rel, idx.paths)
-            raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(near)}" if near else ""))
+            raise PathError(f"--path {p}: no such file or folder in the index" + (f"; closest: {', '.join(map(path_line, near))}" if near else ""))
         pinned.append(rel)
     return View(ctx, idx, text.strip(), pinned)
 

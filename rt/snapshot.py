@@ -307,7 +307,7 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
 
     (files, stat cache entries, files read, text blob ids, other kinds, the paths looked at through the
     stat cache), as `scan` keeps them; None when git's listings are not of the layout read here."""
-    listed, names = (out.decode("utf-8", "surrogateescape").split("\0") for out in (staged, named_out))
+    listed, names = (os.fsdecode(out).split("\0") for out in (staged, named_out))   # as the file system names them
     if listed.pop() != "" or names.pop() != "" or "" in listed or any(e[:2] not in ("? ", "C ") for e in names):
         return None
     named = {e[2:] for e in names}

@@ -161,3 +161,25 @@ def test_a_text_of_exactly_the_cap_is_taken(project):
     assert "task text is 32,001 characters, over rt's 32,000" in project.last_err
     project.rt("start", "y" * 32_000, "--no-baseline")
     assert project.rt_json("status")["task"]["state"] == "scanned"     # started (no baseline asked)
+
+
+def test_a_line_break_in_a_planned_name_keeps_each_answer_one_line(project):
+    project.write("a.txt", "x\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "new\nline.txt", ret=2)
+    assert project.last_err.startswith('rt: error: --edit "new\\nline.txt": no such file') and project.last_err.count("\n") == 1
+    assert project.rt("plan", "--create", "x\ny") == 'scope: create "x\\ny"\n'
+    assert 'scope: create "x\\ny"' in project.rt("status").splitlines()
+
+
+def test_a_name_the_locale_cannot_spell_is_escaped_not_an_internal_error(project):
+    """LC_ALL=C without Python's UTF-8 mode: the file system's names are bytes; rt read git's as UTF-8 and stat failed."""
+    project.write("a.txt", "x\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.write("café.txt", "x\n")
+    proc = project.rt_proc("delta", env={"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"})
+    assert proc.returncode == 0 and proc.stdout.splitlines()[1] == 'A "caf\\303\\251.txt"  +1 -0', proc.stderr
+    proc = project.rt_proc("plan", "--edit", "cafe.txt", env={"LC_ALL": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"})
+    assert proc.returncode == 2 and "closest existing: " in proc.stderr and "internal error" not in proc.stderr

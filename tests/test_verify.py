@@ -284,20 +284,20 @@ def test_the_scope_commands_verify_suggests_work_pasted_into_a_shell(project):
     suggested command is quoted for a shell, with `./` before a leading `-`: pasted into bash, it names that file."""
     python_project(project, tools="ruff", old_problem=False)
     project.rt("start", "scoped")
-    odd = ["trail .py", 'say "hi".py', "pages/[id].tsx", "-x.py"]
+    odd = ["trail .py", 'say "hi".py', "pages/[id].tsx", "new\nline.py", os.fsdecode(b"caf\xe9's.py"), "-x.py"]
     project.rt("plan", "--edit", "calc.py", "--create", "./-x.py")
     project.write("calc.py", CALC + "\n")
-    for name in odd[:3]:
+    for name in odd[:5]:
         project.write(name, "X = 2\n")
     out = project.rt("verify", ret=1)
     commands = re.findall(r"`(rt scope (?:add|remove) [^`]*)`", out)
-    assert len(commands) == 4, out
+    assert len(commands) == 6, out
     for command in commands:
         done = subprocess.run(["bash", "-c", f"{sys.executable} -m {command}"], cwd=project.root, capture_output=True,
-                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+                              text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, errors="surrogateescape")
         assert done.returncode == 0, (command, done.stderr)
     scope = project.rt_json("status")["task"]["scope"]
-    assert sorted(scope["edit"]) == sorted(["calc.py", *odd[:3]]) and scope["create"] == []
+    assert sorted(scope["edit"]) == sorted(["calc.py", *odd[:5]]) and scope["create"] == []
 
 
 def test_fix_attempt_limit(project):

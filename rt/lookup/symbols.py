@@ -210,12 +210,12 @@ def _not_a_file(ctx, user_path: str, rel: str, paths: list[str], what: str) -> P
     folders = folders_up(paths) - {"."}
     if user_path.endswith("/"):   # a folder meant: the folders like it, not files
         near = [f"{f}/" for f in closest_paths(rel.rstrip("/"), sorted(folders))]
-        return PathError(f"{user_path}: no such folder" + (f"; closest: {', '.join(near)}" if near else ""))
+        return PathError(f"{user_path}: no such folder" + (f"; closest: {', '.join(map(shown, near))}" if near else ""))
     if "." not in rel.rsplit("/", 1)[-1]:   # no extension: a folder, as likely as a file
         near = [f"{p}/" if p in folders else p for p in closest_paths(rel, paths + sorted(folders))]
-        return PathError(f"{user_path}: no such file or folder" + (f"; closest: {', '.join(near)}" if near else ""))
+        return PathError(f"{user_path}: no such file or folder" + (f"; closest: {', '.join(map(shown, near))}" if near else ""))
     near = closest_paths(rel, paths)
-    return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(near)}" if near else ""))
+    return PathError(f"{user_path}: {what}" + (f"; closest: {', '.join(map(shown, near))}" if near else ""))
 
 
 def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:

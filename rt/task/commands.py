@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 
 from rt import state
-from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, counted, list_files, to_rel
+from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, counted, list_files, shown, to_rel
 from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
@@ -31,7 +31,8 @@ def describe(task: dict) -> str:
 def scope_line(task: dict) -> str:
     """The approved scope in one line: what `rt plan` and `rt scope` answer (the task's text is the
     session's already, so it is not repeated)."""
-    return "scope: " + ("; ".join(f"{k} {', '.join(v)}" for k, v in (task.get("scope") or {}).items() if v) or "empty")
+    return "scope: " + ("; ".join(f"{k} {', '.join(map(shown, v))}" for k, v in (task.get("scope") or {}).items() if v)
+                        or "empty")
 
 
 def public(task: dict) -> dict:
@@ -60,7 +61,7 @@ def cmd_start(ctx, args) -> Result:
         rel = to_rel(ctx.repo, p)
         if not os.path.lexists(ctx.repo.root / rel):
             near = closest_paths(rel, list_files(ctx.repo))
-            raise PathError(f"--path {p}: no such file or folder" + (f"; closest: {', '.join(near)}" if near else ""))
+            raise PathError(f"--path {shown(p)}: no such file or folder" + (f"; closest: {', '.join(map(shown, near))}" if near else ""))
         pinned.append(rel)
     store = ctx.store
     with store.locked():
@@ -188,13 +189,13 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> lis
         path = ctx.repo.root / rel
         exists = os.path.lexists(path)
         if exists and path.is_dir():
-            raise PathError(f"{flag} {p}: is a folder; name the files inside it")
+            raise PathError(f"{flag} {shown(p)}: is a folder; name the files inside it")
         if must_exist and not exists:
             near = closest_paths(rel, list_files(ctx.repo))
-            hint = f"closest existing: {', '.join(near)}" if near else "no similar path exists"
-            raise PathError(f"{flag} {p}: no such file ({hint}); to add a new file use --create")
+            hint = f"closest existing: {', '.join(map(shown, near))}" if near else "no similar path exists"
+            raise PathError(f"{flag} {shown(p)}: no such file ({hint}); to add a new file use --create")
         if not must_exist and exists and rel not in made:
-            raise PathError(f"{flag} {p}: already exists; to change it use --edit")
+            raise PathError(f"{flag} {shown(p)}: already exists; to change it use --edit")
         out.append(rel)
     return sorted(set(out))
 
