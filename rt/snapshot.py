@@ -495,9 +495,12 @@ def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]
 
 
 def text_lines(data: bytes | None) -> list[str] | None:
+    """A text file's lines, each with its line feed: split at `\n` only, as git and diff do (`str.splitlines` also
+    splits at a form feed, a lone `\r`, U+2028 ..., which moved a hunk's line numbers)."""
     if data is None or classify(data, len(data)) != "text":
         return None
-    return decode(data).splitlines(keepends=True)
+    parts = decode(data).split("\n")
+    return [p + "\n" for p in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
 
 
 def current_bytes(repo: Repo, rel: str) -> bytes | None:
@@ -512,8 +515,22 @@ def current_bytes(repo: Repo, rel: str) -> bytes | None:
 
 
 def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | None, int | None]:
+    """(added, removed) lines, as a diff counts them. The lines both ends share are set aside first; a middle too
+    large for the matcher (quadratic: a lock file with 2,000 bumps ran for minutes) is counted as the lines
+    each side has more of, which differs from a diff's count only where lines moved."""
     if old is None or new is None:
         return None, None
+    start = 0
+    while start < len(old) and start < len(new) and old[start] == new[start]:
+        start += 1
+    end = 0
+    while end < len(old) - start and end < len(new) - start and old[-1 - end] == new[-1 - end]:
+        end += 1
+    old, new = old[start:len(old) - end], new[start:len(new) - end]
+    if len(old) * len(new) > MATCHED:
+        from collections import Counter
+        a, b = Counter(old), Counter(new)
+        return sum((b - a).values()), sum((a - b).values())
     added = removed = 0
     import difflib   # only when line counts are asked for
     for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, old, new, autojunk=False).get_opcodes():
@@ -522,6 +539,10 @@ def count_lines(old: list[str] | None, new: list[str] | None) -> tuple[int | Non
         if tag in ("replace", "insert"):
             added += j2 - j1
     return added, removed
+
+
+MATCHED = 4_000_000
+"""The most line pairs (old lines x new lines, once the shared ends are set aside) `count_lines` gives the matcher."""
 
 
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:

@@ -55,6 +55,43 @@ def test_review_diffs_against_originals_without_commit(repo):
     assert "b.py" not in only
 
 
+def test_review_shows_every_change_since_the_start_even_one_made_before_the_plan(repo):
+    """It diffed against the copy `rt plan` saved: a file edited before the plan and not since was left out."""
+    repo.write("a.py", "one\ntwo\nthree\nbefore the plan\n")
+    repo.rt("plan", "--edit", "a.py", "b.py")
+    repo.write("b.py", "b\ndirty before the task\nafter the plan\n")
+    diff = repo.rt("review")
+    assert "+before the plan" in diff and "+after the plan" in diff
+    assert repo.rt("review", "--stat").splitlines()[-1] == "2 file(s), +2 -0"
+
+
+def test_lines_are_split_at_line_feeds_only_and_odd_names_are_quoted_in_the_diff(repo):
+    """A form feed, a lone carriage return or U+2028 inside a line is no line break for git: hunks kept their
+    numbers wrong and counts off. A name with a line break or tab is quoted in the headers, as git does."""
+    repo.write("ff.py", "a\n\x0c\nb\nc\nd\n")
+    repo.write("cr.txt", "a\rb\rc\rend\n")
+    repo.git("add", "ff.py", "cr.txt")
+    repo.rt("start", "lines", "--no-baseline", "--force")
+    repo.write("ff.py", "a\n\x0c\nb\nc\nD\n")
+    repo.write("cr.txt", "a\rB\rc\rend\n")
+    repo.write("new\tline.txt", "x\n")
+    rows = {c["path"]: (c["added"], c["removed"]) for c in repo.rt_json("delta")["changes"]}
+    assert rows == {"ff.py": (1, 1), "cr.txt": (1, 1), "new\tline.txt": (1, 0)}
+    diff = repo.rt("review")
+    assert "--- a/ff.py\n+++ b/ff.py\n@@ -2,4 +2,4 @@\n \x0c\n b\n c\n-d\n+D\n" in diff
+    assert '--- /dev/null\n+++ "b/new\\tline.txt"\n' in diff
+
+
+def test_counts_of_a_long_file_changed_all_over_are_those_of_a_diff():
+    """The matcher is quadratic: 2,000 bumps in a 32,000-line lock file ran for minutes. The shared ends are set
+    aside, and a middle too large is counted by the lines each side has more of."""
+    from rt.snapshot import count_lines
+    old = [f"  version {i}\n" for i in range(32_000)]
+    new = [line.replace("version", "VERSION") if i % 16 == 5 else line for i, line in enumerate(old)]
+    assert count_lines(old, new) == (2000, 2000)
+    assert count_lines(old, old[:10] + ["x\n"] + old[10:]) == (1, 0)
+
+
 def test_binary_change_is_listed_not_diffed(repo):
     repo.write("img.bin", b"\x00\x09\x09\x09")
     assert "M img.bin  binary or not saved" in repo.rt("delta")

@@ -32,11 +32,10 @@ def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None =
     return out
 
 
-def original_lines(ctx, task: dict, path: str, before: dict, plan_first: bool = False) -> list[str] | None:
-    """A file's lines before the task: from the snapshot, or the copy `rt plan` saved (first if asked)."""
+def original_lines(ctx, task: dict, path: str, before: dict) -> list[str] | None:
+    """A file's lines before the task: from the snapshot, else the copy `rt plan` saved."""
     snap = before[path][0] if path in before else None
-    saved = task["originals"].get(path)
-    digest = (saved or snap) if plan_first else (snap or saved)
+    digest = snap or task["originals"].get(path)
     return text_lines(original(ctx.repo, ctx.store, digest)) if digest else None
 
 
@@ -97,10 +96,10 @@ def cmd_review(ctx, args) -> Result:
         return Result("\n".join(lines), {"changes": [c._asdict() for c in found]})
     chunks = []
     for c in found:
-        old = [] if c.status == "added" else original_lines(ctx, task, c.path, before, plan_first=True)
+        old = [] if c.status == "added" else original_lines(ctx, task, c.path, before)
         new = [] if c.status == "deleted" else text_lines(current_bytes(ctx.repo, c.path))
-        a = "/dev/null" if c.status == "added" else f"a/{c.path}"
-        b = "/dev/null" if c.status == "deleted" else f"b/{c.path}"
+        a = "/dev/null" if c.status == "added" else shown(f"a/{c.path}")   # quoted as git quotes a name
+        b = "/dev/null" if c.status == "deleted" else shown(f"b/{c.path}")   # with a line break, a tab ...
         if old is None or new is None:
             chunks.append(f"--- {a}\n+++ {b}\n(binary, large, or original not saved: no text diff)\n")
             continue
