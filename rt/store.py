@@ -28,6 +28,8 @@ SHAPES: dict[str, dict[str, tuple]] = {
     "journal.json": {"entries": (list, dict)},
     "sessions.json": {"sessions": (dict,), "handoffs": (dict, _MAY_LACK)},
     "intent.json": {"on": (bool,), "turns": (dict,), "grants": (list, dict)},
+    "statcache.json": {"files": (dict,), "text": (str, _MAY_LACK), "kinds": (dict, _MAY_LACK), "layout": (int, _MAY_LACK)},
+    "snapshot.json": {"files": (dict,)},
     "task.json": {"id": (str,), "text": (str,), "state": (str,), "history": (list, dict),
                   "steps": (list, dict, _MAY_LACK), "claims": (list, dict, _MAY_LACK), "paths": (list, str, _MAY_LACK),
                   "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK), "checks": (dict, _MAY_LACK),
@@ -56,6 +58,8 @@ def _misshapen(rel: str, data: dict) -> str | None:
         elif kind is list and more and isinstance(more[0], type) and more[0] is not _NULL \
                 and not all(isinstance(v, more[0]) for v in value):
             return key
+    if name == "snapshot.json" and not all(type(v) is list and len(v) == 2 for v in data["files"].values()):
+        return "files"   # path -> [blob id, kind]
     if name == "state.json" and data.get("active") is not None:
         import re   # here: only a state file naming a task pays for it
         if not re.fullmatch(_TASK_ID, data["active"]):

@@ -111,6 +111,7 @@ def test_repair_checks_task_files_blobs_and_the_gitignore(project):
     ("sessions.json", {"sessions": []}, [("usage",)]),
     ("intent.json", {"on": True, "turns": [], "grants": []}, [("intent",)]),
     ("tasks/1-t/task.json", None, [("status",), ("tasks",), ("handoff",)]),
+    ("tasks/1-t/snapshot.json", {"files": {"a.py": None}}, [("delta",)]),
 ])
 def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, record, commands):
     """Valid JSON with rt's schema, but not what rt writes there (left by a hand or another program): each command
@@ -130,6 +131,16 @@ def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, rec
     for args in commands:   # after it: an answer, or a plain one-line error (the task's record is gone), never damage
         proc = project.rt_proc(*args)
         assert proc.returncode in (0, 2) and "damaged" not in proc.stderr, (args, proc.stderr)
+
+
+def test_a_stat_cache_of_another_shape_is_rebuilt(project):
+    """It is only a cache: a damaged one is dropped and built again, never an internal error."""
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    (project.root / ".rt" / "statcache.json").write_text(json.dumps({"files": [], "layout": 3, "schema": 1}))
+    project.write("a.py", "x = 2\n")
+    assert "M a.py  +1 -1" in project.rt("delta")
 
 
 def test_repair_leaves_a_sound_store_alone(project):
