@@ -211,3 +211,26 @@ def test_plan_and_scope_refuse_paths_in_git_and_rt_stores(repo):
     repo.rt("scope", "add", "hooks/post-checkout", ret=2)
     assert ".git/ is git's own store" in repo.last_err
     assert repo.rt_json("status")["task"]["scope"] == {"create": [], "delete": [], "edit": ["src/app.py"]}
+
+
+def test_a_path_in_a_submodule_is_refused_for_the_plan(project, tmp_path):
+    """A submodule is a repository of its own: its files are not in the snapshot, so `rt plan --edit sub/s.txt` was
+    taken and verify then said it was never done, however it was edited."""
+    inner = tmp_path / "inner"
+    inner.mkdir()
+    for args in (["init", "-q"], ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "i"]):
+        subprocess.run(["git", *args], cwd=inner, check=True)
+    (inner / "s.txt").write_text("s\n")
+    subprocess.run(["git", "add", "s.txt"], cwd=inner, check=True)
+    subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "s"], cwd=inner, check=True)
+    project.write("a.txt", "a\n")
+    project.init_git()
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner), "sub")
+    project.git("commit", "-qm", "sub")
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "sub/s.txt", ret=2)
+    assert project.last_err == ("rt: error: --edit sub/s.txt: is in the submodule sub, a repository of its own whose "
+                                "files rt does not track here; start the task in sub\n")
+    project.rt("plan", "--edit", "a.txt")
+    project.rt("scope", "add", "sub/s.txt", ret=2)
+    assert "is in the submodule sub" in project.last_err

@@ -7,7 +7,8 @@ from __future__ import annotations
 import os
 
 from rt import state
-from rt.core import PathError, Result, StateError, StoreError, UsageError, closest_paths, counted, list_files, shown, to_rel
+from rt.core import (PathError, Result, StateError, StoreError, UsageError, closest_paths, counted, git_index,
+                     list_files, shown, to_rel)
 from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
@@ -184,8 +185,10 @@ def args_plan(p) -> None:
 def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> list[str]:
     """Repository paths for a plan; `made`: files the task's checks made, which may be planned for creation."""
     out = []
+    modules = _submodules(ctx.repo) if paths else []
     for p in paths:
         rel = to_rel(ctx.repo, p)
+        _outside_submodules(modules, rel, f"{flag} {shown(p)}")
         path = ctx.repo.root / rel
         exists = os.path.lexists(path)
         if exists and path.is_dir():
@@ -198,6 +201,20 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> lis
             raise PathError(f"{flag} {shown(p)}: already exists; to change it use --edit")
         out.append(rel)
     return sorted(set(out))
+
+
+def _submodules(repo) -> list[str]:
+    """The paths of the repository's submodules (gitlinks in git's index)."""
+    return [path for path, mode, _, _ in git_index(repo) or [] if mode == "160000"]
+
+
+def _outside_submodules(modules: list[str], rel: str, said: str) -> None:
+    """Refuse a path in a submodule: a repository of its own, whose files the snapshot does not hold, so a plan
+    naming one could never be seen done."""
+    inside = next((m for m in modules if rel.startswith(m + "/") or rel == m), None)
+    if inside is not None:
+        raise PathError(f"{said}: is in the submodule {shown(inside)}, a repository of its own whose files rt does "
+                        f"not track here; start the task in {shown(inside)}")
 
 
 def _save_original(ctx, task: dict, rel: str) -> None:
@@ -250,8 +267,10 @@ def cmd_scope(ctx, args) -> Result:
         if task["state"] not in state.EDITABLE or task.get("scope") is None:
             raise StateError(f"task {task['id']} is {task['state']} with no plan; record one first with `rt plan --edit F ...`")
         scope = task["scope"]
+        modules = _submodules(ctx.repo) if args.action == "add" else []
         for p in args.files:
             rel = to_rel(ctx.repo, p)
+            _outside_submodules(modules, rel, shown(p))
             if args.action == "remove":
                 if not any(rel in v for v in scope.values()):
                     raise PathError(f"{p}: not in the scope of task {task['id']}")
