@@ -16,7 +16,7 @@ from rt.core import (MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, dec
 from rt.store import Store
 
 STATCACHE = "statcache.json"
-CACHE_LAYOUT = 3
+CACHE_LAYOUT = 4
 """Layout of the stat cache: `files` maps a path to [size, mtime_ns, inode, blob id, kind, original saved];
 `text` is the blob ids (40 characters each, sorted) known to be text, `kinds` maps the others to their
 kind. A cache of another layout is dropped and rebuilt (it is only a cache), never misread."""
@@ -263,7 +263,7 @@ def _last_scan(repo: Repo, store: Store, index: list[int] | None, named: bytes) 
             if key is None:   # gone then, gone now
                 continue
             return None
-        if key != [st.st_size, st.st_mtime_ns, st.st_ino]:
+        if key != _key(st):
             return None
     return last
 
@@ -384,7 +384,7 @@ def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_o
             st = os.lstat(path)
         except OSError:
             continue  # deleted between listing and reading, or a tracked file already gone
-        key = [st.st_size, st.st_mtime_ns, st.st_ino]
+        key = _key(st)
         hit = cache.get(rel)
         data = None
         saved = False
@@ -404,8 +404,15 @@ def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_o
                 index = _git_index(repo)
             saved = index.get(rel) == digest or store.has_blob(digest) or _save(store, path, digest, data)
         # a file modified just now could change again within one timestamp tick: don't trust its stat next time
-        new_cache[rel] = (key if st.st_mtime_ns < racy_after else [-1, -1, -1]) + [digest, kind, saved]
+        new_cache[rel] = (key if key[1] < racy_after else [-1, -1, -1]) + [digest, kind, saved]
     return files, new_cache, read
+
+
+def _key(st: os.stat_result) -> list[int]:
+    """What the stat cache compares: size, the later of the change and modification times, inode. The change time
+    moves with any write and cannot be set back, so an edit of the same size whose modification time was put back
+    (`touch -r`, `cp -p`, tar, rsync) is seen, as git sees it."""
+    return [st.st_size, max(st.st_mtime_ns, st.st_ctime_ns), st.st_ino]
 
 
 def _read(path: str, st: os.stat_result) -> tuple[str, str, bytes | None] | None:

@@ -109,6 +109,7 @@ def test_unchanged_tree_is_not_reread(repo):
     for p in repo.root.rglob("*"):
         if ".git" not in p.parts and p.is_file():
             os.utime(p, (1_600_000_000, 1_600_000_000))  # old enough not to be 'racily clean'
+    time.sleep(1.1)   # and so is the change time utime set: a second ago (`snapshot.RACY_NS`)
     repo.rt("start", "warm the cache", "--force")
     first = repo.rt_json("start", "again", "--force")
     assert first["files_read"] == 0  # everything came from the stat cache
@@ -293,3 +294,18 @@ def test_bare_commands_take_only_the_values_they_name():
         for a in parser._actions:
             if a.dest in fields:
                 assert (a.option_strings, a.nargs, a.type, a.choices, a.default) == ([], None, None, None, None)
+
+
+@pytest.mark.parametrize("in_git", [True, False])
+def test_an_edit_of_the_same_size_with_its_time_put_back_is_seen(project, in_git):
+    """`touch -r`, `cp -p`, tar and rsync put a file's modification time back; its change time they cannot."""
+    project.write("kept.txt", "x\n")
+    if in_git:
+        project.init_git()
+    path = project.write("notes.txt", "aaaa\n")   # untracked in git; any file outside it
+    os.utime(path, ns=(10**18, 10**18))
+    project.rt("start", "t", "--no-baseline")
+    time.sleep(0.01)
+    path.write_text("bbbb\n")
+    os.utime(path, ns=(10**18, 10**18))
+    assert "M notes.txt  +1 -1" in project.rt("delta")

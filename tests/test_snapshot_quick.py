@@ -24,6 +24,7 @@ def settle(project) -> None:
     if (project.root / ".git").is_dir():
         project.git("status")
         os.utime(project.root / ".git" / "index", (OLD + 1, OLD + 1))
+    time.sleep(1.1)   # the change time utime set is now: a second on, it is out of the racy window too
 
 
 def armed(project) -> None:

@@ -49,6 +49,7 @@ def _age(root, inside: bool = True) -> None:
         for name in dirs + files:
             os.utime(os.path.join(folder, name), (when, when), follow_symlinks=False)
     os.utime(root, (when, when))
+    time.sleep(1.1)   # the change time utime set is now: a second on, it is out of the racy window too
 
 
 @pytest.fixture
