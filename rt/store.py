@@ -115,6 +115,7 @@ class Store:
         of its own (the index's, held through a whole build, which the hooks' records must not wait for)."""
         import fcntl  # here: a warm look-up, which takes no lock, loads no extension module for it
         self.ensure()
+        self._no_link_on_the_way(self.dir / name)
         (self.dir / name).parent.mkdir(exist_ok=True)
         fd = os.open(self.dir / name, os.O_RDWR | os.O_CREAT, 0o644)
         try:
@@ -131,11 +132,27 @@ class Store:
         with self.writing(path, mode, durable=durable) as f:
             f.write(data)
 
+    def _no_link_on_the_way(self, path: Path) -> None:
+        """Refuse a write under `.rt/` through a folder that is a link or no folder (a committed `.rt/index` link
+        led an index build to write, and clear old shards, in the folder it named)."""
+        try:
+            parts = path.parent.relative_to(self.dir).parts
+        except ValueError:
+            return   # not rt's store: a file of the user's (`rt agent`, install)
+        cur = self.dir
+        for part in parts:
+            cur = cur / part
+            linked = os.path.islink(cur)
+            if linked or os.path.lexists(cur) and not os.path.isdir(cur):
+                raise StoreError(f".rt/{cur.relative_to(self.dir).as_posix()} is {'a link' if linked else 'no folder'}; "
+                                 f"rt writes nothing through it: run `rt repair` to set it aside")
+
     @contextlib.contextmanager
     def writing(self, path: Path, mode: int = 0o644, *, durable: bool = True):
         """A binary file to write bit by bit (a check's output as it comes), which takes `path`'s place
         atomically (fsync unless not `durable`, then rename) only when the block ends without an error.
         `mode`: its permissions (`rt agent` keeps an edited file's)."""
+        self._no_link_on_the_way(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         # a name of our own instead of `tempfile` (slow to import, and hooks write state on every edit)
         tmp = path.parent / f".tmp-{os.getpid()}-{get_ident()}-{path.name}"

@@ -166,3 +166,31 @@ def test_runtask_hook_answers_over_a_damaged_index(project, name):
     text = context_text(out, "UserPromptSubmit")
     assert code == 0 and text.startswith("rt: task 1-fix-the-invoice-total-rounding started."), text
     assert "could not run" not in text and "billing/invoice.py" in text
+
+
+@pytest.mark.parametrize("how", ["link out", "link in", "file", "dangling link"])
+def test_an_index_folder_that_is_a_link_or_no_folder_is_never_written_through(project, tmp_path, how):
+    """A committed `.rt/index -> somewhere`: the first look-up built the index there and removed the files it found
+    (a folder outside the repository, or the repository's own src/). Refused in one line; `rt repair` sets it aside."""
+    project.write("src/a.py", "def f():\n    return 1\n")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "notes.txt").write_text("mine\n")
+    (project.root / ".rt").mkdir()
+    index = project.root / ".rt" / "index"
+    if how == "link out":
+        index.symlink_to(victim)
+    elif how == "link in":
+        index.symlink_to("../src")
+    elif how == "file":
+        index.write_text("x\n")
+    else:
+        index.symlink_to(tmp_path / "nowhere")
+    project.init_git()
+    project.rt("symbol", "f", ret=2)
+    assert project.last_err.startswith("rt: error: .rt/index is ") and "run `rt repair`" in project.last_err
+    assert project.last_err.count("\n") == 1 and str(tmp_path) not in project.last_err
+    assert sorted(os.listdir(victim)) == ["notes.txt"] and project.read("src/a.py") == "def f():\n    return 1\n"
+    assert "  index: damaged, set aside in .rt/damaged/" in project.rt("repair")
+    assert project.rt("symbol", "f").startswith("src/a.py:1-2")
+    assert sorted(os.listdir(victim)) == ["notes.txt"]

@@ -791,3 +791,10 @@ def test_the_manifests_folder_counts_are_kept_by_the_build_and_follow_the_delta(
     assert idx.folder_langs[("pkg/sub", "python")] == 29 and idx.folder_langs[("new/place", "typescript")] == 1
     project.rt("index", "--rebuild")
     assert _index(project).folder_langs == idx.folder_langs
+
+
+def test_a_shard_numbered_past_999_is_checked_against_its_own_checksum():
+    """`s1000.json` was checked against shard 100's: every look-up on an index of 1,024 shards rebuilt it and failed."""
+    from rt.index.index import _crc
+    meta = {"crcs": {}, "digests": {"s": list(range(7, 7 + 1024))}}
+    assert _crc(meta, "s1000.json") == 1007 and _crc(meta, "s100.json") == 107 and _crc(meta, "s1024.json") is None

@@ -792,7 +792,8 @@ def _crc(meta: dict, name: str) -> int | None:
     if name in meta["crcs"]:
         return meta["crcs"][name]
     family = meta["digests"].get(name[0])
-    return family[int(name[1:4])] if family and name[1:4].isdigit() and int(name[1:4]) < len(family) else None
+    number = name[1:].partition(".")[0]   # every digit: shard 1000 is `s1000.json`, not shard 100
+    return family[int(number)] if family and number.isdigit() and int(number) < len(family) else None
 
 
 def _part(store, name: str, crc: int | None = None) -> dict:
@@ -1242,6 +1243,8 @@ def _drop_extra(store, n: int, tokens: int) -> None:
     keep = ({"meta.json", PATHS, QUICK, "blobs.json", "delta.json", STATS} | {f"{fam}{i:03d}.json" for fam in FAMILY.values() for i in range(n)}
             | {f"{TOKENS}{i:03d}" for i in range(tokens)})
     folder = store.path(DIR)
+    if os.path.islink(folder):   # never unlink through a link (`load` refuses an index folder that is one)
+        return
     for name in os.listdir(folder):
         if name not in keep and not name.startswith("."):
             os.unlink(folder / name)

@@ -383,6 +383,15 @@ def cmd_repair(ctx, args) -> Result:
     from rt.index.index import damaged as index_damaged, load as load_index   # the index is checked only here
     moved, done = [], []
     with store.locked():
+        aside = store.dir / "damaged"
+        if os.path.islink(aside) or os.path.lexists(aside) and not aside.is_dir():   # where the rest goes
+            os.unlink(aside)
+            done.append("damaged: not rt's folder (a link or a file), removed")
+        for name in sorted(os.listdir(store.dir)):   # a link, or a file where rt keeps a folder: set aside first
+            path = store.dir / name
+            if os.path.islink(path) or name in STORE_FOLDERS and not path.is_dir():
+                _set_aside(store, name)
+                moved.append(name)
         for rel in _store_files(store):
             if not _sound(store, rel):
                 _set_aside(store, rel)
@@ -410,6 +419,10 @@ def cmd_repair(ctx, args) -> Result:
         return Result("nothing damaged in .rt/", {"moved": [], "done": []})
     lines = [f"  {rel}: damaged, set aside in .rt/damaged/" for rel in moved] + [f"  {d}" for d in done]
     return Result("repaired .rt/:\n" + "\n".join(lines), {"moved": moved, "done": done})
+
+
+STORE_FOLDERS = ("index", "tasks", "blobs", "cache")
+"""The folders rt keeps in `.rt/`."""
 
 
 def _store_files(store) -> list[str]:
