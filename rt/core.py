@@ -361,14 +361,27 @@ times (babel: 7,600), a hook server or `rt mcp` of the same repository's paths i
 
 
 OTHER_BREAKS = "\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
-"""Line breaks `str.splitlines` knows besides "\n", which rt's line numbers count and most tools' do not (one `in`
-each: a regular expression's class is 20 times slower over a large non-ASCII text)."""
+"""Line breaks `str.splitlines` knows besides "\n": a lone "\r", which rt's line numbers count (as Python's parser
+does) and most tools' do not, then those no parser, git nor the model's Read counts (a form feed in GNU-style C or
+old Python, U+2028 in a JavaScript string), which `lines` does not either (one `in` each: a regular expression's
+class is 20 times slower over a large non-ASCII text)."""
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def lines(text: str, keepends: bool = False) -> list[str]:
+    """`text`'s lines as Python's parser and the model's Read count them: broken at `\n`, `\r\n` and `\r` only."""
+    if not any(c in text for c in OTHER_BREAKS[1:]):
+        return text.splitlines(keepends)   # the same lines, at C speed
+    found = _LINE.findall(text)
+    return found if keepends else [ln.rstrip("\r\n") for ln in found]
 
 
 def line_ends(text: str) -> list[int]:
-    """The offset just past each line of `text`, lines counted as `str.splitlines` counts them (and
-    `rt slice` numbers them): `bisect_right(ends, offset)` is the 0-based line holding `offset`."""
-    return list(accumulate(map(len, text.splitlines(keepends=True))))
+    """The offset just past each line of `text`, lines counted as `lines` counts them (and `rt slice` numbers
+    them): `bisect_right(ends, offset)` is the 0-based line holding `offset`."""
+    return list(accumulate(map(len, lines(text, True))))
 
 
 # ---------------------------------------------------------------- listing files

@@ -439,10 +439,10 @@ def test_lines_with_matches_case_and_spacing_within_a_line_only():
         (2, "proceed to checkout"), (3, "\tPROCEED\t to   checkout!"), (6, "xproceed to checkoutx")]
     text = "İstanbul\nproceed to checkout\nİ proceed  TO checkout\r\nno"
     assert _lines_with(text, "proceed to checkout") == [(2, "proceed to checkout"), (3, "İ proceed  TO checkout")]
-    # line breaks of every kind (as str.splitlines cuts), one match per line, never across lines
+    # line breaks of every kind (as `core.lines` cuts: not a form feed or U+2028), one match per line
     text = "a\r\nproceed to checkout\r\nb\x0cproceed to checkout\u2028c\rProceed to Checkout"
     assert _lines_with(text, "proceed to checkout") == [
-        (2, "proceed to checkout"), (4, "proceed to checkout"), (6, "Proceed to Checkout")]
+        (2, "proceed to checkout"), (3, "b\x0cproceed to checkout\u2028c"), (4, "Proceed to Checkout")]
     assert _lines_with("proceed to checkout\nProceed to checkout", "proceed to checkout") == [
         (1, "proceed to checkout"), (2, "Proceed to checkout")]
     text = "\n\nproceed\nproceed to checkout\n\nproceed to checkout, proceed to checkout\n"

@@ -13,6 +13,7 @@ from functools import cache
 from itertools import accumulate, compress, repeat
 from operator import itemgetter
 
+from rt.core import lines as split_lines
 from rt.index.model import Definition, Parsed, identifiers
 
 _SKIP = r"(?:\s+|//[^\n]*|/\*.*?(?:\*/|\Z))*"
@@ -319,7 +320,7 @@ def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parse
         return Parsed([], [], identifiers(body), note="unparsed")
     starts = list(map(itemgetter(2), toks))   # in text order: each token's line counts the newlines since the one before
     lines = list(accumulate(map(body.count, repeat("\n"), [0] + starts[:-1], starts), initial=1 + offset))[1:]
-    defs = _Definitions(toks, lines, text.splitlines(), family, path).run()
+    defs = _Definitions(toks, lines, split_lines(text), family, path).run()
     values = list(map(itemgetter(1), toks))
     idents = set(compress(values, map("id".__eq__, map(itemgetter(0), toks))))
     return Parsed(defs, _imports(toks, values, family), sorted(idents - KEYWORDS))

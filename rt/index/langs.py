@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from rt.core import lines
 from rt.index.model import Parsed, identifiers
 
 LANGS = {
@@ -97,7 +98,7 @@ def minified(text: str) -> bool:
     """Whether lines over MINIFIED_LINE characters hold half of `text` or more."""
     if len(text) <= MINIFIED_LINE:
         return False
-    sizes = list(map(len, text.splitlines()))
+    sizes = list(map(len, lines(text)))
     return max(sizes) > MINIFIED_LINE and 2 * sum(n for n in sizes if n > MINIFIED_LINE) >= len(text)
 
 

@@ -9,6 +9,7 @@ import ast
 import re
 import warnings
 
+from rt.core import lines as split_lines
 from rt.index.model import Definition, Parsed, identifiers
 
 _DEF_LINE = re.compile(r"^([ \t]*)(?:async[ \t]+)?(def|class)[ \t]+([A-Za-z_]\w*)")
@@ -23,7 +24,7 @@ def extract(text: str) -> Parsed:
             tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return _fallback(text)
-    lines = text.splitlines()
+    lines = split_lines(text)
     defs: list[Definition] = []
     _defs(tree.body, "", lines, defs)
     idents: set[str] = set()
@@ -97,7 +98,7 @@ def _signature(lines: list[str], lineno: int) -> str:
 
 def _fallback(text: str) -> Parsed:
     """Definitions by line pattern, each ending before the next line indented no deeper than it."""
-    lines = text.splitlines()
+    lines = split_lines(text)
     defs: list[Definition] = []
     open_defs: list[tuple[int, Definition]] = []   # (indent, definition) of enclosing blocks
     last_code = 0

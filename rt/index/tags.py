@@ -12,7 +12,7 @@ import json
 import os
 import re
 
-from rt.core import OTHER_BREAKS, run
+from rt.core import lines as split_lines, run
 from rt.index.model import Definition
 
 CTAGS_NAMES = {"c": "C", "cpp": "C++", "csharp": "C#", "ruby": "Ruby", "php": "PHP", "shell": "Sh", "lua": "Lua",
@@ -131,7 +131,7 @@ def definitions(root: str, files: list[tuple[str, str, str]]) -> dict[str, list[
             continue
         src = lines.get(path)
         if src is None:
-            src = lines[path] = text.splitlines()
+            src = lines[path] = split_lines(text)
         if not 0 < start <= len(src):
             continue
         if lang == "csharp" and kind == "property" and src[start - 1].lstrip().startswith("where "):
@@ -171,9 +171,9 @@ def _constrained(src: list[str], where: int) -> tuple[int, str] | None:
 
 
 def _counted_alike(text: str) -> bool:
-    """Whether ctags numbers `text`'s lines as rt does: it ends lines at "\n" only (a "\r\n" counts once either
-    way); a file holding another of `str.splitlines`' breaks (a form feed) gives no definitions."""
-    return text.count("\r") == text.count("\r\n") and not any(c in text for c in OTHER_BREAKS if c != "\r")
+    """Whether ctags numbers `text`'s lines as rt does (`core.lines`): it ends lines at "\n" only (a "\r\n" counts
+    once either way), so a file holding a lone "\r" gives no definitions."""
+    return text.count("\r") == text.count("\r\n")
 
 
 def _parent(scope: str, spaces) -> str:

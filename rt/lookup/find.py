@@ -15,6 +15,7 @@ from functools import cached_property
 
 from rt.index import i18n
 from rt.core import OTHER_BREAKS, ExitCode, Result, UsageError, counted, decode, is_test, line_ends, shown
+from rt.core import lines as split_lines
 from rt.index.index import derived, load
 from rt.index.langs import PROSE, language, words
 
@@ -89,8 +90,8 @@ class _Source:
 
     @cached_property
     def lines(self) -> tuple[list[str], list[int]]:
-        """Its lines as `str.splitlines` splits them, and `line_ends`."""
-        return self.text.splitlines(), line_ends(self.text)
+        """Its lines as `core.lines` splits them, and `line_ends`."""
+        return split_lines(self.text), line_ends(self.text)
 
     @cached_property
     def key_uses(self) -> list[tuple[str, int]]:
@@ -139,19 +140,19 @@ def _lines_with(text: str, q: str, lines: list[tuple[int, str]] | None = None) -
         return [(i, line) for i, line in lines if q in _norm(line)]
     low = text.lower()
     if len(low) != len(text):   # İ, whose lower case is longer, shifts positions: line by line
-        return [(i, line) for i, line in enumerate(text.splitlines(), 1) if q in _norm(line)]
+        return [(i, line) for i, line in enumerate(split_lines(text), 1) if q in _norm(line)]
     if any(c in text for c in OTHER_BREAKS):
         return [(i + 1, line) for i, line in _lines_holding(text, low, first) if q in _norm(line)]
     return [(i, line) for i, line in _first_lines(text, low, first) if q in _norm(line)]
 
 
 def _lines_holding(text: str, hay: str, needle: str):
-    """(0-based number, line) of each line of `text`, split as `str.splitlines` splits it, where `hay` (`text`
+    """(0-based number, line) of each line of `text`, split as `core.lines` splits it, where `hay` (`text`
     or its lower case of the same length) holds `needle`; each line once, lines split only when one does."""
     at = hay.find(needle)
     if at == -1:
         return
-    lines, ends = text.splitlines(), line_ends(text)
+    lines, ends = split_lines(text), line_ends(text)
     while at != -1:
         i = bisect_right(ends, at)
         yield i, lines[i]

@@ -18,6 +18,7 @@ from rt.core import (
     folders_up,
     is_test,
     line_ends,
+    lines,
     read_text,
     shown,
     to_rel,
@@ -226,7 +227,7 @@ def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
     text = read_text(ctx.repo, rel)
     if text is None:
         raise UsageError(f"{rel}: binary, too large or unreadable; rt only slices text files")
-    return rel, text.splitlines()
+    return rel, lines(text)
 
 
 def parse_range(spec: str, total: int) -> tuple[int, int, int]:

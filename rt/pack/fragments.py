@@ -9,6 +9,7 @@ import itertools
 import math
 import re
 
+from rt.core import lines as split_lines
 from rt.index.terms import keys_of_word
 
 WHOLE_FILE = 60
@@ -127,7 +128,7 @@ class Parts:
         self.whole_def = WHOLE_DEF if whole_def is None else whole_def
         self.defs = DEFS if defs is None else defs
         self.keys = as_keys(terms)
-        self.lines = text.splitlines(keepends=True)
+        self.lines = split_lines(text, True)
         self.whole = _size(self.lines, 1, len(self.lines))
         self._pieces: list[_Piece] | None = None
         self._hits: list = []
@@ -199,7 +200,7 @@ def _hits(text: str, lines: list[str], keys: dict[str, float]) -> list:
         return hits
     search = re.compile("|".join(map(re.escape, keys))).search
     low = text.lower()
-    ends = list(itertools.accumulate(map(len, low.splitlines(keepends=True))))
+    ends = list(itertools.accumulate(map(len, split_lines(low, True))))
     if len(ends) != len(lines):   # never, by the rule above; a line at a time, should it not hold
         return [line_keys(line) & keys.keys() if search(line.lower()) else _NONE for line in lines]
     pos = 0
@@ -376,7 +377,7 @@ most this many lines a change."""
 def changed_fragments(path: str, text: str, spans: list[tuple[int, int]]) -> list[Fragment]:
     """The lines of `text` around each changed range of `spans` (1-based, inclusive; `history.changed_lines`),
     those near each other as one, in line order."""
-    lines = text.splitlines(keepends=True)
+    lines = split_lines(text, True)
     wins: list[list[int]] = []
     for a, b in sorted(spans):
         a, b = max(1, a - CHANGED_CONTEXT), min(len(lines), b + CHANGED_CONTEXT, a + CHANGED_LINES - 1)

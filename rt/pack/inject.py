@@ -28,7 +28,7 @@ import re
 from collections import Counter
 
 from rt import budget, journal
-from rt.core import is_test, shown as path_line
+from rt.core import is_test, lines as split_lines, shown as path_line
 from rt.index.langs import language
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
@@ -152,7 +152,7 @@ def _named(view) -> list[Fragment]:
         if not defs or len(defs) > NAMED:
             continue
         for path, d in defs:
-            lines = view.read(path).splitlines(keepends=True)
+            lines = split_lines(view.read(path), True)
             start = d.start
             while start > 1 and lines[start - 2].lstrip().startswith(LEAD_IN):
                 start -= 1   # its comment and decorators: a change often starts there
@@ -436,7 +436,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         text = view.read(path)
         if entry is None or not text:
             continue
-        lines = text.splitlines()
+        lines = split_lines(text)
         units = _units([(d.start, d.end, d.name, f"{d.kind} {d.name}", d.kind in GROUPS or d.name == "main")
                         for d in entry.defs]   # a test file's `main` holds its tests (Dart's)
                        + [(a, b, title, f"block {title!r}", True) for a, b, title in _call_blocks(lines)])
@@ -460,7 +460,7 @@ def _tests(view, terms: set[str], names: list[str], sources: list[str], room: in
         per_file[path] += 1
         if len(code) < TEST_CODE:
             total = view.index.entry(path).lines
-            lines_ = view.read(path).splitlines(keepends=True)
+            lines_ = split_lines(view.read(path), True)
             if end - start < TEST_LINES:
                 body = _numbered(Fragment(path, start, end, total, label, lines_[start - 1:end]))
             else:   # its head shows the style, its tail where a new test goes
@@ -504,7 +504,7 @@ def _matching_lines(view, weights: dict[str, float], shown: list[Fragment]) -> l
             telling -= _KEYWORDS
         if not telling:
             continue
-        lines = text.splitlines()
+        lines = split_lines(text)
         holds = re.compile("|".join(map(re.escape, sorted(telling, key=len, reverse=True)))).search
         hits = []
         for n, line in enumerate(lines, 1):   # only lines with a telling word are split into keys
