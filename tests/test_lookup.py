@@ -560,3 +560,9 @@ def test_a_form_feed_or_u2028_in_a_line_moves_no_line_number(project):
         "3| def after_sep():", "4|     return 42"]
     assert project.rt("find", "return 42").splitlines()[0].startswith("ls.py:4  ")
     assert project.rt("symbol", "ff_fn").startswith("ff.py:1-2  function ff_fn")
+
+
+def test_a_python_file_opening_with_a_byte_order_mark_keeps_its_definitions(project):
+    project.write("a.py", "\ufeffdef bom_py():\n    pass\n")
+    project.init_git()
+    assert project.rt("symbol", "bom_py").startswith("a.py:1-2  function bom_py")

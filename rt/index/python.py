@@ -18,6 +18,7 @@ _IMPORT_LINE = re.compile(r"^[ \t]*(?:from[ \t]+([.\w]+)[ \t]+import[ \t]+([\w, 
 
 
 def extract(text: str) -> Parsed:
+    text = text.removeprefix("\ufeff")   # a UTF-8 byte order mark: Python reads past it, `ast.parse` of text does not
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # invalid escape sequences in old code are not our business
