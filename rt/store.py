@@ -146,6 +146,9 @@ class Store:
             if linked or os.path.lexists(cur) and not os.path.isdir(cur):
                 raise StoreError(f".rt/{cur.relative_to(self.dir).as_posix()} is {'a link' if linked else 'no folder'}; "
                                  f"rt writes nothing through it: run `rt repair` to set it aside")
+        if os.path.isdir(path) and not os.path.islink(path):
+            raise StoreError(f".rt/{path.relative_to(self.dir).as_posix()} is a folder where rt keeps a file; run "
+                             f"`rt repair` to set it aside")
 
     @contextlib.contextmanager
     def writing(self, path: Path, mode: int = 0o644, *, durable: bool = True):
@@ -197,6 +200,8 @@ class Store:
             if missing is None:
                 return None
             raise StoreError(missing) from None
+        except IsADirectoryError:
+            raise StoreError(f".rt/{rel} is a folder where rt keeps a file; run `rt repair` to set it aside") from None
         if crc is not None and zlib.crc32(raw) != crc:
             raise StoreError(f".rt/{rel} is damaged (not the file its writer wrote); run `rt repair` to set it aside")
         try:

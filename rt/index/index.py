@@ -158,7 +158,7 @@ class Index:
         """The paths of the last full build, sorted; a path's position is its file number."""
         try:
             raw = self.store.read_bytes(f"{DIR}/{PATHS}")
-        except FileNotFoundError:
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             raise self._damaged(f"the index is damaged: .rt/{DIR}/{PATHS} is missing") from None
         if zlib.crc32(raw) != self.meta["paths_crc"]:
             raise self._damaged(f"the index is damaged: .rt/{DIR}/{PATHS} is not the list its build wrote")
@@ -272,7 +272,7 @@ class Index:
         if lines is None:
             try:
                 raw = self.store.read_bytes(f"{DIR}/{name}")
-            except FileNotFoundError:
+            except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
                 raise self._damaged(f"the index is damaged: .rt/{DIR}/{name} is missing") from None
             if zlib.crc32(raw) != _crc(self.meta, name):
                 raise self._damaged(f"the index is damaged: .rt/{DIR}/{name} is not the file its build wrote")
@@ -377,7 +377,7 @@ class Index:
             raw = self.store.read_bytes(f"{DIR}/{STATS}")
             if zlib.crc32(raw) == _crc(self.meta, STATS):
                 numbers.frombytes(raw)
-        except (FileNotFoundError, ValueError):
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError, ValueError):
             pass
         n = len(self.base_paths)
         if len(numbers) != 2 * n:
@@ -841,9 +841,9 @@ def retried(ctx, ask, error: IndexDamaged):
 def damaged(store) -> list[str]:
     """The damaged or missing files of the current index (names in `.rt/index/`), for `rt repair`;
     [] when it is sound, absent, or of another version (rebuilt at its next use anyway)."""
-    if not store.path(DIR, "meta.json").is_file():
+    if not os.path.lexists(store.path(DIR, "meta.json")):
         return []
-    meta = _meta(store)
+    meta = _meta(store)   # None too for a folder or a link of that name
     if meta is None:
         return ["meta.json"]
     if meta["version"] != VERSION:
