@@ -798,3 +798,26 @@ def test_a_shard_numbered_past_999_is_checked_against_its_own_checksum():
     from rt.index.index import _crc
     meta = {"crcs": {}, "digests": {"s": list(range(7, 7 + 1024))}}
     assert _crc(meta, "s1000.json") == 1007 and _crc(meta, "s100.json") == 107 and _crc(meta, "s1024.json") is None
+
+
+@pytest.mark.parametrize("before, after", [("file", "folder"), ("folder", "file")])
+def test_a_file_become_a_folder_of_its_name_or_the_reverse_is_seen_by_the_next_look_up(project, before, after):
+    """`lib` a tracked file, then a folder holding lib/helper.py (or the reverse): the new code stayed out of the
+    index, and `rt index` did not bring it in; only --rebuild did."""
+    import shutil
+    project.write("main.py", "def main():\n    pass\n")
+    if before == "file":
+        project.write("lib", "placeholder\n")
+    else:
+        project.write("lib.py/old.py", "def gone():\n    pass\n")
+    project.init_git()
+    project.rt("symbol", "main")
+    if before == "file":
+        (project.root / "lib").unlink()
+        project.write("lib/helper.py", "def helper():\n    pass\n")
+        assert project.rt("symbol", "helper").startswith("lib/helper.py:1-2  function helper")
+    else:
+        shutil.rmtree(project.root / "lib.py")
+        project.write("lib.py", "def helper():\n    pass\n")
+        assert project.rt("symbol", "helper").startswith("lib.py:1-2  function helper")
+        assert "no definition" in project.rt("symbol", "gone", ret=1)

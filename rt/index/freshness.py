@@ -318,12 +318,17 @@ def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[se
     for d in folders:
         prefix = "" if d == "." else d + "/"
         try:
-            present = {prefix + name for name in os.listdir(root + prefix)} - {".git", ".rt"}
+            with os.scandir(root + prefix) as entries:
+                kinds = {prefix + e.name: e.is_dir(follow_symlinks=False) for e in entries}
         except OSError:
-            present = set()   # the folder itself is gone
+            kinds = {}   # the folder itself is gone
+        kinds.pop(".git", None), kinds.pop(".rt", None)
+        present = set(kinds)
         had = in_folder.get(d, set())
-        went |= had - present
-        new_names += sorted(present - had - watched)
+        # an indexed file now a folder of that name went, and the folder is new; a watched folder now a file is new
+        turned = {n for n in had & present if kinds[n]} | {n for n in watched & present if not kinds[n]}
+        went |= (had - present) | (turned & had)
+        new_names += sorted((present - had - watched) | turned)
     if not new_names:
         return set(), went, set()
     specs = [":(literal)" + name for name in new_names]
