@@ -821,3 +821,17 @@ def test_a_file_become_a_folder_of_its_name_or_the_reverse_is_seen_by_the_next_l
         project.write("lib.py", "def helper():\n    pass\n")
         assert project.rt("symbol", "helper").startswith("lib.py:1-2  function helper")
         assert "no definition" in project.rt("symbol", "gone", ret=1)
+
+
+@pytest.mark.parametrize("flag", ["--skip-worktree", "--assume-unchanged"])
+def test_an_edit_of_a_file_git_is_told_not_to_look_at_is_seen_by_the_next_look_up(project, flag):
+    """git diff-files never names a skip-worktree (a sparse checkout's) or assume-unchanged file: its edits were
+    never seen, and rt slice printed blank lines under the old definition's name."""
+    project.write("cfg.py", "def old_name():\n    pass\n")
+    project.init_git()
+    project.rt("symbol", "old_name")
+    project.git("update-index", flag, "cfg.py")
+    project.write("cfg.py", "\n\n\ndef new_name():\n    pass\n")
+    assert project.rt("symbol", "new_name").startswith("cfg.py:4-5  function new_name")
+    project.write("cfg.py", "def newer_name():\n    pass\n")
+    assert project.rt("symbol", "newer_name").startswith("cfg.py:1-2  function newer_name")

@@ -173,9 +173,10 @@ def watch(repo, files: dict, racy_after: int) -> Quick | None:
     `racy_after` recorded as RACY). None outside git."""
     tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
     loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
-    if tracked is None or loose is None:
+    flagged = _flagged(repo) if loose is not None else None
+    if tracked is None or loose is None or flagged is None:
         return None
-    known = set(git_paths(tracked))
+    known = set(git_paths(tracked)) - flagged   # git diff-files never names a flagged file: watched as untracked
     untracked = sorted(p for p in files if p not in known)
     tops = [p[:-1] for p in git_paths(loose) if p.endswith("/")]
     dirs = sorted(folders_up(files) | untracked_folders(repo, tops))
@@ -294,9 +295,13 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit
     if entries is None or any(stage != "0" for _, _, _, stage in entries):
         return None
     tracked = {path: blob for path, mode, blob, _ in entries if mode != "160000"}   # a submodule is no file here
+    flagged = _flagged(repo)   # their content may be any: read, and watched by their stat data from now on
+    if flagged is None:
+        return None
     ours = idx.blobs
     files = sorted((ours.keys() | reread | tracked.keys()) - went)
-    to_read = {p for p in files if p in reread or p in listed or p not in ours or tracked.get(p, ours[p]) != ours[p]}
+    to_read = {p for p in files if p in reread or p in listed or p in flagged or p not in ours
+               or tracked.get(p, ours[p]) != ours[p]}
     if len(to_read) > limit:
         return None
     updates: dict[str, tuple[str, str]] = {}
@@ -304,7 +309,14 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit
         got = hash_path(repo, p) if p in to_read else (ours[p], "")
         if got is not None:
             updates[p] = got
-    return updates, sorted(p for p in updates if p not in tracked)
+    return updates, sorted(p for p in updates if p not in tracked or p in flagged)
+
+
+def _flagged(repo) -> set[str] | None:
+    """The tracked files git never names as changed: flagged assume-unchanged (a lower-case tag in `ls-files -v`)
+    or skip-worktree (S, what a sparse checkout sets). None when git fails."""
+    out = git(repo.root, "ls-files", "-v", "-z")
+    return None if out is None else {p[2:] for p in git_paths(out) if not p[:1].isupper() or p[:1] == "S"}
 
 
 def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[set, set, set] | None:
