@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 import time
 from collections import namedtuple
 
-from rt.core import (MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, folders_up, git, git_index, git_paths,
-                     list_files, untracked_folders)
+from rt.core import (MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, folders_up, git, git_dir, git_index,
+                     git_paths, list_files, untracked_folders)
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -311,6 +312,7 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
     if listed.pop() != "" or names.pop() != "" or "" in listed or any(e[:2] not in ("? ", "C ") for e in names):
         return None
     named = {e[2:] for e in names}
+    converts = _converts(repo)
     index: dict[str, str] | None = {} if save_originals else None   # git's own copies, for _hash_listed
     old = cache.get("files", {})
     text_ids = cache.get("text", "")
@@ -328,8 +330,8 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
         path, blob, stage = e[_ENTRY:], e[9:49], e[50]
         if index is not None and stage == "0":
             index[path] = blob
-        if not (tag == "H" and stage == "0" and e[2:5] == "100" and path not in named
-                and old.get(path, (0, 0, 0, 0))[3] in (0, blob)):
+        if converts or not (tag == "H" and stage == "0" and e[2:5] == "100" and path not in named
+                            and old.get(path, (0, 0, 0, 0))[3] in (0, blob)):
             if e[2:8] != "160000":   # a submodule is no file here
                 named.add(path)
             continue
@@ -366,6 +368,27 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
             kinds[blob] = kind
     text = text_ids if seen_text == known_text else "".join(sorted(seen_text))
     return files, entries, read + more_read, text, kinds, named
+
+
+_CONVERTS = re.compile(rb"(?i)\beol\s*=\s*crlf\b|\bcrlf\b|\bfilter\s*=|\bident\b|working-tree-encoding|"
+                       rb"\bautocrlf\s*=\s*true\b")
+
+
+def _converts(repo: Repo) -> bool:
+    """Whether git may write a tracked file with other bytes than its blob (`eol=crlf`, a clean/smudge filter,
+    `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the root `.gitattributes`, git's own
+    attributes file and the repository's and user's git config say: then a file git calls clean need not be its
+    blob, and every tracked file is looked at through the stat cache, as a named one is."""
+    for path in (os.path.join(repo.root, ".gitattributes"), os.path.join(git_dir(repo), "info", "attributes"),
+                 os.path.join(git_dir(repo), "config"), os.path.expanduser("~/.gitconfig"),
+                 os.path.expanduser("~/.config/git/config")):
+        try:
+            with open(path, "rb") as f:
+                if _CONVERTS.search(f.read(1 << 20)):
+                    return True
+        except OSError:
+            continue
+    return False
 
 
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,

@@ -309,3 +309,21 @@ def test_an_edit_of_the_same_size_with_its_time_put_back_is_seen(project, in_git
     path.write_text("bbbb\n")
     os.utime(path, ns=(10**18, 10**18))
     assert "M notes.txt  +1 -1" in project.rt("delta")
+
+
+def test_a_file_git_converts_is_compared_by_its_bytes_not_its_blob(project):
+    """`*.bat text eol=crlf`: the checked-out bytes are not the blob. A file with the blob of another was trusted
+    unread: its change was missed, and one put back by `git checkout` stayed changed for ever."""
+    project.write(".gitattributes", "*.bat text eol=crlf\n")
+    project.write("x.txt", "hello\n")
+    project.write("run.bat", "hello\n")
+    project.init_git()
+    (project.root / "run.bat").unlink()
+    project.git("checkout", "--", "run.bat")   # as git writes it: hello\r\n, the blob hello\n
+    assert (project.root / "run.bat").read_bytes() == b"hello\r\n"
+    project.rt("start", "t", "--no-baseline")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.write("run.bat", "hello\n")   # the blob's bytes, not the start's
+    assert "M run.bat  +1 -1" in project.rt("delta")
+    project.git("checkout", "--", "run.bat")
+    assert project.rt("delta").startswith("0 file(s) changed")
