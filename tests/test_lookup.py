@@ -566,3 +566,20 @@ def test_a_python_file_opening_with_a_byte_order_mark_keeps_its_definitions(proj
     project.write("a.py", "\ufeffdef bom_py():\n    pass\n")
     project.init_git()
     assert project.rt("symbol", "bom_py").startswith("a.py:1-2  function bom_py")
+
+
+def test_slice_of_an_empty_symbol_name_is_a_usage_error(project):
+    project.write("a.py", "def f():\n    pass\n")
+    project.init_git()
+    project.rt("slice", "a.py", "--symbol", "", ret=2)
+    assert project.last_err == "rt: error: give the definition's name, for example: rt slice src/app.py --symbol render\n"
+
+
+def test_a_file_named_rt_in_a_subfolder_is_indexed_neither_way(project):
+    """The full build leaves out `.git` and `.rt` at any depth; the update after a change left them out at the top only."""
+    project.write("pkg/a.py", "def alpha():\n    pass\n")
+    project.init_git()
+    project.rt("symbol", "alpha")
+    project.write("pkg/.rt", "def gamma():\n    pass\n")
+    assert "pkg/.rt" not in project.rt("find", "gamma", ret=1)
+    assert "pkg/.rt" not in project.rt("index", "--rebuild") + project.rt("find", "gamma", ret=1)

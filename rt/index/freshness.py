@@ -330,11 +330,10 @@ def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[se
     for d in folders:
         prefix = "" if d == "." else d + "/"
         try:
-            with os.scandir(root + prefix) as entries:
-                kinds = {prefix + e.name: e.is_dir(follow_symlinks=False) for e in entries}
+            with os.scandir(root + prefix) as entries:   # never a .git or .rt, at any depth, as the full scan
+                kinds = {prefix + e.name: e.is_dir(follow_symlinks=False) for e in entries if e.name not in (".git", ".rt")}
         except OSError:
             kinds = {}   # the folder itself is gone
-        kinds.pop(".git", None), kinds.pop(".rt", None)
         present = set(kinds)
         had = in_folder.get(d, set())
         # an indexed file now a folder of that name went, and the folder is new; a watched folder now a file is new

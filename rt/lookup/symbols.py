@@ -258,6 +258,8 @@ def render(lines: list[str], a: int, b: int) -> str:
 
 
 def cmd_slice(ctx, args) -> Result:
+    if args.lines is None and not (args.symbol or "").strip():
+        raise UsageError("give the definition's name, for example: rt slice src/app.py --symbol render")
     rel, lines = _file_lines(ctx, args.file)
     total = len(lines)
     if args.lines is not None:
