@@ -583,3 +583,12 @@ def test_a_file_named_rt_in_a_subfolder_is_indexed_neither_way(project):
     project.write("pkg/.rt", "def gamma():\n    pass\n")
     assert "pkg/.rt" not in project.rt("find", "gamma", ret=1)
     assert "pkg/.rt" not in project.rt("index", "--rebuild") + project.rt("find", "gamma", ret=1)
+
+
+def test_slice_ranges_take_ascii_digits_and_say_when_they_start_past_the_end(project):
+    project.write("one.py", "x = 1\n")
+    project.init_git()
+    project.rt("slice", "one.py", "--lines", "\u0661:\u0661", ret=2)   # Arabic-Indic digits are no line numbers
+    assert "give A:B" in project.last_err
+    project.rt("slice", "one.py", "--lines", "2:", ret=2)
+    assert project.last_err == "rt: error: --lines 2:: beyond the end, the file has 1 line\n"

@@ -233,13 +233,15 @@ def _file_lines(ctx, user_path: str) -> tuple[str, list[str]]:
 def parse_range(spec: str, total: int) -> tuple[int, int, int]:
     """(first, last, last asked for) of `A:B`, `A:`, `:B` or `A`, or `A-B` as `rt symbol` and `rt outline` print
     ranges; the end is cut to the file's length."""
-    m = re.fullmatch(r"\s*(\d*)\s*[:-]\s*(\d*)\s*", spec)
+    m = re.fullmatch(r"\s*([0-9]*)\s*[:-]\s*([0-9]*)\s*", spec)   # ASCII digits: `\d` takes ١ and ٣ too
     if m:
         a, b = int(m[1]) if m[1] else 1, int(m[2]) if m[2] else total
-    elif spec.strip().isdigit():
+    elif re.fullmatch(r"\s*[0-9]+\s*", spec):
         a = b = int(spec)
     else:
         raise UsageError(f"--lines {spec!r}: give A:B, for example --lines 10:40")
+    if a > total and a >= 1:
+        raise UsageError(f"--lines {spec}: beyond the end, the file has {counted(total, 'line')}")
     if a < 1 or b < a:
         raise UsageError(f"--lines {spec}: the range must start at 1 or later and not end before it starts")
     if a > total:
