@@ -171,12 +171,12 @@ and the tree's signature when the index last matched the tree; with the bytes it
 def watch(repo, files: dict, racy_after: int) -> Quick | None:
     """The quick check's targets for these files, and the tree's signature now (stat data changed since
     `racy_after` recorded as RACY). None outside git."""
-    tracked = git(repo.root, "ls-files", "-z") if repo.is_git else None
-    loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tracked is not None else None
-    flagged = _flagged(repo) if loose is not None else None
-    if tracked is None or loose is None or flagged is None:
+    tagged = git(repo.root, "ls-files", "-v", "-z") if repo.is_git else None
+    loose = git(repo.root, "ls-files", "-o", "--exclude-standard", "--directory", "-z") if tagged is not None else None
+    if tagged is None or loose is None:
         return None
-    known = set(git_paths(tracked)) - flagged   # git diff-files never names a flagged file: watched as untracked
+    flagged = _flagged_of(tagged)
+    known = {p[2:] for p in git_paths(tagged)} - flagged   # git diff-files never names a flagged file: watched as untracked
     untracked = sorted(p for p in files if p not in known)
     tops = [p[:-1] for p in git_paths(loose) if p.endswith("/")]
     dirs = sorted(folders_up(files) | untracked_folders(repo, tops))
@@ -313,10 +313,15 @@ def _resync(repo, idx, listed: set[str], reread: set[str], went: set[str], limit
 
 
 def _flagged(repo) -> set[str] | None:
-    """The tracked files git never names as changed: flagged assume-unchanged (a lower-case tag in `ls-files -v`)
-    or skip-worktree (S, what a sparse checkout sets). None when git fails."""
+    """The tracked files git never names as changed (`_flagged_of`); None when git fails."""
     out = git(repo.root, "ls-files", "-v", "-z")
-    return None if out is None else {p[2:] for p in git_paths(out) if not p[:1].isupper() or p[:1] == "S"}
+    return None if out is None else _flagged_of(out)
+
+
+def _flagged_of(tagged: bytes) -> set[str]:
+    """In `git ls-files -v -z` output: the files flagged assume-unchanged (a lower-case tag) or skip-worktree (S, what
+    a sparse checkout sets), which git diff-files never names as changed."""
+    return {p[2:] for p in git_paths(tagged) if not p[:1].isupper() or p[:1] == "S"}
 
 
 def _came_and_went(repo, idx, folders: list[str], watched: set[str]) -> tuple[set, set, set] | None:
