@@ -241,13 +241,19 @@ def call(handler, ctx, args) -> Result:
 def _out(text: str) -> None:
     """Print to stdout; a reader that stopped reading (`rt find x | head -1`) is no error of rt's."""
     try:
-        try:
-            print(text)
-        except UnicodeEncodeError:   # a terminal's encoding without the name's letters (LC_ALL=C): escaped
-            sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "utf-8", "backslashreplace") + b"\n")
-        sys.stdout.flush()
+        _print(text, sys.stdout)
     except BrokenPipeError:
         _gone()
+
+
+def _print(text: str, stream) -> None:
+    """`text` and a line break on `stream`; where its encoding lacks a character (LC_ALL=C and a name's letters),
+    that character escaped instead of an error."""
+    try:
+        print(text, file=stream)
+    except UnicodeEncodeError:
+        stream.buffer.write(text.encode(stream.encoding or "utf-8", "backslashreplace") + b"\n")
+    stream.flush()
 
 
 def _gone() -> None:
@@ -258,10 +264,5 @@ def _gone() -> None:
 def _fail(json_out: bool, message: str, code: int) -> int:
     if json_out:
         _out(json.dumps({"error": message, "exit": int(code)}, sort_keys=True))
-    line = f"rt: error: {message}"
-    try:
-        print(line, file=sys.stderr)
-    except UnicodeEncodeError:   # as in `_out`
-        sys.stderr.buffer.write(line.encode(sys.stderr.encoding or "utf-8", "backslashreplace") + b"\n")
-        sys.stderr.flush()
+    _print(f"rt: error: {message}", sys.stderr)
     return int(code)

@@ -300,10 +300,11 @@ def command_arg(rel: str) -> str:
     """A path as the argument of an rt command rt suggests (`rt scope add ...`), to paste into a shell as it is:
     quoted where a shell would split or expand it, `./` before a leading `-` so it is no option; one holding a
     control character or a byte that is no UTF-8 in bash's `$'...'`, whose escapes are git's (`$'caf\\351.py'`)."""
+    arg = "./" + rel if rel.startswith("-") else rel
     if _quoted(rel):
-        return "$'" + ("./" + rel if rel.startswith("-") else rel).translate(_QUOTED | {ord("'"): "\\'"}) + "'"
+        return "$'" + arg.translate(_QUOTED | {ord("'"): "\\'"}) + "'"
     import shlex   # here: only a suggestion naming a path needs it
-    return shlex.quote("./" + rel if rel.startswith("-") else rel)
+    return shlex.quote(arg)
 
 
 def _not_a_store(user_path: str, parts: tuple[str, ...]) -> None:

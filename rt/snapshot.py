@@ -379,8 +379,9 @@ def _converts(repo: Repo) -> bool:
     `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the root `.gitattributes`, git's own
     attributes file and the repository's and user's git config say: then a file git calls clean need not be its
     blob, and every tracked file is looked at through the stat cache, as a named one is."""
-    for path in (os.path.join(repo.root, ".gitattributes"), os.path.join(git_dir(repo), "info", "attributes"),
-                 os.path.join(git_dir(repo), "config"), os.path.expanduser("~/.gitconfig"),
+    gits = git_dir(repo)
+    for path in (os.path.join(repo.root, ".gitattributes"), os.path.join(gits, "info", "attributes"),
+                 os.path.join(gits, "config"), os.path.expanduser("~/.gitconfig"),
                  os.path.expanduser("~/.config/git/config")):
         try:
             with open(path, "rb") as f:
