@@ -490,7 +490,7 @@ def test_damaged_baseline_is_set_aside_by_repair(project):
 
 @pytest.mark.parametrize("config, line", [
     ("[checks.ruff]\nenabled = false\n", "- skipped: ruff (run by the baseline, no longer a check: rt.toml or the "
-                                         "project's files changed; run `rt baseline` again)"),
+                                         "project's files changed since the task started)"),
     ('[checks.ruff]\ncommand = ["true"]\n', "- ruff (lint): could not run: its command changed after the task started (`ruff "),
 ])
 def test_a_check_the_baseline_ran_that_is_gone_or_changed_is_never_a_silent_pass(project, config, line):

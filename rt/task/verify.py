@@ -496,7 +496,8 @@ def _flaky_line(c: Compared, log: str) -> str:
     return f"- flaky: {where}{more} failed, then passed when run again (not counted)"
 
 
-GONE = "run by the baseline, no longer a check: rt.toml or the project's files changed; run `rt baseline` again"
+GONE = "run by the baseline, no longer a check: rt.toml or the project's files changed since the task started"
+"""Why a check the baseline ran is not run now (no `rt baseline` mends it: a baseline is refused once files changed)."""
 
 
 def _summary(verdict_: str, compared: list[Compared], outside: list[str], undone: list[str], gone: list[str]) -> str:
