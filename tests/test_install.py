@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from rt.claude.hooks import HOOKS
 from rt.claude.install import is_ours
 from tests.hooks_support import GIT_DENY
@@ -147,37 +149,31 @@ def test_user_install_goes_to_home_and_leaves_the_project_alone(project, tmp_pat
     assert not (home / ".claude").exists()
 
 
-def test_a_linked_settings_file_stays_a_link(project, tmp_path, monkeypatch):
+@pytest.mark.parametrize("link", ["symbolic", "hard"])
+def test_a_linked_settings_file_stays_linked(project, tmp_path, monkeypatch, link):
+    """A settings file kept in a dotfiles folder and linked in: both names see rt's hooks, and their removal (a hard
+    link was left behind by a new file renamed over it)."""
     home = tmp_path / "home"
     dotfiles = tmp_path / "dotfiles"
     dotfiles.mkdir()
     (dotfiles / "settings.json").write_text(json.dumps(USER_SETTINGS))
     (home / ".claude").mkdir(parents=True)
-    (home / ".claude" / "settings.json").symlink_to(dotfiles / "settings.json")
+    linked = home / ".claude" / "settings.json"
+    if link == "symbolic":
+        linked.symlink_to(dotfiles / "settings.json")
+    else:
+        os.link(dotfiles / "settings.json", linked)
+
+    def still_linked() -> bool:
+        return linked.is_symlink() if link == "symbolic" else os.path.samefile(linked, dotfiles / "settings.json")
+
     monkeypatch.setenv("HOME", str(home))
     project.rt("install", "--user")
-    assert (home / ".claude" / "settings.json").is_symlink()
+    assert still_linked()
     installed = ours(json.loads((dotfiles / "settings.json").read_text()))
     assert {e for e, commands in installed.items() if commands} == {e for e, *_ in HOOKS}
     project.rt("install", "--user", "--uninstall")
-    assert (home / ".claude" / "settings.json").is_symlink()
-    assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
-
-
-def test_a_hard_linked_settings_file_keeps_its_links(project, tmp_path, monkeypatch):
-    """A settings file hard-linked from a dotfiles folder: both names see rt's hooks, and their removal."""
-    home = tmp_path / "home"
-    dotfiles = tmp_path / "dotfiles"
-    dotfiles.mkdir()
-    (dotfiles / "settings.json").write_text(json.dumps(USER_SETTINGS))
-    (home / ".claude").mkdir(parents=True)
-    os.link(dotfiles / "settings.json", home / ".claude" / "settings.json")
-    monkeypatch.setenv("HOME", str(home))
-    project.rt("install", "--user")
-    assert os.path.samefile(home / ".claude" / "settings.json", dotfiles / "settings.json")
-    assert {e for e, c in ours(json.loads((dotfiles / "settings.json").read_text())).items() if c} == {e for e, *_ in HOOKS}
-    project.rt("install", "--user", "--uninstall")
-    assert os.path.samefile(home / ".claude" / "settings.json", dotfiles / "settings.json")
+    assert still_linked()
     assert json.loads((dotfiles / "settings.json").read_text()) == USER_SETTINGS
 
 

@@ -148,15 +148,20 @@ def test_a_compaction_inside_a_task_is_counted_and_the_gap_is_said(project, tmp_
     assert "session 8ce6e363: the client's own total is 5,000 input and 400 output tokens above its records" in text
 
 
-def test_one_message_id_in_two_recorded_sessions_counts_once(project, tmp_path, clock):
-    """A forked session repeats its parent's records under a new session id."""
-    first = copied(tmp_path / "one", "plain", PLAIN)
-    second = copied(tmp_path / "two", "plain", PLAIN)
-    started(project, clock, "2026-12-01T13:29:00.000")
-    seen_by_hook(project, first, PLAIN)
-    seen_by_hook(project, second, "fork-of-" + PLAIN)
+@pytest.mark.parametrize("capture, session, stamp, want", [
+    ("plain", PLAIN, "2026-12-01T13:29:00.000", {"requests": 5, "input": 35, "compactions": 0}),
+    ("compact", COMPACT, "2026-12-01T13:36:17.000", {"requests": 4, "compactions": 1}),
+])
+def test_a_record_a_fork_repeats_counts_once(project, tmp_path, clock, capture, session, stamp, want):
+    """A forked session repeats its parent's records under a new session id: a message id, or a compaction."""
+    first = copied(tmp_path / "one", capture, session)
+    second = copied(tmp_path / "two", capture, session)
+    started(project, clock, stamp)
+    seen_by_hook(project, first, session)
+    seen_by_hook(project, second, "fork-of-" + session)
     [task] = project.rt_json("usage")["tasks"]
-    assert task["total"]["requests"] == 5 and task["total"]["input"] == 35
+    got = task["total"] | {"compactions": task["compactions"]}
+    assert {k: got[k] for k in want} == want
 
 
 def test_tasks_lists_tokens_and_finish_reports_the_effort(project, tmp_path, clock):
@@ -222,13 +227,3 @@ def test_lines_of_another_shape_are_skipped_and_finish_still_reports(project, tm
     project.rt("step", "changed x")
     clock("2026-12-01T13:29:59.000")
     assert "effort: 7 requests" in project.rt("finish", "--incomplete")
-
-
-def test_a_compaction_repeated_in_a_fork_counts_once(project, tmp_path, clock):
-    first = copied(tmp_path / "one", "compact", COMPACT)
-    second = copied(tmp_path / "two", "compact", COMPACT)
-    started(project, clock, "2026-12-01T13:36:17.000")
-    seen_by_hook(project, first, COMPACT)
-    seen_by_hook(project, second, "fork-of-" + COMPACT)
-    [task] = project.rt_json("usage")["tasks"]
-    assert task["compactions"] == 1 and task["total"]["requests"] == 4
