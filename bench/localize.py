@@ -93,7 +93,7 @@ GROUPS = ("python", "go", "rust", "ts-web", "locale")
 KS = (1, 5, 10)
 WINDOW = 30
 RANKERS = {"rt": "rt pack", "inject": "rt /runtask injection", "bm25": "BM25 (content + paths)",
-           "oracle": "rt pack, answer files ranked first (a bound)"}
+           "oracle": "rt pack, answer files ranked first (a bound)", "alone": "rt pack, the answer files alone (a bound)"}
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -345,18 +345,19 @@ def _rt_task(text: str) -> SimpleNamespace:
                            inject_s=t3 - t2, inject_cpu=c3 - c2)
 
 
-def oracle_pack(text: str, answer: list[str], base) -> SimpleNamespace:
+def oracle_pack(text: str, answer: list[str], base, alone: bool = False) -> SimpleNamespace:
     """rt's pack with the answer files ranked first (in rt's own order among them), the rest after them as
     rt ranks them (`base`: rt's view of the task, its index and ranking reused): what rt's fragments would
     show with a perfect ranking (an upper bound for the ranking's part of "all answer code" and "edited
-    lines"; the fragments' part stays)."""
+    lines"; the fragments' part stays). `alone`: no other file after them, so the answer files have all the
+    room: what rt's fragments hold when the ranking is perfect and sure of it."""
     view = RT.view(RT.Ctx(False), text, [], base.index)
     r = base.ranking
     ranked = {f.path: f for f in r.files}
     top = max((f.score for f in r.files), default=1.0)
     first = [RT.Ranked(p, top, ranked[p].why if p in ranked else ["answer"]) for p in
              sorted((p for p in answer if p in view.indexed), key=lambda p: r.files.index(ranked[p]) if p in ranked else 1 << 30)]
-    view._ranking = RT.Ranking(first + [f for f in r.files if f.path not in answer], r.terms,
+    view._ranking = RT.Ranking(first + ([] if alone else [f for f in r.files if f.path not in answer]), r.terms,
                                r.informative or ["answer"], r.weights)
     t0, c0 = time.perf_counter(), cpu_time()
     pack = RT.build_pack(view)
@@ -391,6 +392,7 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
             os.chdir(clone)
             rt = rt_task(text)
             oracle = oracle_pack(text, c["answer"], rt.view)
+            alone = oracle_pack(text, c["answer"], rt.view, alone=True)
             os.chdir(old)
             ranked = [f.path for f in rt.view.ranking.files]
             edits = edited_lines(clone, c["parent"], c["sha"], c["answer"])
@@ -424,6 +426,9 @@ def evaluate(git_dir: Path, n: int, n_locale: int, window: int, work: Path, any_
                                    c["answer"], edits, sizes),
                            "s": round(oracle.s, 3), "cpu": round(oracle.cpu, 3), "index_s": 0.0,
                            "files": len(oracle.pack.files)},
+                "alone": {**judge([f.path for f in alone.view.ranking.files], alone.pack.fragments, len(alone.pack.text),
+                                  c["answer"], edits, sizes),
+                          "s": round(alone.s, 3), "cpu": round(alone.cpu, 3), "index_s": 0.0, "files": len(alone.pack.files)},
                 "bm25_top": b_ranked[:10],
                 "kinds": [[f["what"], f["end"] - f["start"] + 1, f["path"] in c["answer"],
                            sum(f["start"] <= n <= f["end"] for a, b in edits.get(f["path"], []) for n in range(a, b + 1))]
