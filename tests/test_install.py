@@ -408,6 +408,26 @@ def test_no_link_takes_a_project_install_out_of_the_repository(project, tmp_path
     assert (tmp_path / "shared.json").read_text() == '{"mcpServers": {}}'
 
 
+@pytest.mark.parametrize("folder", ["skills", "agents", "skills/runtask"])
+def test_a_linked_claude_subfolder_never_takes_install_or_uninstall_out_of_the_repository(project, tmp_path, folder):
+    project.init_git()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (project.root / ".claude" / folder).parent.mkdir(parents=True)
+    (project.root / ".claude" / folder).symlink_to(shared)
+    for args in (["install"], ["install", "--uninstall"]):
+        proc = project.rt_proc(*args)
+        assert proc.returncode == 2 and proc.stdout == "", proc
+        assert proc.stderr == (f"rt: error: .claude/{folder} is a link out of the repository ({shared}); rt writes "
+                               f"nothing outside it for a project. Nothing was changed\n")
+        assert list(shared.iterdir()) == [] and not (project.root / ".claude/settings.json").exists()
+    (project.root / ".claude" / folder).unlink()
+    (project.root / "kept").mkdir()
+    (project.root / ".claude" / folder).symlink_to(project.root / "kept")   # a link within the repository is fine
+    project.rt("install")
+    assert (project.root / ".claude/skills/runtask/SKILL.md").is_file()
+
+
 def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(project):
     cases = {'{"env": {"X": "\\ud800"}}': "holds a lone surrogate escape",
              '{"n": 1e400}': "is not valid JSON (Out of range float",

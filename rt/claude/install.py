@@ -405,6 +405,14 @@ def _refuse_links(ctx, args, base: Path, shown: str, mcp: bool) -> None:
     if not args.user and base.is_symlink():
         raise UsageError(f"{shown} is a link to {os.readlink(base)}; rt installs into the project's own {shown} folder "
                          f"(or `--user` into ~/.claude). Nothing was changed")
+    if not args.user:   # `.claude/agents` linked to a shared folder: rt's files would be written (and removed) there
+        for folder in sorted({Path(rel).parent for rel in shipped_files(intent=True)}):
+            for depth in range(1, len(folder.parts) + 1):
+                link = base.joinpath(*folder.parts[:depth])
+                real = link.resolve()
+                if link.is_symlink() and real != ctx.repo.root and ctx.repo.root not in real.parents:
+                    raise UsageError(f"{shown}/{'/'.join(folder.parts[:depth])} is a link out of the repository "
+                                     f"({real}); rt writes nothing outside it for a project. Nothing was changed")
     for path in files:
         name = f"{shown}/{path.name}" if path.parent == base else path.name
         if path.is_symlink() and not path.exists():
