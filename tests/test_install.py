@@ -441,6 +441,21 @@ def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(projec
         assert tree(project.root) == before
 
 
+@pytest.mark.parametrize("value", ["null", "5", "true"])
+def test_a_matcher_groups_hooks_that_is_no_list_is_refused_by_install_and_reported_by_doctor(project, value):
+    project.init_git()
+    project.write(".claude/settings.json", f'{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": {value}}}]}}}}')
+    before = tree(project.root)
+    why = ('.claude/settings.json: a matcher group\'s "hooks" under "hooks" is not a list; fix it by hand, then run '
+           'rt install again. Nothing was changed')
+    for args in (["install"], ["install", "--uninstall"]):
+        proc = project.rt_proc(*args)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"rt: error: {why}\n")
+    doctor = project.rt_proc("doctor")
+    assert doctor.returncode == 1 and f".claude: {why}" in doctor.stdout, doctor
+    assert tree(project.root) == before
+
+
 def test_an_install_that_cannot_write_says_where_in_one_line_and_records_what_it_did(project):
     project.init_git()
     project.write(".claude/agents", "a file where rt's agents folder goes\n")

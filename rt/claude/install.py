@@ -125,6 +125,9 @@ def load_settings(path: Path, shown: str) -> dict:
             problems.append('"hooks" is not an object')
         elif any(not isinstance(groups, list) for groups in data.get("hooks", {}).values()):
             problems.append('an event under "hooks" is not a list')
+        elif any(isinstance(g, dict) and not isinstance(g.get("hooks", []), list)
+                 for groups in data.get("hooks", {}).values() for g in groups):   # `"hooks": null` broke every reader
+            problems.append('a matcher group\'s "hooks" under "hooks" is not a list')
         perms = data.get("permissions", {})
         if not isinstance(perms, dict) or any(not isinstance(perms.get(k, []), list) for k in ("allow", "deny")):
             problems.append('"permissions" is not an object of lists')
