@@ -428,6 +428,19 @@ def test_a_linked_claude_subfolder_never_takes_install_or_uninstall_out_of_the_r
     assert (project.root / ".claude/skills/runtask/SKILL.md").is_file()
 
 
+def test_uninstall_removes_only_rts_own_names_whatever_the_record_lists(project, tmp_path):
+    project.init_git()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's\n")
+    project.rt("install")
+    record = json.loads(project.read(".claude/rt-install.json"))
+    record["files"].append("../../victim.txt")   # a record committed with a project, or edited, naming a file elsewhere
+    project.write(".claude/rt-install.json", json.dumps(record))
+    proc = project.rt_proc("install", "--uninstall")
+    assert proc.returncode == 0 and "victim" not in proc.stdout, proc
+    assert victim.read_text() == "the user's\n" and not (project.root / ".claude").exists()
+
+
 def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(project):
     cases = {'{"env": {"X": "\\ud800"}}': "holds a lone surrogate escape",
              '{"n": 1e400}': "is not valid JSON (Out of range float",

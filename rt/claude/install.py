@@ -312,7 +312,9 @@ def _install(ctx, args, base: Path, shown: str, settings: dict, record: dict, mc
         remove_mcp(ctx, settings, record, mcp, done)
         remove_from_settings(settings, record)
         listed, ours = record.get("files"), shipped_files(intent=True)
-        for rel in sorted(listed or ours):  # without a record: a file of rt's name holding what rt ships
+        # rt's own names only: a record (committed with a project, or edited) naming `../../x` removes nothing
+        # elsewhere; without a record: a file of rt's name holding what rt ships
+        for rel in sorted(ours.keys() & listed if listed else ours):
             path = base / rel
             if path.is_file() and not path.is_symlink():
                 if _rts(rel, path, record) if listed else path.read_bytes() == ours.get(rel):
