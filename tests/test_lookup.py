@@ -592,3 +592,15 @@ def test_slice_ranges_take_ascii_digits_and_say_when_they_start_past_the_end(pro
     assert "give A:B" in project.last_err
     project.rt("slice", "one.py", "--lines", "2:", ret=2)
     assert project.last_err == "rt: error: --lines 2:: beyond the end, the file has 1 line\n"
+
+
+def test_slice_ranges_of_thousands_of_digits_are_past_the_end_not_an_internal_error(project):
+    project.write("one.py", "x = 1\n")
+    project.init_git()
+    many = "9" * 5000   # past Python's int-conversion limit (4300 digits)
+    whole = project.rt_proc("slice", "one.py", "--lines", f"1:{many}")
+    assert (whole.returncode, whole.stdout) == (0, "one.py:1-1 (the file ends at line 1)\n1| x = 1\n"), whole
+    past = project.rt_proc("slice", "one.py", "--lines", many)
+    assert past.returncode == 2 and past.stderr.endswith(": beyond the end, the file has 1 line\n"), past
+    padded = project.rt_proc("slice", "one.py", "--lines", "0" * 5000 + "1")
+    assert (padded.returncode, padded.stdout) == (0, "one.py:1-1\n1| x = 1\n"), padded
