@@ -408,6 +408,39 @@ def test_no_link_takes_a_project_install_out_of_the_repository(project, tmp_path
     assert (tmp_path / "shared.json").read_text() == '{"mcpServers": {}}'
 
 
+@pytest.mark.parametrize("folder", ["skills", "agents", "skills/runtask"])
+def test_a_linked_claude_subfolder_never_takes_install_or_uninstall_out_of_the_repository(project, tmp_path, folder):
+    project.init_git()
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (project.root / ".claude" / folder).parent.mkdir(parents=True)
+    (project.root / ".claude" / folder).symlink_to(shared)
+    for args in (["install"], ["install", "--uninstall"]):
+        proc = project.rt_proc(*args)
+        assert proc.returncode == 2 and proc.stdout == "", proc
+        assert proc.stderr == (f"rt: error: .claude/{folder} is a link out of the repository ({shared}); rt writes "
+                               f"nothing outside it for a project. Nothing was changed\n")
+        assert list(shared.iterdir()) == [] and not (project.root / ".claude/settings.json").exists()
+    (project.root / ".claude" / folder).unlink()
+    (project.root / "kept").mkdir()
+    (project.root / ".claude" / folder).symlink_to(project.root / "kept")   # a link within the repository is fine
+    project.rt("install")
+    assert (project.root / ".claude/skills/runtask/SKILL.md").is_file()
+
+
+def test_uninstall_removes_only_rts_own_names_whatever_the_record_lists(project, tmp_path):
+    project.init_git()
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the user's\n")
+    project.rt("install")
+    record = json.loads(project.read(".claude/rt-install.json"))
+    record["files"].append("../../victim.txt")   # a record committed with a project, or edited, naming a file elsewhere
+    project.write(".claude/rt-install.json", json.dumps(record))
+    proc = project.rt_proc("install", "--uninstall")
+    assert proc.returncode == 0 and "victim" not in proc.stdout, proc
+    assert victim.read_text() == "the user's\n" and not (project.root / ".claude").exists()
+
+
 def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(project):
     cases = {'{"env": {"X": "\\ud800"}}': "holds a lone surrogate escape",
              '{"n": 1e400}': "is not valid JSON (Out of range float",
@@ -419,6 +452,21 @@ def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(projec
         project.rt("install", "--mcp", ret=2)
         assert why in project.last_err and "Nothing was changed" in project.last_err, project.last_err
         assert tree(project.root) == before
+
+
+@pytest.mark.parametrize("value", ["null", "5", "true"])
+def test_a_matcher_groups_hooks_that_is_no_list_is_refused_by_install_and_reported_by_doctor(project, value):
+    project.init_git()
+    project.write(".claude/settings.json", f'{{"hooks": {{"PreToolUse": [{{"matcher": "Bash", "hooks": {value}}}]}}}}')
+    before = tree(project.root)
+    why = ('.claude/settings.json: a matcher group\'s "hooks" under "hooks" is not a list; fix it by hand, then run '
+           'rt install again. Nothing was changed')
+    for args in (["install"], ["install", "--uninstall"]):
+        proc = project.rt_proc(*args)
+        assert (proc.returncode, proc.stdout, proc.stderr) == (2, "", f"rt: error: {why}\n")
+    doctor = project.rt_proc("doctor")
+    assert doctor.returncode == 1 and f".claude: {why}" in doctor.stdout, doctor
+    assert tree(project.root) == before
 
 
 def test_an_install_that_cannot_write_says_where_in_one_line_and_records_what_it_did(project):

@@ -71,6 +71,22 @@ def test_a_tests_definitions_and_uses_come_after_the_products(project):
         "lib/server.go", "lib/handler_test.go", "lib/mux.go", "lib/a_test.go"]
 
 
+def test_refs_finds_names_another_language_reserves(project):
+    """`new` is a keyword in JavaScript, not in Rust or Go; `ref`, `get`, `match` are keywords in Rust, not in
+    JavaScript: a file's identifiers leave out only its own language's reserved words."""
+    project.write("lib.js", "export function ref(v) { return { value: v } }\nexport const get = (m, k) => m.get(k)\n")
+    project.write("app.js", 'import { ref, get } from "./lib.js"\nconst n = ref(0)\nget(n, "value")\n')
+    project.write("s.rs", "struct S;\nimpl S {\n    fn new() -> S { S }\n}\nfn f() -> S { S::new() }\n")
+    project.write("m.go", "package main\n\nfunc main() { p := new(int); _ = p }\n")
+    project.write("r.rs", "fn ref_kw(x: &i32) { let ref y = *x; }\n")
+    project.init_git()
+    assert project.rt_proc("refs", "ref").stdout == ("ref: used in 2 files, 1 import its definition\n"
+                                                     "lib.js (defines it): 1\napp.js (imports it): 1, 2\n")
+    assert project.rt_proc("refs", "get").stdout.startswith("get: used in 2 files, 1 import its definition\n")
+    assert project.rt_proc("refs", "new").stdout == ("new: used in 2 files, 0 import its definition\n"
+                                                     "s.rs (defines it): 3, 5\nm.go: 3\n")
+
+
 def test_refs_common_word_caps_at_20_files(project):
     for i in range(25):
         project.write(f"m{i:02}.py", "def run(data):\n    return data\n")
@@ -592,3 +608,15 @@ def test_slice_ranges_take_ascii_digits_and_say_when_they_start_past_the_end(pro
     assert "give A:B" in project.last_err
     project.rt("slice", "one.py", "--lines", "2:", ret=2)
     assert project.last_err == "rt: error: --lines 2:: beyond the end, the file has 1 line\n"
+
+
+def test_slice_ranges_of_thousands_of_digits_are_past_the_end_not_an_internal_error(project):
+    project.write("one.py", "x = 1\n")
+    project.init_git()
+    many = "9" * 5000   # past Python's int-conversion limit (4300 digits)
+    whole = project.rt_proc("slice", "one.py", "--lines", f"1:{many}")
+    assert (whole.returncode, whole.stdout) == (0, "one.py:1-1 (the file ends at line 1)\n1| x = 1\n"), whole
+    past = project.rt_proc("slice", "one.py", "--lines", many)
+    assert past.returncode == 2 and past.stderr.endswith(": beyond the end, the file has 1 line\n"), past
+    padded = project.rt_proc("slice", "one.py", "--lines", "0" * 5000 + "1")
+    assert (padded.returncode, padded.stdout) == (0, "one.py:1-1\n1| x = 1\n"), padded

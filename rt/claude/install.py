@@ -125,6 +125,9 @@ def load_settings(path: Path, shown: str) -> dict:
             problems.append('"hooks" is not an object')
         elif any(not isinstance(groups, list) for groups in data.get("hooks", {}).values()):
             problems.append('an event under "hooks" is not a list')
+        elif any(isinstance(g, dict) and not isinstance(g.get("hooks", []), list)
+                 for groups in data.get("hooks", {}).values() for g in groups):   # `"hooks": null` broke every reader
+            problems.append('a matcher group\'s "hooks" under "hooks" is not a list')
         perms = data.get("permissions", {})
         if not isinstance(perms, dict) or any(not isinstance(perms.get(k, []), list) for k in ("allow", "deny")):
             problems.append('"permissions" is not an object of lists')
@@ -309,7 +312,9 @@ def _install(ctx, args, base: Path, shown: str, settings: dict, record: dict, mc
         remove_mcp(ctx, settings, record, mcp, done)
         remove_from_settings(settings, record)
         listed, ours = record.get("files"), shipped_files(intent=True)
-        for rel in sorted(listed or ours):  # without a record: a file of rt's name holding what rt ships
+        # rt's own names only: a record (committed with a project, or edited) naming `../../x` removes nothing
+        # elsewhere; without a record: a file of rt's name holding what rt ships
+        for rel in sorted(ours.keys() & listed if listed else ours):
             path = base / rel
             if path.is_file() and not path.is_symlink():
                 if _rts(rel, path, record) if listed else path.read_bytes() == ours.get(rel):
@@ -405,6 +410,14 @@ def _refuse_links(ctx, args, base: Path, shown: str, mcp: bool) -> None:
     if not args.user and base.is_symlink():
         raise UsageError(f"{shown} is a link to {os.readlink(base)}; rt installs into the project's own {shown} folder "
                          f"(or `--user` into ~/.claude). Nothing was changed")
+    if not args.user:   # `.claude/agents` linked to a shared folder: rt's files would be written (and removed) there
+        for folder in sorted({Path(rel).parent for rel in shipped_files(intent=True)}):
+            for depth in range(1, len(folder.parts) + 1):
+                link = base.joinpath(*folder.parts[:depth])
+                real = link.resolve()
+                if link.is_symlink() and real != ctx.repo.root and ctx.repo.root not in real.parents:
+                    raise UsageError(f"{shown}/{'/'.join(folder.parts[:depth])} is a link out of the repository "
+                                     f"({real}); rt writes nothing outside it for a project. Nothing was changed")
     for path in files:
         name = f"{shown}/{path.name}" if path.parent == base else path.name
         if path.is_symlink() and not path.exists():

@@ -63,6 +63,32 @@ KEYWORDS = frozenset([
     "synchronized", "native", "transient", "volatile", "throws", "record", "sealed", "permits", "int", "long",
     "short", "byte", "char", "boolean", "float", "double"
 ])
+_PRIMITIVES = " int long short byte char boolean float double"
+RESERVED = {family: KEYWORDS & frozenset((words + _PRIMITIVES).split()) for family, words in {
+    "js": "if else for while do switch case default break continue return function class const let var new delete "
+          "typeof instanceof in try catch finally throw this super import export await yield extends implements "
+          "interface enum package public private protected static void null undefined true false",
+    "go": "break case chan const continue default defer else fallthrough for func go goto if import interface map "
+          "package range return select struct switch type var true false",
+    "rust": "as async await break const continue crate dyn else enum extern false fn for if impl in let loop match "
+            "mod move mut pub ref return self Self static struct super trait true type unsafe use where while",
+    "java": "abstract break case catch class const continue default do else enum extends final finally for goto if "
+            "implements import instanceof interface native new package private protected public return static super "
+            "switch synchronized this throw throws transient try void volatile while true false null var yield sealed "
+            "permits",
+    "kotlin": "as break class continue do else false for if in interface null package return super this throw true "
+              "try typeof var while public private protected abstract override final const enum import",
+    "swift": "as break case catch class continue default defer do else enum false for func if import in let private "
+             "public return self Self static struct super switch throw throws true try var where while",
+    "scala": "abstract case catch class do else extends false final finally for if import match new null override "
+             "package private protected return sealed super this throw true try type var while yield",
+    "dart": "abstract as await break case catch class const continue default do else enum export extends false final "
+            "finally for if implements import in interface new null return static super switch this throw true try "
+            "var void while yield",
+}.items()}
+"""The words of KEYWORDS each family reserves, left out of its files' identifiers. The others name functions and
+methods there, which `rt refs` must find: `new` in Rust, Go and Kotlin, `ref`, `get`, `map`, `match` and `type` in
+JavaScript."""
 _MODIFIERS = frozenset([
     "export", "default", "async", "static", "public", "private", "protected", "readonly", "abstract",
     "override", "get", "set", "declare", "pub", "unsafe", "extern", "final", "synchronized", "native", "const"
@@ -323,7 +349,7 @@ def _extract(family: str, path: str, body: str, offset: int, text: str) -> Parse
     defs = _Definitions(toks, lines, split_lines(text), family, path).run()
     values = list(map(itemgetter(1), toks))
     idents = set(compress(values, map("id".__eq__, map(itemgetter(0), toks))))
-    return Parsed(defs, _imports(toks, values, family), sorted(idents - KEYWORDS))
+    return Parsed(defs, _imports(toks, values, family), sorted(idents - RESERVED[family]))
 
 
 class _Definitions:

@@ -28,7 +28,7 @@ from rt.core import IndexDamaged, IndexReplaced, Result, StoreError, counted, de
 from rt.index.model import Definition
 from rt.store import json_bytes
 
-VERSION = 45
+VERSION = 46
 """Bump when an extractor or the stored layout changes: every file is parsed again."""
 
 DIR = "index"

@@ -235,9 +235,9 @@ def parse_range(spec: str, total: int) -> tuple[int, int, int]:
     ranges; the end is cut to the file's length."""
     m = re.fullmatch(r"\s*([0-9]*)\s*[:-]\s*([0-9]*)\s*", spec)   # ASCII digits: `\d` takes ١ and ٣ too
     if m:
-        a, b = int(m[1]) if m[1] else 1, int(m[2]) if m[2] else total
+        a, b = _number(m[1]) if m[1] else 1, _number(m[2]) if m[2] else total
     elif re.fullmatch(r"\s*[0-9]+\s*", spec):
-        a = b = int(spec)
+        a = b = _number(spec.strip())
     else:
         raise UsageError(f"--lines {spec!r}: give A:B, for example --lines 10:40")
     if a > total and a >= 1:
@@ -247,6 +247,13 @@ def parse_range(spec: str, total: int) -> tuple[int, int, int]:
     if a > total:
         raise UsageError(f"--lines {spec}: beyond the end, the file has {counted(total, 'line')}")
     return a, min(b, total), b
+
+
+def _number(digits: str) -> int:
+    """A line number as given; one of thousands of digits (past Python's int-conversion limit, a ValueError) is
+    past any file's end all the same."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) < 20 else 10 ** 19
 
 
 def cut(line: str) -> str:
