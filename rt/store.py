@@ -34,15 +34,19 @@ SHAPES: dict[str, dict[str, tuple]] = {
                   "steps": (list, dict, _MAY_LACK), "claims": (list, dict, _MAY_LACK), "paths": (list, str, _MAY_LACK),
                   "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK), "checks": (dict, _MAY_LACK),
                   "format": (dict, _MAY_LACK)},
+    "rt-install.json": {"files": (list, str, _MAY_LACK), "hashes": (dict, _MAY_LACK), "allow": (list, str, _MAY_LACK),
+                        "deny": (list, str, _MAY_LACK), "sandbox": (dict, _MAY_LACK), "mcp": (dict, _MAY_LACK),
+                        "intent": (bool, _MAY_LACK), "intent_on": (bool, _MAY_LACK),
+                        "created_settings": (bool, _MAY_LACK)},
 }
 """What rt's own records hold, so that one a hand or another program left as valid JSON of another shape is damage
-`rt repair` sets aside, not an internal error in every command: file name -> key -> its type, then any of: `_NULL`
+(`rt repair` sets aside those in `.rt/`; install refuses its record in `.claude/`), not an internal error in every command: file name -> key -> its type, then any of: `_NULL`
 (may be null), the type of each item of a list, `_MAY_LACK` (may be absent)."""
 _TASK_ID = r"[0-9]+-[a-z0-9][a-z0-9-]*"
 """A task's id (`state.new_task`), the name of its folder in `.rt/tasks/`: what `active` may name."""
 
 
-def _misshapen(rel: str, data: dict) -> str | None:
+def misshapen(rel: str, data: dict) -> str | None:
     """The key of `data` that is not as SHAPES says rt writes it, None when all are (or `rel` has none)."""
     name = rel.rpartition("/")[2]
     for key, (kind, *more) in SHAPES.get(name if name != "task.json" or rel.startswith("tasks/") else "", {}).items():
@@ -217,7 +221,7 @@ class Store:
                 raise StoreError(f".rt/{rel} was written by a newer rt (schema {version}, this rt reads {SCHEMA}); "
                                  f"upgrade rt, or run `rt repair` to set it aside")
             raise StoreError(f".rt/{rel} has schema {version!r}, this rt reads {SCHEMA}; run `rt repair` to set it aside")
-        key = _misshapen(rel, data)
+        key = misshapen(rel, data)
         if key is not None:
             raise StoreError(f".rt/{rel} is damaged (its {key!r} is not what rt writes there); run `rt repair` to set "
                              f"it aside and continue")

@@ -441,6 +441,21 @@ def test_uninstall_removes_only_rts_own_names_whatever_the_record_lists(project,
     assert victim.read_text() == "the user's\n" and not (project.root / ".claude").exists()
 
 
+@pytest.mark.parametrize("key, value", [("files", 5), ("files", [3]), ("hashes", []), ("deny", "x"), ("mcp", 1),
+                                        ("sandbox", [])])
+def test_a_record_of_another_shape_is_damage_said_in_one_line_not_an_internal_error(project, key, value):
+    project.init_git()
+    project.rt("install")
+    record = json.loads(project.read(".claude/rt-install.json"))
+    record[key] = value
+    project.write(".claude/rt-install.json", json.dumps(record))
+    before = tree(project.root)
+    for args in (("install",), ("install", "--uninstall")):
+        project.rt(*args, ret=2)
+        assert "rt-install.json is damaged" in project.last_err and project.last_err.count("\n") == 1, project.last_err
+        assert tree(project.root) == before
+
+
 def test_settings_rt_cannot_write_back_faithfully_are_refused_in_one_line(project):
     cases = {'{"env": {"X": "\\ud800"}}': "holds a lone surrogate escape",
              '{"n": 1e400}': "is not valid JSON (Out of range float",

@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 
 import rt
-from rt import sandbox
+from rt import sandbox, store
 from rt.core import ExitCode, Result, RtError, UsageError, run
 from rt.claude.hooks import HOOKS
 
@@ -500,12 +500,14 @@ def _same(a, b) -> bool:
 def _read_record(base: Path, shown: str) -> dict:
     try:
         data = json.loads((base / RECORD).read_text(encoding="utf-8"))
+        if not isinstance(data, dict) or store.misshapen(RECORD, data):
+            raise ValueError(RECORD)
     except FileNotFoundError:
         return {}
     except (OSError, ValueError):
         raise UsageError(f"{shown}/{RECORD} is damaged; remove it and run the command again "
                          f"(rt then treats only its own hook commands as installed)") from None
-    return data if isinstance(data, dict) else {}
+    return data
 
 
 def _write_record(ctx, base: Path, record: dict) -> None:
