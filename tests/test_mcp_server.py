@@ -121,7 +121,7 @@ def test_bad_input_each_answered_and_the_server_keeps_serving(project):
                                                                     "it takes name")
         assert s.error("check", files="app.py") == "rt: error: check: argument 'files' must be a list of strings"
         assert s.error("slice", file="app.py", lines=True) == "rt: error: slice: argument 'lines' must be a string"
-        assert s.error("verify", timeout=True) == "rt: error: verify: argument 'timeout' must be a integer"
+        assert s.error("verify", timeout=True) == "rt: error: verify: argument 'timeout' must be an integer"
         assert s.error("diff_logs", before="a", after="b", parser="gcc").startswith(
             "rt: error: diff_logs: argument 'parser' must be one of auto, cargo, eslint")
         assert s.error("slice", file="app.py") == "rt: error: slice: one of the arguments lines symbol is required"

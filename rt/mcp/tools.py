@@ -160,7 +160,7 @@ def _checked(tool: Tool, ps: tuple[Param, ...], arguments: dict) -> dict:
         want = _TYPES[item["type"]]
         if (schema["type"] == "array") != isinstance(value, list) or any(
                 not isinstance(v, want) or (want is int and isinstance(v, bool)) for v in values):
-            what = f"a list of {item['type']}s" if schema["type"] == "array" else f"a {item['type']}"
+            what = f"a list of {item['type']}s" if schema["type"] == "array" else f"a {item['type']}".replace("a i", "an i")
             raise UsageError(f"{tool.name}: argument {p.name!r} must be {what}")
         if "enum" in item and any(v not in item["enum"] for v in values):
             raise UsageError(f"{tool.name}: argument {p.name!r} must be one of {', '.join(item['enum'])}")
