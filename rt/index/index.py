@@ -576,6 +576,7 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
+    damage = None   # said once the index is built again: a build that fails says its error alone
     if meta and not rebuild and meta.get("version") == VERSION:
         if tree is not None and meta["fingerprint"] == _fingerprint(tree):
             if probe:
@@ -590,8 +591,7 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
             try:
                 idx = _refresh(ctx.repo, store, quick, now)
             except IndexDamaged as e:
-                _say_rebuilt(e)
-                idx, rebuild = None, True
+                damage, idx, rebuild = e, None, True
             if idx is not None:
                 return idx
     if probe:
@@ -616,11 +616,12 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
                 idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
                 old = Index(store, meta).with_counts() if idx is None else {}
             except IndexDamaged as e:   # every shard is written anew: one may be damaged under a current digest
-                _say_rebuilt(e)
-                idx, old, trusted = None, {}, None
+                damage, idx, old, trusted = e, None, {}, None
         if idx is None:
             idx = _build(ctx.repo, store, snap.files, old, fp, trusted, scanned)
         freshness.save(store, QUICK_REL, quick)
+    if damage is not None:
+        _say_rebuilt(damage)
     return idx
 
 
