@@ -312,7 +312,7 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
     if listed.pop() != "" or names.pop() != "" or "" in listed or any(e[:2] not in ("? ", "C ") for e in names):
         return None
     named = {e[2:] for e in names}
-    converts = _converts(repo)
+    converts = _converts(repo, _nested_attributes(staged, named_out, listed, named))
     index: dict[str, str] | None = {} if save_originals else None   # git's own copies, for _hash_listed
     old = cache.get("files", {})
     text_ids = cache.get("text", "")
@@ -374,22 +374,44 @@ _CONVERTS = re.compile(rb"(?i)\beol\s*=\s*crlf\b|\bcrlf\b|\bfilter\s*=|\bident\b
                        rb"\bautocrlf\s*=\s*true\b")
 
 
-def _converts(repo: Repo) -> bool:
+def _converts(repo: Repo, nested: list[str]) -> bool:
     """Whether git may write a tracked file with other bytes than its blob (`eol=crlf`, a clean/smudge filter,
-    `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the root `.gitattributes`, git's own
-    attributes file and the repository's and user's git config say: then a file git calls clean need not be its
-    blob, and every tracked file is looked at through the stat cache, as a named one is."""
-    gits = git_dir(repo)
-    for path in (os.path.join(repo.root, ".gitattributes"), os.path.join(gits, "info", "attributes"),
-                 os.path.join(gits, "config"), os.path.expanduser("~/.gitconfig"),
+    `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the tree's `.gitattributes` (the top one and
+    `nested`, below it), git's own and the user's attributes files and the repository's and the user's git config
+    say (a linked worktree's repository keeps its config and info/ in the main one's git folder): then a file git calls
+    clean need not be its blob, and every tracked file is looked at through the stat cache, as a named one is. A
+    `.gitattributes` that is a link counts for nothing, as for git: rt follows no link out of the tree."""
+    common = _common_dir(git_dir(repo))
+    tree = [os.path.join(repo.top, p) for p in (".gitattributes", *nested)]
+    for path in (*tree, os.path.join(common, "info", "attributes"), os.path.join(common, "config"),
+                 os.path.expanduser("~/.config/git/attributes"), os.path.expanduser("~/.gitconfig"),
                  os.path.expanduser("~/.config/git/config")):
         try:
+            if path in tree and not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
             with open(path, "rb") as f:
                 if _CONVERTS.search(f.read(1 << 20)):
                     return True
         except OSError:
             continue
     return False
+
+
+def _nested_attributes(staged: bytes, named_out: bytes, listed: list[str], named: set[str]) -> list[str]:
+    """The `.gitattributes` files below the tree's top, tracked (`staged`, `listed`) or not (`named_out`, `named`):
+    their rules hold for the files under them. One search of git's output finds most trees have none."""
+    if b"/.gitattributes\0" not in staged and b"/.gitattributes\0" not in named_out:
+        return []
+    return sorted({p for p in (*(e[_ENTRY:] for e in listed), *named) if p.endswith("/.gitattributes")})
+
+
+def _common_dir(gits: str) -> str:
+    """The git folder holding the repository's config and info/: a linked worktree's names it in its `commondir`."""
+    try:
+        with open(os.path.join(gits, "commondir"), encoding="utf-8", errors="replace") as f:
+            return os.path.normpath(os.path.join(gits, f.read().strip()))
+    except OSError:
+        return gits
 
 
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,

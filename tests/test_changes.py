@@ -327,3 +327,36 @@ def test_a_file_git_converts_is_compared_by_its_bytes_not_its_blob(project):
     assert "M run.bat  +1 -1" in project.rt("delta")
     project.git("checkout", "--", "run.bat")
     assert project.rt("delta").startswith("0 file(s) changed")
+
+
+@pytest.mark.parametrize("where", ["sub/.gitattributes", ".git/info/attributes", "linked worktree", "home"])
+def test_a_conversion_declared_anywhere_git_reads_attributes_is_seen(project, monkeypatch, tmp_path, where):
+    """`eol=crlf` for sub/run.bat, declared not in the top .gitattributes but in a nested one, in git's own
+    attributes file (in a linked worktree: the main repository's) or the user's: only the top one (and the
+    worktree's own git folder) was read, so the file's CRLF bytes were taken for its blob unread and an edit
+    putting the blob's bytes back was missed."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))   # for git too: no user config but the test's
+    project.write("a.txt", "hello\n")
+    project.write("sub/run.bat", "hello\n")
+    project.init_git()
+    main = project
+    if where == "linked worktree":
+        project.git("worktree", "add", "-q", str(project.root.parent / "wt"))
+        project = type(project)(project.root.parent / "wt")
+    project.rt("start", "before", "--no-baseline")   # the files' blob is known to rt as text from now on
+    rule = "*.bat text eol=crlf\n"
+    if where == "home":
+        main.write(str(tmp_path / "home" / ".config" / "git" / "attributes"), rule)
+    elif where == "sub/.gitattributes":
+        main.write(where, rule)
+        main.git("add", where)
+        main.git("commit", "-q", "-m", "attributes")
+    else:
+        main.write(".git/info/attributes", rule)
+    (project.root / "sub" / "run.bat").unlink()
+    project.git("checkout", "--", "sub/run.bat")   # as git writes it: hello\r\n, the blob hello\n
+    assert (project.root / "sub" / "run.bat").read_bytes() == b"hello\r\n"
+    project.rt("start", "t", "--no-baseline", "--force")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.write("sub/run.bat", "hello\n")   # the blob's bytes, not the start's
+    assert "M sub/run.bat  +1 -1" in project.rt("delta")
