@@ -140,7 +140,7 @@ def test_an_untracked_file_read_through_the_stat_cache_is_still_saved_before_the
     project.rt("start", "edit the notes", "--no-baseline")       # reads notes.txt from the stat cache
     project.write("notes.txt", "first\nSECOND\nthird\n")
     assert project.rt_json("delta")["changes"] == [
-        {"path": "notes.txt", "status": "modified", "added": 1, "removed": 1, "in_scope": None}]
+        {"path": "notes.txt", "status": "modified", "added": 1, "removed": 1, "in_scope": None, "note": None}]
     assert "-second\n+SECOND" in project.rt("review", "notes.txt")
 
 
@@ -360,3 +360,51 @@ def test_a_conversion_declared_anywhere_git_reads_attributes_is_seen(project, mo
     assert project.rt("delta").startswith("0 file(s) changed")
     project.write("sub/run.bat", "hello\n")   # the blob's bytes, not the start's
     assert "M sub/run.bat  +1 -1" in project.rt("delta")
+
+
+@pytest.mark.parametrize("in_git", [True, False])
+def test_a_mode_change_and_a_file_made_a_link_are_shown_as_such(project, in_git):
+    """`chmod +x` or `-x` changes no byte: delta and review said nothing. A file replaced by a link was only `M`,
+    counted by the lines of the name it points to. Each says what became of the file; mode bits put back are
+    no change."""
+    project.write("run.sh", "echo hi\n")
+    project.write("a.py", "one\n")
+    project.write("b.py", "b\nc\n")
+    project.write("img.bin", b"\x00\x01")
+    os.chmod(project.root / "run.sh", 0o755)
+    if in_git:
+        project.init_git()   # run.sh is 100755 in git's index
+    project.rt("start", "t", "--no-baseline")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    os.chmod(project.root / "run.sh", 0o644)
+    os.chmod(project.root / "a.py", 0o755)
+    os.chmod(project.root / "img.bin", 0o755)
+    (project.root / "b.py").unlink()
+    (project.root / "b.py").symlink_to("a.py")
+    assert project.rt("delta").splitlines()[1:] == [
+        "M a.py  +0 -0  now executable", "M b.py  +1 -2  now a link", "M img.bin  now executable",
+        "M run.sh  +0 -0  no longer executable"]
+    assert [c["note"] for c in project.rt_json("delta")["changes"]] == [
+        "now executable", "now a link", "now executable", "no longer executable"]
+    review = project.rt("review")
+    assert review.startswith("--- a/a.py\n+++ b/a.py\n(now executable)\n--- a/b.py\n+++ b/b.py\n(now a link)\n@@ -1,2 +1 @@\n")
+    assert "--- a/img.bin\n+++ b/img.bin\n(now executable)\n(binary, large, or original not saved: no text diff)\n" in review
+    assert review.endswith("--- a/run.sh\n+++ b/run.sh\n(no longer executable)\n")
+    os.chmod(project.root / "run.sh", 0o755)
+    os.chmod(project.root / "a.py", 0o644)
+    os.chmod(project.root / "img.bin", 0o644)
+    assert project.rt("delta").splitlines()[1:] == ["M b.py  +1 -2  now a link"]
+
+
+def test_a_mode_git_is_told_to_ignore_is_no_change(project):
+    """`core.fileMode false` (a file system without execute bits, where every file looks executable): git's index
+    keeps the mode it had, and so does the snapshot; a file rt reads itself is not taken for executable then."""
+    project.write("a.py", "one\n")
+    project.write("b.py", "b\n")
+    project.init_git()
+    project.git("config", "core.fileMode", "false")
+    project.rt("start", "t", "--no-baseline")
+    os.chmod(project.root / "a.py", 0o755)
+    os.chmod(project.root / "b.py", 0o755)
+    project.write("b.py", "b\nmore\n")
+    assert project.rt("delta").splitlines()[1:] == ["M b.py  +1 -0"]

@@ -24,7 +24,8 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, IndexReplaced, Result, StoreError, counted, decode, read_text, read_text_bytes
+from rt.core import (IndexDamaged, IndexReplaced, Result, StoreError, content_kind, counted, decode, read_text,
+                     read_text_bytes)
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -1028,7 +1029,7 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
     tagged = []   # (path, language, text) of the files whose definitions ctags gives
     scanned = _SCANNED
     for path, blob, kind in todo:
-        lang = langs.language(path)
+        lang, kind = langs.language(path), content_kind(kind)
         data = scanned.get(path) if kind == "text" else None
         text = decode(data) if data is not None else read_text(repo, path) if kind == "text" else None
         if text is None:
