@@ -44,7 +44,7 @@ fingerprint and file count, the stat data of git's index file, the stat data it 
 at itself, whether each text file among those has its original saved, `QUICK_LAYOUT`), then the files git
 named (`_NAMED`) byte for byte. One file, written whole, so the line and the listing always belong together."""
 QUICK_LAYOUT = 2
-"""2: fingerprints name executable files (`fingerprint`): a record of an older rt vouches for no tree."""
+"""2: fingerprints name executable files and submodules (`fingerprint`): a record of an older rt vouches for no tree."""
 
 _NAMED = ("ls-files", "-v", "-m", "-o", "--exclude-standard", "-z")
 """The tracked files whose stat data no longer matches git's index (`C path`; git compares the content of
@@ -333,10 +333,14 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
         path, blob, stage = e[_ENTRY:], e[9:49], e[50]
         if index is not None and stage == "0":
             index[path] = blob
+        if e[2:8] == "160000":   # a submodule: the commit it has checked out, git's index's unless git names it
+            head = blob if stage == "0" and path not in named else _submodule_head(repo, path)
+            if head is not None:
+                files[path] = (head, SUBMODULE)
+            continue
         if converts or not (tag == "H" and stage == "0" and e[2:5] == "100" and path not in named
                             and old.get(path, (0, 0, 0, 0))[3] in (0, blob)):
-            if e[2:8] != "160000":   # a submodule is no file here
-                named.add(path)
+            named.add(path)
             continue
         # git vouches for it, and it is no file whose bytes differ from its blob, nor its mode from the index's
         mark = EXECUTABLE if modes and e[2:8] == "100755" else ""
@@ -372,6 +376,21 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
             kinds[blob] = kind
     text = text_ids if seen_text == known_text else "".join(sorted(seen_text))
     return files, entries, read + more_read, text, kinds, named
+
+
+SUBMODULE = "submodule"
+"""The kind of a submodule (a gitlink in git's index): its blob id is the commit it has checked out. rt reads no
+file in it; a change in it that moves no commit is the submodule's own, as for git."""
+
+
+def _submodule_head(repo: Repo, path: str) -> str | None:
+    """The commit the submodule at `path` has checked out (asked of git only where git names the submodule as
+    changed); None where there is no repository checked out there, or the path leads out of the tree through a link."""
+    full = os.path.join(repo.top, path)
+    if os.path.realpath(full) != os.path.join(os.path.realpath(repo.top), path) or not os.path.isdir(full):
+        return None
+    out = _git_output(repo, ("--git-dir", os.path.join(path, ".git"), "rev-parse", "--verify", "-q", "HEAD"))
+    return out.decode("ascii", "replace").strip() or None if out else None
 
 
 _CONVERTS = re.compile(rb"(?i)\beol\s*=\s*crlf\b|\bcrlf\b|\bfilter\s*=|\bident\b|working-tree-encoding|"
@@ -568,8 +587,16 @@ countable (binary, large, original unknown); `in_scope` is None before a plan ex
 modified file besides its bytes (`kind_change`), else None."""
 
 
-def kind_change(old: str, new: str) -> str | None:
-    """What a modified file became, of what its bytes do not say: a link, a file again, executable or no longer."""
+def kind_change(old: tuple[str, str] | None, new: tuple[str, str] | None) -> str | None:
+    """What became of a changed file, of what its bytes do not say: a link, a file again, executable or no longer;
+    a submodule, or one at another commit (both short ids). `old`, `new`: its (blob id, kind) before and now, None
+    where there was or is none."""
+    if SUBMODULE in (old and old[1], new and new[1]):
+        both = old and new and old[1] == new[1]
+        return f"submodule at another commit: {old[0][:7]}..{new[0][:7]}" if both else "submodule"
+    if old is None or new is None:
+        return None
+    old, new = old[1], new[1]
     if (old == "link") != (new == "link"):
         return "now a link" if new == "link" else "no longer a link"
     if old.endswith(EXECUTABLE) != new.endswith(EXECUTABLE):
@@ -637,7 +664,7 @@ MATCHED = 4_000_000
 
 
 _BY_BLOB = frozenset({"text", "binary", "large"})
-"""The kinds a blob id decides: a fingerprint's line names any other (a link, an executable file's `+x`)."""
+"""The kinds a blob id decides: a fingerprint's line names any other (a link, an executable file's `+x`, a submodule)."""
 
 
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:

@@ -388,7 +388,7 @@ def test_a_mode_change_and_a_file_made_a_link_are_shown_as_such(project, in_git)
         "now executable", "now a link", "now executable", "no longer executable"]
     review = project.rt("review")
     assert review.startswith("--- a/a.py\n+++ b/a.py\n(now executable)\n--- a/b.py\n+++ b/b.py\n(now a link)\n@@ -1,2 +1 @@\n")
-    assert "--- a/img.bin\n+++ b/img.bin\n(now executable)\n(binary, large, or original not saved: no text diff)\n" in review
+    assert "--- a/img.bin\n+++ b/img.bin\n(now executable)\n--- a/run.sh" in review   # its lines not counted: the note alone
     assert review.endswith("--- a/run.sh\n+++ b/run.sh\n(no longer executable)\n")
     os.chmod(project.root / "run.sh", 0o755)
     os.chmod(project.root / "a.py", 0o644)
@@ -408,3 +408,38 @@ def test_a_mode_git_is_told_to_ignore_is_no_change(project):
     os.chmod(project.root / "b.py", 0o755)
     project.write("b.py", "b\nmore\n")
     assert project.rt("delta").splitlines()[1:] == ["M b.py  +1 -0"]
+
+
+def test_a_submodule_at_another_commit_is_a_change_and_may_be_planned(project, tmp_path):
+    """A submodule is a commit to git, and rt left it out of the snapshot: checking out another commit in it was
+    no change to delta. Its path is shown changed now, by the commit checked out (rt reads no file in it), and a
+    plan may name it; an edit inside it with its commit kept is the submodule's own business, as for git."""
+    inner = type(project)(tmp_path / "inner")
+    inner.root.mkdir()
+    inner.write("s.txt", "one\n")
+    inner.init_git()
+    first = inner.git("rev-parse", "--short=7", "HEAD").strip()
+    inner.write("s.txt", "two\n")
+    inner.git("commit", "-qam", "two")
+    second = inner.git("rev-parse", "--short=7", "HEAD").strip()
+    project.write("a.txt", "a\n")
+    project.init_git()
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner.root), "sub")
+    project.git("commit", "-qm", "sub")
+    project.rt("start", "t", "--no-baseline")
+    project.write("sub/s.txt", "edited in the submodule\n")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.git("-C", "sub", "checkout", "-q", "-f", "HEAD~1")
+    line = f"M sub  submodule at another commit: {second}..{first}"
+    assert project.rt("delta").splitlines()[1:] == [line]
+    assert project.rt("review") == f"--- a/sub\n+++ b/sub\n({line[7:]})\n"
+    project.rt("plan", "--edit", "a.txt")
+    assert f"{line}  OUTSIDE SCOPE" in project.rt("delta", ret=1)
+    project.rt("scope", "add", "sub")
+    assert project.rt("delta").splitlines()[1:] == [line]
+    project.rt("plan", "--edit", "sub", "a.txt")   # named in a plan as well
+    assert project.rt_json("status")["task"]["scope"]["edit"] == ["a.txt", "sub"]
+    project.git("-C", "sub", "checkout", "-q", "-f", "main")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.git("submodule", "deinit", "-q", "-f", "sub")   # no repository checked out there: as git, no change
+    assert project.rt("delta").startswith("0 file(s) changed")

@@ -904,7 +904,7 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry],
         else:
             todo.append((path, blob, kind))
     fresh = {e.path: e for e in parse_all(str(repo.root), todo, scanned=scanned)}
-    parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "unreadable"))
+    parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "submodule", "unreadable"))
     return {p: reused.get(p) or fresh[p] for p in sorted(files)}, parsed
 
 

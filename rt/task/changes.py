@@ -28,7 +28,7 @@ def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None =
         old = original_lines(ctx, task, path, before) if status != "added" else []
         new = text_lines(current_bytes(ctx.repo, path)) if status != "deleted" else []
         added, removed = count_lines(old, new)
-        note = kind_change(before[path][1], now[path][1]) if status == "modified" else None
+        note = kind_change(before.get(path), now.get(path))
         out.append(Change(path, status, added, removed, None if scope is None else path in scope, note))
     return out
 
@@ -105,8 +105,8 @@ def cmd_review(ctx, args) -> Result:
         a = "/dev/null" if c.status == "added" else shown(f"a/{c.path}")   # quoted as git quotes a name
         b = "/dev/null" if c.status == "deleted" else shown(f"b/{c.path}")   # with a line break, a tab ...
         head = f"--- {a}\n+++ {b}\n" + (f"({c.note})\n" if c.note else "")
-        if old is None or new is None:
-            chunks.append(f"{head}(binary, large, or original not saved: no text diff)\n")
+        if old is None or new is None:   # the note, as in delta, stands for the lines where none are counted
+            chunks.append(head if c.note else f"{head}(binary, large, or original not saved: no text diff)\n")
             continue
         import difflib   # here: the post-edit hook imports this module and diffs nothing
         diff = list(_terminated(difflib.unified_diff(old, new, a, b)))[2:]   # its own head is `head` but the note
