@@ -393,6 +393,23 @@ def _submodule_head(repo: Repo, path: str) -> str | None:
     return out.decode("ascii", "replace").strip() or None if out else None
 
 
+def upgraded(repo: Repo, files: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """A task snapshot an rt before `state.SNAPSHOT_LAYOUT` took, as that tree had (most likely) what it did not
+    record: a file executable now was then (a mode changed during such a task goes unseen, as it did), and the
+    submodules at the commits git's index has for them."""
+    modes, out = _modes_count(repo), dict(files)
+    for path, (blob, kind) in files.items():
+        if modes and kind in _BY_BLOB:
+            try:
+                out[path] = (blob, _kind(kind, os.lstat(os.path.join(repo.top, path)), modes))
+            except OSError:
+                pass
+    for entry in (_git_output(repo, ("ls-files", "-s", "-z")) or b"").split(b"\0") if repo.is_git else ():
+        if entry.startswith(b"160000 ") and entry[47:50] == b" 0\t":   # `160000 <commit> 0<TAB>path`
+            out.setdefault(os.fsdecode(entry[50:]), (entry[7:47].decode("ascii"), SUBMODULE))
+    return out
+
+
 _CONVERTS = re.compile(rb"(?i)\beol\s*=\s*crlf\b|\bcrlf\b|\bfilter\s*=|\bident\b|working-tree-encoding|"
                        rb"\bautocrlf\s*=\s*true\b")
 

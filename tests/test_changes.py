@@ -1,4 +1,5 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
+import json
 import os
 import subprocess
 import time
@@ -443,3 +444,35 @@ def test_a_submodule_at_another_commit_is_a_change_and_may_be_planned(project, t
     assert project.rt("delta").startswith("0 file(s) changed")
     project.git("submodule", "deinit", "-q", "-f", "sub")   # no repository checked out there: as git, no change
     assert project.rt("delta").startswith("0 file(s) changed")
+
+
+def test_a_task_an_older_rt_started_keeps_its_executables_and_submodules_unchanged(project, tmp_path):
+    """A snapshot an rt before execute bits and submodules took records neither: after the upgrade, every
+    executable file and every submodule of the tree showed as changed since `rt start`, outside the plan's scope.
+    Such a snapshot is read as the tree then had them, the way they are now (written back once)."""
+    inner = type(project)(tmp_path / "inner")
+    inner.root.mkdir()
+    inner.write("s.txt", "one\n")
+    inner.init_git()
+    project.write("run.sh", "echo hi\n")
+    project.write("a.py", "one\n")
+    project.write("tool", "#!/bin/sh\n")   # not tracked
+    os.chmod(project.root / "run.sh", 0o755)
+    os.chmod(project.root / "tool", 0o755)
+    project.init_git()
+    project.git("rm", "-q", "--cached", "tool")
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner.root), "sub")
+    project.git("commit", "-qm", "sub")
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "a.py")
+    task = json.loads(project.read(".rt/state.json"))["active"]
+    snap = project.root / ".rt" / "tasks" / task / "snapshot.json"
+    data = json.loads(snap.read_text())
+    old = {p: [b, k.removesuffix("+x")] for p, (b, k) in data["files"].items() if k != "submodule"}
+    snap.write_text(json.dumps({"files": old, "schema": 1}))   # as rt 754164e wrote it
+    assert project.rt("delta").startswith("0 file(s) changed")
+    assert json.loads(snap.read_text())["files"] == data["files"]
+    project.write("a.py", "two\n")
+    os.chmod(project.root / "tool", 0o644)
+    assert project.rt("delta", ret=1).splitlines()[1:] == [
+        "M a.py  +1 -1", "M tool  +0 -0  no longer executable  OUTSIDE SCOPE"]

@@ -305,7 +305,7 @@ def test_a_snapshot_of_the_tree_written_last_is_not_encoded_again(tree, monkeypa
     raw = path.read_bytes()
     path.unlink()
     state.save_snapshot(ctx.store, task, dict(files), fingerprint(files))
-    assert path.read_bytes() == raw == real({"files": files}) and len(encoded) == 1
+    assert path.read_bytes() == raw == real({"files": files, "layout": state.SNAPSHOT_LAYOUT}) and len(encoded) == 1
     assert state.load_snapshot(ctx.store, task) == files and state.snapshot_fingerprint(ctx.store, task) == fingerprint(files)
     other = {**files, "z.py": ("1" * 40, "text")}
     state.save_snapshot(ctx.store, task, other, snapshot.fingerprint(other))
