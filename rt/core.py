@@ -560,6 +560,16 @@ def classify(data: bytes, size: int) -> str:
     return "text"
 
 
+EXECUTABLE = "+x"
+"""Ends the kind a scan records of a regular file its owner may run (git's mode 100755: `text+x` ...): a `chmod +x`
+changes the file as git sees it, though not one of its bytes. What the file holds is its `content_kind`."""
+
+
+def content_kind(kind: str) -> str:
+    """`text`, `binary`, `large` or `link`: what a scan's kind of a file says of its content, its execute bit aside."""
+    return kind.removesuffix(EXECUTABLE)
+
+
 def decode(data: bytes) -> str:
     """Text of a file whatever its encoding: UTF-8, else Latin-1 so every byte survives as a character."""
     try:

@@ -12,8 +12,8 @@ import stat
 import time
 from collections import namedtuple
 
-from rt.core import (MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, decode, folders_up, git, git_dir, git_index,
-                     git_paths, list_files, untracked_folders)
+from rt.core import (EXECUTABLE, MAX_TEXT_BYTES, GitProcess, Repo, StoreError, classify, content_kind, decode, folders_up,
+                     git, git_dir, git_index, git_paths, list_files, untracked_folders)
 from rt.store import Store
 
 STATCACHE = "statcache.json"
@@ -43,7 +43,8 @@ LAST_SCAN = "lastscan"
 fingerprint and file count, the stat data of git's index file, the stat data it saw of each file it looked
 at itself, whether each text file among those has its original saved, `QUICK_LAYOUT`), then the files git
 named (`_NAMED`) byte for byte. One file, written whole, so the line and the listing always belong together."""
-QUICK_LAYOUT = 1
+QUICK_LAYOUT = 2
+"""2: fingerprints name executable files and submodules (`fingerprint`): a record of an older rt vouches for no tree."""
 
 _NAMED = ("ls-files", "-v", "-m", "-o", "--exclude-standard", "-z")
 """The tracked files whose stat data no longer matches git's index (`C path`; git compares the content of
@@ -110,7 +111,8 @@ class Scan:
         staged = None if self.named is None else _git_output(repo, _STAGED)
         new = None if staged is None else _git_scan(repo, store, staged, self.named, cache, self.save_originals, self.texts)
         if new is None:
-            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None, self.texts)
+            listed = _hash_listed(repo, store, list_files(repo), cache.get("files", {}), self.save_originals, None, self.texts,
+                                  _modes_count(repo))
             new = (*listed, cache.get("text", ""), cache.get("kinds", {}), None)
         files, entries, self.read, text, kinds, looked = new
         if (entries, text, kinds) != (cache.get("files"), cache.get("text"), cache.get("kinds")):
@@ -312,7 +314,8 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
     if listed.pop() != "" or names.pop() != "" or "" in listed or any(e[:2] not in ("? ", "C ") for e in names):
         return None
     named = {e[2:] for e in names}
-    converts = _converts(repo)
+    converts = _converts(repo, _nested_attributes(staged, named_out, listed, named))
+    modes = _modes_count(repo)
     index: dict[str, str] | None = {} if save_originals else None   # git's own copies, for _hash_listed
     old = cache.get("files", {})
     text_ids = cache.get("text", "")
@@ -330,14 +333,19 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
         path, blob, stage = e[_ENTRY:], e[9:49], e[50]
         if index is not None and stage == "0":
             index[path] = blob
+        if e[2:8] == "160000":   # a submodule: the commit it has checked out, git's index's unless git names it
+            head = blob if stage == "0" and path not in named else _submodule_head(repo, path)
+            if head is not None:
+                files[path] = (head, SUBMODULE)
+            continue
         if converts or not (tag == "H" and stage == "0" and e[2:5] == "100" and path not in named
                             and old.get(path, (0, 0, 0, 0))[3] in (0, blob)):
-            if e[2:8] != "160000":   # a submodule is no file here
-                named.add(path)
+            named.add(path)
             continue
-        # git vouches for it, and it is no file whose bytes differ from its blob
+        # git vouches for it, and it is no file whose bytes differ from its blob, nor its mode from the index's
+        mark = EXECUTABLE if modes and e[2:8] == "100755" else ""
         if blob in known_text:
-            files[path] = (blob, "text")
+            files[path] = (blob, "text" + mark)
             seen_text.add(blob)
             continue
         kind = known.get(blob)
@@ -353,15 +361,15 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
             kind = got[1]
             if texts is not None and kind == "text":
                 texts[path] = got[2]
-        files[path] = (blob, kind)
+        files[path] = (blob, kind + mark)
         if kind == "text":
             seen_text.add(blob)
         else:
             kinds[blob] = kind
     named = sorted(p for p in named if not p.startswith(".rt/"))
-    more, entries, more_read = _hash_listed(repo, store, named, old, save_originals, index, texts)
+    more, entries, more_read = _hash_listed(repo, store, named, old, save_originals, index, texts, modes)
     files.update(more)
-    for blob, kind in more.values():   # known from now on: the file may be committed next
+    for blob, kind in ((b, content_kind(k)) for b, k in more.values()):   # known from now on: it may be committed next
         if kind == "text":
             seen_text.add(blob)
         elif kind != "link":
@@ -370,20 +378,57 @@ def _git_scan(repo: Repo, store: Store, staged: bytes, named_out: bytes, cache: 
     return files, entries, read + more_read, text, kinds, named
 
 
+SUBMODULE = "submodule"
+"""The kind of a submodule (a gitlink in git's index): its blob id is the commit it has checked out. rt reads no
+file in it; a change in it that moves no commit is the submodule's own, as for git."""
+
+
+def _submodule_head(repo: Repo, path: str) -> str | None:
+    """The commit the submodule at `path` has checked out (asked of git only where git names the submodule as
+    changed); None where there is no repository checked out there, or the path leads out of the tree through a link."""
+    full = os.path.join(repo.top, path)
+    if os.path.realpath(full) != os.path.join(os.path.realpath(repo.top), path) or not os.path.isdir(full):
+        return None
+    out = _git_output(repo, ("--git-dir", os.path.join(path, ".git"), "rev-parse", "--verify", "-q", "HEAD"))
+    return out.decode("ascii", "replace").strip() or None if out else None
+
+
+def upgraded(repo: Repo, files: dict[str, tuple[str, str]]) -> dict[str, tuple[str, str]]:
+    """A task snapshot an rt before `state.SNAPSHOT_LAYOUT` took, as that tree had (most likely) what it did not
+    record: a file executable now was then (a mode changed during such a task goes unseen, as it did), and the
+    submodules at the commits git's index has for them."""
+    modes, out = _modes_count(repo), dict(files)
+    for path, (blob, kind) in files.items():
+        if modes and kind in _BY_BLOB:
+            try:
+                out[path] = (blob, _kind(kind, os.lstat(os.path.join(repo.top, path)), modes))
+            except OSError:
+                pass
+    for entry in (_git_output(repo, ("ls-files", "-s", "-z")) or b"").split(b"\0") if repo.is_git else ():
+        if entry.startswith(b"160000 ") and entry[47:50] == b" 0\t":   # `160000 <commit> 0<TAB>path`
+            out.setdefault(os.fsdecode(entry[50:]), (entry[7:47].decode("ascii"), SUBMODULE))
+    return out
+
+
 _CONVERTS = re.compile(rb"(?i)\beol\s*=\s*crlf\b|\bcrlf\b|\bfilter\s*=|\bident\b|working-tree-encoding|"
                        rb"\bautocrlf\s*=\s*true\b")
 
 
-def _converts(repo: Repo) -> bool:
+def _converts(repo: Repo, nested: list[str]) -> bool:
     """Whether git may write a tracked file with other bytes than its blob (`eol=crlf`, a clean/smudge filter,
-    `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the root `.gitattributes`, git's own
-    attributes file and the repository's and user's git config say: then a file git calls clean need not be its
-    blob, and every tracked file is looked at through the stat cache, as a named one is."""
-    gits = git_dir(repo)
-    for path in (os.path.join(repo.root, ".gitattributes"), os.path.join(gits, "info", "attributes"),
-                 os.path.join(gits, "config"), os.path.expanduser("~/.gitconfig"),
+    `ident`, another encoding, `core.autocrlf` or `core.eol=crlf`), as the tree's `.gitattributes` (the top one and
+    `nested`, below it), git's own and the user's attributes files and the repository's and the user's git config
+    say (a linked worktree's repository keeps its config and info/ in the main one's git folder): then a file git calls
+    clean need not be its blob, and every tracked file is looked at through the stat cache, as a named one is. A
+    `.gitattributes` that is a link counts for nothing, as for git: rt follows no link out of the tree."""
+    common = _common_dir(git_dir(repo))
+    tree = [os.path.join(repo.top, p) for p in (".gitattributes", *nested)]
+    for path in (*tree, os.path.join(common, "info", "attributes"), os.path.join(common, "config"),
+                 os.path.expanduser("~/.config/git/attributes"), os.path.expanduser("~/.gitconfig"),
                  os.path.expanduser("~/.config/git/config")):
         try:
+            if path in tree and not stat.S_ISREG(os.lstat(path).st_mode):
+                continue
             with open(path, "rb") as f:
                 if _CONVERTS.search(f.read(1 << 20)):
                     return True
@@ -392,11 +437,30 @@ def _converts(repo: Repo) -> bool:
     return False
 
 
+def _nested_attributes(staged: bytes, named_out: bytes, listed: list[str], named: set[str]) -> list[str]:
+    """The `.gitattributes` files below the tree's top, tracked (`staged`, `listed`) or not (`named_out`, `named`):
+    their rules hold for the files under them. One search of git's output finds most trees have none."""
+    if b"/.gitattributes\0" not in staged and b"/.gitattributes\0" not in named_out:
+        return []
+    return sorted({p for p in (*(e[_ENTRY:] for e in listed), *named) if p.endswith("/.gitattributes")})
+
+
+def _common_dir(gits: str) -> str:
+    """The git folder holding the repository's config and info/: a linked worktree's names it in its `commondir`."""
+    try:
+        with open(os.path.join(gits, "commondir"), encoding="utf-8", errors="replace") as f:
+            return os.path.normpath(os.path.join(gits, f.read().strip()))
+    except OSError:
+        return gits
+
+
 def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_originals: bool,
-                 index: dict[str, str] | None, texts: dict[str, bytes] | None = None) -> tuple[dict, dict, int]:
+                 index: dict[str, str] | None, texts: dict[str, bytes] | None = None,
+                 modes: bool = True) -> tuple[dict, dict, int]:
     """Hash the listed files, re-reading only files whose size, mtime or inode changed since `cache`
-    (the stat cache's entries) saw them. `index` is git's index (path -> blob id), read here when None
-    and some file may need saving. (files, the stat cache's entries now, files read)."""
+    (the stat cache's entries, which hold a file's content kind) saw them. `index` is git's index (path -> blob id),
+    read here when None and some file may need saving; `modes`: whether execute bits count (`_modes_count`).
+    (files, the stat cache's entries now, files read)."""
     files: dict[str, tuple[str, str]] = {}
     new_cache: dict[str, list] = {}
     read = 0
@@ -422,7 +486,7 @@ def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_o
             read += kind != "link"
             if texts is not None and kind == "text":
                 texts[rel] = data
-        files[rel] = (digest, kind)
+        files[rel] = (digest, _kind(kind, st, modes))
         if save_originals and not saved and kind == "text":
             if index is None:
                 index = _git_index(repo)
@@ -430,6 +494,27 @@ def _hash_listed(repo: Repo, store: Store, paths: list[str], cache: dict, save_o
         # a file modified just now could change again within one timestamp tick: don't trust its stat next time
         new_cache[rel] = (key if key[1] < racy_after else [-1, -1, -1]) + [digest, kind, saved]
     return files, new_cache, read
+
+
+def _kind(kind: str, st: os.stat_result, modes: bool) -> str:
+    """A file's kind as a scan records it: its content's, marked `EXECUTABLE` where `modes` count and its owner may
+    run it (a link's own bits say nothing)."""
+    return kind + EXECUTABLE if modes and stat.S_ISREG(st.st_mode) and st.st_mode & stat.S_IXUSR else kind
+
+
+_NO_MODES = re.compile(rb"(?i)\bfilemode\s*=\s*(?:false|no|off|0)\b")
+
+
+def _modes_count(repo: Repo) -> bool:
+    """Whether a file's execute bit is part of it, as for git: not where the repository's config sets `core.fileMode`
+    false (git keeps the mode its index has: a file system without such bits, where every file looks executable)."""
+    if not repo.is_git:
+        return True
+    try:
+        with open(os.path.join(_common_dir(git_dir(repo)), "config"), "rb") as f:
+            return not _NO_MODES.search(f.read(1 << 20))
+    except OSError:
+        return True
 
 
 def _key(st: os.stat_result) -> list[int]:
@@ -457,10 +542,11 @@ def hash_path(repo: Repo, rel: str) -> tuple[str, str] | None:
     """(blob id, kind) of one file now, as `scan` records it; None when it is gone or not a file."""
     path = os.path.join(repo.root, rel)
     try:
-        got = _read(path, os.lstat(path))
+        st = os.lstat(path)
+        got = _read(path, st)
     except OSError:
         return None
-    return None if got is None else got[:2]
+    return None if got is None else (got[0], _kind(got[1], st, _modes_count(repo)))
 
 
 def _save(store: Store, path: str, digest: str, data: bytes | None) -> bool:
@@ -512,9 +598,27 @@ def original(repo: Repo, store: Store, digest: str) -> bytes | None:
 
 # ---------------------------------------------------------------- delta
 
-Change = namedtuple("Change", "path status added removed in_scope")
+Change = namedtuple("Change", "path status added removed in_scope note", defaults=(None,))
 """One changed file: `status` is modified, added or deleted; `added`/`removed` count lines, None when not
-countable (binary, large, original unknown); `in_scope` is None before a plan exists."""
+countable (binary, large, original unknown); `in_scope` is None before a plan exists; `note` what became of a
+modified file besides its bytes (`kind_change`), else None."""
+
+
+def kind_change(old: tuple[str, str] | None, new: tuple[str, str] | None) -> str | None:
+    """What became of a changed file, of what its bytes do not say: a link, a file again, executable or no longer;
+    a submodule, or one at another commit (both short ids). `old`, `new`: its (blob id, kind) before and now, None
+    where there was or is none."""
+    if SUBMODULE in (old and old[1], new and new[1]):
+        both = old and new and old[1] == new[1]
+        return f"submodule at another commit: {old[0][:7]}..{new[0][:7]}" if both else "submodule"
+    if old is None or new is None:
+        return None
+    old, new = old[1], new[1]
+    if (old == "link") != (new == "link"):
+        return "now a link" if new == "link" else "no longer a link"
+    if old.endswith(EXECUTABLE) != new.endswith(EXECUTABLE):
+        return "now executable" if new.endswith(EXECUTABLE) else "no longer executable"
+    return None
 
 
 def changes(before: dict[str, tuple[str, str]], after: dict[str, tuple[str, str]]) -> list[tuple[str, str]]:
@@ -576,12 +680,17 @@ MATCHED = 4_000_000
 """The most line pairs (old lines x new lines, once the shared ends are set aside) `count_lines` gives the matcher."""
 
 
+_BY_BLOB = frozenset({"text", "binary", "large"})
+"""The kinds a blob id decides: a fingerprint's line names any other (a link, an executable file's `+x`, a submodule)."""
+
+
 def fingerprint(files: dict[str, tuple[str, str]]) -> str:
-    """One id for a whole tree's content: equal exactly when no file differs, in its bytes or in being a
-    symlink (the one kind a blob id does not decide)."""
+    """One id for a whole tree's content: equal exactly when no file differs, in its bytes, in being a symlink
+    or in its execute bit (what a blob id does not decide)."""
     h = _sha1()
     for path in sorted(files):
         blob, kind = files[path]
-        line = f"{path}\x00{blob}\x00link\n" if kind == "link" else f"{path}\x00{blob}\n"
+        line = f"{path}\x00{blob}\n" if kind in _BY_BLOB else f"{path}\x00{blob}\x00{kind}\n"
         h.update(line.encode("utf-8", "surrogateescape"))
     return h.hexdigest()
+

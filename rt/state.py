@@ -102,7 +102,7 @@ def save_snapshot(store: Store, task: dict, files: dict[str, tuple[str, str]], f
     if _written is not None and _written[:2] == (fp, len(files)):
         raw = _written[2]
     else:
-        raw = json_bytes({"files": files})
+        raw = json_bytes({"files": files, "layout": SNAPSHOT_LAYOUT})
         _written = (fp, len(files), raw)
     store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
     _save_snapshot_id(store, task, fp, len(files), len(raw))
@@ -142,11 +142,22 @@ def snapshot_fingerprint(store: Store, task: dict) -> str | None:
     return data["fingerprint"] if data and data["size"] == size else None
 
 
+SNAPSHOT_LAYOUT = 2
+"""2: kinds mark executable files and submodules are entries (`rt.snapshot.upgraded` reads a snapshot without it)."""
+
+
 def load_snapshot(store: Store, task: dict) -> dict[str, tuple[str, str]]:
     data = store.read_json(snapshot_file(task["id"]),
                           missing=f"task {task['id']} has no snapshot; run `rt repair`, then `rt start` again")
     files = data["files"]
-    return dict(zip(files, map(tuple, files.values())))
+    files = dict(zip(files, map(tuple, files.values())))
+    if data.get("layout") != SNAPSHOT_LAYOUT:   # an older rt's, once: without it every executable file showed changed
+        from rt import snapshot   # here: only such a snapshot pays for it
+        files = snapshot.upgraded(store.repo, files)
+        raw = json_bytes({"files": files, "layout": SNAPSHOT_LAYOUT})
+        store.write_bytes(store.path("tasks", task["id"], SNAPSHOT), raw)
+        _save_snapshot_id(store, task, snapshot.fingerprint(files), len(files), len(raw))
+    return files
 
 
 EFFECTS = "effects.json"

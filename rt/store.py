@@ -29,7 +29,7 @@ SHAPES: dict[str, dict[str, tuple]] = {
     "sessions.json": {"sessions": (dict,), "handoffs": (dict, _MAY_LACK)},
     "intent.json": {"on": (bool,), "turns": (dict,), "grants": (list, dict)},
     "statcache.json": {"files": (dict,), "text": (str, _MAY_LACK), "kinds": (dict, _MAY_LACK), "layout": (int, _MAY_LACK)},
-    "snapshot.json": {"files": (dict,)},
+    "snapshot.json": {"files": (dict,), "layout": (int, _MAY_LACK)},
     "task.json": {"id": (str,), "text": (str,), "state": (str,), "history": (list, dict),
                   "steps": (list, dict, _MAY_LACK), "claims": (list, dict, _MAY_LACK), "paths": (list, str, _MAY_LACK),
                   "scope": (dict, _NULL, _MAY_LACK), "originals": (dict, _MAY_LACK), "checks": (dict, _MAY_LACK),

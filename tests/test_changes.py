@@ -1,4 +1,5 @@
 """delta and review measure against the task's snapshot, not git HEAD, and need no commit."""
+import json
 import os
 import subprocess
 import time
@@ -140,7 +141,7 @@ def test_an_untracked_file_read_through_the_stat_cache_is_still_saved_before_the
     project.rt("start", "edit the notes", "--no-baseline")       # reads notes.txt from the stat cache
     project.write("notes.txt", "first\nSECOND\nthird\n")
     assert project.rt_json("delta")["changes"] == [
-        {"path": "notes.txt", "status": "modified", "added": 1, "removed": 1, "in_scope": None}]
+        {"path": "notes.txt", "status": "modified", "added": 1, "removed": 1, "in_scope": None, "note": None}]
     assert "-second\n+SECOND" in project.rt("review", "notes.txt")
 
 
@@ -327,3 +328,151 @@ def test_a_file_git_converts_is_compared_by_its_bytes_not_its_blob(project):
     assert "M run.bat  +1 -1" in project.rt("delta")
     project.git("checkout", "--", "run.bat")
     assert project.rt("delta").startswith("0 file(s) changed")
+
+
+@pytest.mark.parametrize("where", ["sub/.gitattributes", ".git/info/attributes", "linked worktree", "home"])
+def test_a_conversion_declared_anywhere_git_reads_attributes_is_seen(project, monkeypatch, tmp_path, where):
+    """`eol=crlf` for sub/run.bat, declared not in the top .gitattributes but in a nested one, in git's own
+    attributes file (in a linked worktree: the main repository's) or the user's: only the top one (and the
+    worktree's own git folder) was read, so the file's CRLF bytes were taken for its blob unread and an edit
+    putting the blob's bytes back was missed."""
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))   # for git too: no user config but the test's
+    project.write("a.txt", "hello\n")
+    project.write("sub/run.bat", "hello\n")
+    project.init_git()
+    main = project
+    if where == "linked worktree":
+        project.git("worktree", "add", "-q", str(project.root.parent / "wt"))
+        project = type(project)(project.root.parent / "wt")
+    project.rt("start", "before", "--no-baseline")   # the files' blob is known to rt as text from now on
+    rule = "*.bat text eol=crlf\n"
+    if where == "home":
+        main.write(str(tmp_path / "home" / ".config" / "git" / "attributes"), rule)
+    elif where == "sub/.gitattributes":
+        main.write(where, rule)
+        main.git("add", where)
+        main.git("commit", "-q", "-m", "attributes")
+    else:
+        main.write(".git/info/attributes", rule)
+    (project.root / "sub" / "run.bat").unlink()
+    project.git("checkout", "--", "sub/run.bat")   # as git writes it: hello\r\n, the blob hello\n
+    assert (project.root / "sub" / "run.bat").read_bytes() == b"hello\r\n"
+    project.rt("start", "t", "--no-baseline", "--force")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.write("sub/run.bat", "hello\n")   # the blob's bytes, not the start's
+    assert "M sub/run.bat  +1 -1" in project.rt("delta")
+
+
+@pytest.mark.parametrize("in_git", [True, False])
+def test_a_mode_change_and_a_file_made_a_link_are_shown_as_such(project, in_git):
+    """`chmod +x` or `-x` changes no byte: delta and review said nothing. A file replaced by a link was only `M`,
+    counted by the lines of the name it points to. Each says what became of the file; mode bits put back are
+    no change."""
+    project.write("run.sh", "echo hi\n")
+    project.write("a.py", "one\n")
+    project.write("b.py", "b\nc\n")
+    project.write("img.bin", b"\x00\x01")
+    os.chmod(project.root / "run.sh", 0o755)
+    if in_git:
+        project.init_git()   # run.sh is 100755 in git's index
+    project.rt("start", "t", "--no-baseline")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    os.chmod(project.root / "run.sh", 0o644)
+    os.chmod(project.root / "a.py", 0o755)
+    os.chmod(project.root / "img.bin", 0o755)
+    (project.root / "b.py").unlink()
+    (project.root / "b.py").symlink_to("a.py")
+    assert project.rt("delta").splitlines()[1:] == [
+        "M a.py  +0 -0  now executable", "M b.py  +1 -2  now a link", "M img.bin  now executable",
+        "M run.sh  +0 -0  no longer executable"]
+    assert [c["note"] for c in project.rt_json("delta")["changes"]] == [
+        "now executable", "now a link", "now executable", "no longer executable"]
+    review = project.rt("review")
+    assert review.startswith("--- a/a.py\n+++ b/a.py\n(now executable)\n--- a/b.py\n+++ b/b.py\n(now a link)\n@@ -1,2 +1 @@\n")
+    assert "--- a/img.bin\n+++ b/img.bin\n(now executable)\n--- a/run.sh" in review   # its lines not counted: the note alone
+    assert review.endswith("--- a/run.sh\n+++ b/run.sh\n(no longer executable)\n")
+    os.chmod(project.root / "run.sh", 0o755)
+    os.chmod(project.root / "a.py", 0o644)
+    os.chmod(project.root / "img.bin", 0o644)
+    assert project.rt("delta").splitlines()[1:] == ["M b.py  +1 -2  now a link"]
+
+
+def test_a_mode_git_is_told_to_ignore_is_no_change(project):
+    """`core.fileMode false` (a file system without execute bits, where every file looks executable): git's index
+    keeps the mode it had, and so does the snapshot; a file rt reads itself is not taken for executable then."""
+    project.write("a.py", "one\n")
+    project.write("b.py", "b\n")
+    project.init_git()
+    project.git("config", "core.fileMode", "false")
+    project.rt("start", "t", "--no-baseline")
+    os.chmod(project.root / "a.py", 0o755)
+    os.chmod(project.root / "b.py", 0o755)
+    project.write("b.py", "b\nmore\n")
+    assert project.rt("delta").splitlines()[1:] == ["M b.py  +1 -0"]
+
+
+def test_a_submodule_at_another_commit_is_a_change_and_may_be_planned(project, tmp_path):
+    """A submodule is a commit to git, and rt left it out of the snapshot: checking out another commit in it was
+    no change to delta. Its path is shown changed now, by the commit checked out (rt reads no file in it), and a
+    plan may name it; an edit inside it with its commit kept is the submodule's own business, as for git."""
+    inner = type(project)(tmp_path / "inner")
+    inner.root.mkdir()
+    inner.write("s.txt", "one\n")
+    inner.init_git()
+    first = inner.git("rev-parse", "--short=7", "HEAD").strip()
+    inner.write("s.txt", "two\n")
+    inner.git("commit", "-qam", "two")
+    second = inner.git("rev-parse", "--short=7", "HEAD").strip()
+    project.write("a.txt", "a\n")
+    project.init_git()
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner.root), "sub")
+    project.git("commit", "-qm", "sub")
+    project.rt("start", "t", "--no-baseline")
+    project.write("sub/s.txt", "edited in the submodule\n")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.git("-C", "sub", "checkout", "-q", "-f", "HEAD~1")
+    line = f"M sub  submodule at another commit: {second}..{first}"
+    assert project.rt("delta").splitlines()[1:] == [line]
+    assert project.rt("review") == f"--- a/sub\n+++ b/sub\n({line[7:]})\n"
+    project.rt("plan", "--edit", "a.txt")
+    assert f"{line}  OUTSIDE SCOPE" in project.rt("delta", ret=1)
+    project.rt("scope", "add", "sub")
+    assert project.rt("delta").splitlines()[1:] == [line]
+    project.rt("plan", "--edit", "sub", "a.txt")   # named in a plan as well
+    assert project.rt_json("status")["task"]["scope"]["edit"] == ["a.txt", "sub"]
+    project.git("-C", "sub", "checkout", "-q", "-f", "main")
+    assert project.rt("delta").startswith("0 file(s) changed")
+    project.git("submodule", "deinit", "-q", "-f", "sub")   # no repository checked out there: as git, no change
+    assert project.rt("delta").startswith("0 file(s) changed")
+
+
+def test_a_task_an_older_rt_started_keeps_its_executables_and_submodules_unchanged(project, tmp_path):
+    """A snapshot an rt before execute bits and submodules took records neither: after the upgrade, every
+    executable file and every submodule of the tree showed as changed since `rt start`, outside the plan's scope.
+    Such a snapshot is read as the tree then had them, the way they are now (written back once)."""
+    inner = type(project)(tmp_path / "inner")
+    inner.root.mkdir()
+    inner.write("s.txt", "one\n")
+    inner.init_git()
+    project.write("run.sh", "echo hi\n")
+    project.write("a.py", "one\n")
+    project.write("tool", "#!/bin/sh\n")   # not tracked
+    os.chmod(project.root / "run.sh", 0o755)
+    os.chmod(project.root / "tool", 0o755)
+    project.init_git()
+    project.git("rm", "-q", "--cached", "tool")
+    project.git("-c", "protocol.file.allow=always", "submodule", "add", "-q", str(inner.root), "sub")
+    project.git("commit", "-qm", "sub")
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "a.py")
+    task = json.loads(project.read(".rt/state.json"))["active"]
+    snap = project.root / ".rt" / "tasks" / task / "snapshot.json"
+    data = json.loads(snap.read_text())
+    old = {p: [b, k.removesuffix("+x")] for p, (b, k) in data["files"].items() if k != "submodule"}
+    snap.write_text(json.dumps({"files": old, "schema": 1}))   # as rt 754164e wrote it
+    assert project.rt("delta").startswith("0 file(s) changed")
+    assert json.loads(snap.read_text())["files"] == data["files"]
+    project.write("a.py", "two\n")
+    os.chmod(project.root / "tool", 0o644)
+    assert project.rt("delta", ret=1).splitlines()[1:] == [
+        "M a.py  +1 -1", "M tool  +0 -0  no longer executable  OUTSIDE SCOPE"]

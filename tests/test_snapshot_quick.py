@@ -69,6 +69,17 @@ def test_a_deleted_tracked_file(tree):
     assert rows(tree) == {"a.py": "deleted"}   # and again, from the record the first delta kept
 
 
+def test_a_mode_change_of_a_tracked_and_an_untracked_file(tree):
+    """`chmod +x` changes no byte: git names the tracked file (its mode is not its index's), the untracked one
+    only its stat data vouches for."""
+    os.chmod(tree.root / "a.py", 0o755)
+    os.chmod(tree.root / "notes.txt", 0o755)
+    assert rows(tree) == {"a.py": "modified", "notes.txt": "modified"}
+    os.chmod(tree.root / "a.py", 0o644)
+    os.chmod(tree.root / "notes.txt", 0o644)
+    assert rows(tree) == {}
+
+
 def test_an_edit_staged_at_once_changes_only_gits_index(tree):
     """Edited and `git add`ed between two scans: git names no modified file before or after (the same
     `-m -o` output), only the blob id in its index differs."""
@@ -294,7 +305,7 @@ def test_a_snapshot_of_the_tree_written_last_is_not_encoded_again(tree, monkeypa
     raw = path.read_bytes()
     path.unlink()
     state.save_snapshot(ctx.store, task, dict(files), fingerprint(files))
-    assert path.read_bytes() == raw == real({"files": files}) and len(encoded) == 1
+    assert path.read_bytes() == raw == real({"files": files, "layout": state.SNAPSHOT_LAYOUT}) and len(encoded) == 1
     assert state.load_snapshot(ctx.store, task) == files and state.snapshot_fingerprint(ctx.store, task) == fingerprint(files)
     other = {**files, "z.py": ("1" * 40, "text")}
     state.save_snapshot(ctx.store, task, other, snapshot.fingerprint(other))

@@ -24,7 +24,8 @@ from itertools import repeat
 
 from rt.index import freshness
 
-from rt.core import IndexDamaged, IndexReplaced, Result, StoreError, counted, decode, read_text, read_text_bytes
+from rt.core import (IndexDamaged, IndexReplaced, Result, StoreError, content_kind, counted, decode, read_text,
+                     read_text_bytes)
 from rt.index.model import Definition
 from rt.store import json_bytes
 
@@ -576,6 +577,7 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
     store = ctx.store
     meta = _meta(store)
     probe, ctx.probe = ctx.probe, None   # started early by the command line, if it was
+    damage = None   # said once the index is built again: a build that fails says its error alone
     if meta and not rebuild and meta.get("version") == VERSION:
         if tree is not None and meta["fingerprint"] == _fingerprint(tree):
             if probe:
@@ -590,8 +592,7 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
             try:
                 idx = _refresh(ctx.repo, store, quick, now)
             except IndexDamaged as e:
-                _say_rebuilt(e)
-                idx, rebuild = None, True
+                damage, idx, rebuild = e, None, True
             if idx is not None:
                 return idx
     if probe:
@@ -616,11 +617,12 @@ def _load(ctx, *, rebuild: bool = False, tree: str | None = None) -> Index:
                 idx = _patch(ctx.repo, store, meta, snap.files, fp, complete=True)
                 old = Index(store, meta).with_counts() if idx is None else {}
             except IndexDamaged as e:   # every shard is written anew: one may be damaged under a current digest
-                _say_rebuilt(e)
-                idx, old, trusted = None, {}, None
+                damage, idx, old, trusted = e, None, {}, None
         if idx is None:
             idx = _build(ctx.repo, store, snap.files, old, fp, trusted, scanned)
         freshness.save(store, QUICK_REL, quick)
+    if damage is not None:
+        _say_rebuilt(damage)
     return idx
 
 
@@ -902,7 +904,7 @@ def _entries(repo, files: dict[str, tuple[str, str]], old: dict[str, FileEntry],
         else:
             todo.append((path, blob, kind))
     fresh = {e.path: e for e in parse_all(str(repo.root), todo, scanned=scanned)}
-    parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "unreadable"))
+    parsed = sum(1 for e in fresh.values() if e.note not in ("binary", "large", "link", "submodule", "unreadable"))
     return {p: reused.get(p) or fresh[p] for p in sorted(files)}, parsed
 
 
@@ -1027,7 +1029,7 @@ def _parse_chunk(root: str, todo: list[tuple[str, str, str]], counts: bool = Tru
     tagged = []   # (path, language, text) of the files whose definitions ctags gives
     scanned = _SCANNED
     for path, blob, kind in todo:
-        lang = langs.language(path)
+        lang, kind = langs.language(path), content_kind(kind)
         data = scanned.get(path) if kind == "text" else None
         text = decode(data) if data is not None else read_text(repo, path) if kind == "text" else None
         if text is None:

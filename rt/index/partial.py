@@ -25,7 +25,7 @@ from bisect import bisect_right
 from collections import Counter
 from functools import cached_property
 
-from rt.core import decode, read_text_bytes
+from rt.core import content_kind, decode, read_text_bytes
 from rt.index import terms
 from rt.index.i18n import ranked_text
 from rt.index.clike import _MODIFIERS, KEYWORDS
@@ -211,7 +211,7 @@ class Partial:
         self._texts: list[bytes] = []   # each file's bytes; b"" for a minified one or a build's output, of
         unread: set[int] = set()         # which the full build keeps no words, names, keys or path words
         for p in self.paths:
-            data = (texts.pop(p, None) or read_text_bytes(repo, p)) if files[p][1] == "text" else None
+            data = (texts.pop(p, None) or read_text_bytes(repo, p)) if content_kind(files[p][1]) == "text" else None
             if data is None:
                 self.lines.append(0)
                 self.words.append(0)

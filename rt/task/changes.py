@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from rt import state
 from rt.core import ExitCode, Result, shown, to_rel
-from rt.snapshot import Change, changes, count_lines, current_bytes, original, scan, text_lines
+from rt.snapshot import Change, changes, count_lines, current_bytes, kind_change, original, scan, text_lines
 
 MARK = {"modified": "M", "added": "A", "deleted": "D"}
 
@@ -28,7 +28,8 @@ def task_changes(ctx, task: dict, before: dict | None = None, now: dict | None =
         old = original_lines(ctx, task, path, before) if status != "added" else []
         new = text_lines(current_bytes(ctx.repo, path)) if status != "deleted" else []
         added, removed = count_lines(old, new)
-        out.append(Change(path, status, added, removed, None if scope is None else path in scope))
+        note = kind_change(before.get(path), now.get(path))
+        out.append(Change(path, status, added, removed, None if scope is None else path in scope, note))
     return out
 
 
@@ -40,9 +41,12 @@ def original_lines(ctx, task: dict, path: str, before: dict) -> list[str] | None
 
 
 def format_change(c: Change) -> str:
-    counts = "binary or not saved" if c.added is None else f"+{c.added} -{c.removed}"
+    """A file's line: its counts, and what became of it besides its bytes (`note`), which stands for the counts
+    where lines are not counted (a binary file made executable changed nothing else a line could say)."""
+    counts = f"+{c.added} -{c.removed}" if c.added is not None else c.note or "binary or not saved"
+    note = f"  {c.note}" if c.note and c.added is not None else ""
     flag = "  OUTSIDE SCOPE" if c.in_scope is False else ""
-    return f"{MARK[c.status]} {shown(c.path)}  {counts}{flag}"
+    return f"{MARK[c.status]} {shown(c.path)}  {counts}{note}{flag}"
 
 
 def args_delta(p) -> None:
@@ -100,12 +104,13 @@ def cmd_review(ctx, args) -> Result:
         new = [] if c.status == "deleted" else text_lines(current_bytes(ctx.repo, c.path))
         a = "/dev/null" if c.status == "added" else shown(f"a/{c.path}")   # quoted as git quotes a name
         b = "/dev/null" if c.status == "deleted" else shown(f"b/{c.path}")   # with a line break, a tab ...
-        if old is None or new is None:
-            chunks.append(f"--- {a}\n+++ {b}\n(binary, large, or original not saved: no text diff)\n")
+        head = f"--- {a}\n+++ {b}\n" + (f"({c.note})\n" if c.note else "")
+        if old is None or new is None:   # the note, as in delta, stands for the lines where none are counted
+            chunks.append(head if c.note else f"{head}(binary, large, or original not saved: no text diff)\n")
             continue
         import difflib   # here: the post-edit hook imports this module and diffs nothing
-        diff = "".join(_terminated(difflib.unified_diff(old, new, a, b)))
-        chunks.append(diff)
+        diff = list(_terminated(difflib.unified_diff(old, new, a, b)))[2:]   # its own head is `head` but the note
+        chunks.append(head + "".join(diff))   # a mode's change alone has no hunk
     text = "".join(chunks) if chunks else "no changes since the task started"
     return Result(text.rstrip("\n"), {"diff": "".join(chunks), "files": [c.path for c in found]})
 

@@ -191,7 +191,7 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> lis
         _outside_submodules(modules, rel, f"{flag} {shown(p)}")
         path = ctx.repo.root / rel
         exists = os.path.lexists(path)
-        if exists and path.is_dir():
+        if exists and path.is_dir() and rel not in modules:   # a submodule, a commit to the snapshot, is planned whole
             raise PathError(f"{flag} {shown(p)}: is a folder; name the files inside it")
         if must_exist and not exists:
             near = closest_paths(rel, list_files(ctx.repo))
@@ -209,9 +209,10 @@ def _submodules(repo) -> list[str]:
 
 
 def _outside_submodules(modules: list[str], rel: str, said: str) -> None:
-    """Refuse a path in a submodule: a repository of its own, whose files the snapshot does not hold, so a plan
-    naming one could never be seen done."""
-    inside = next((m for m in modules if rel.startswith(m + "/") or rel == m), None)
+    """Refuse a path in a submodule: a repository of its own, whose files the snapshot does not hold (only the
+    commit it has checked out, under its own path, which a plan may name), so a plan naming one could never be
+    seen done."""
+    inside = next((m for m in modules if rel.startswith(m + "/")), None)
     if inside is not None:
         raise PathError(f"{said}: is in the submodule {shown(inside)}, a repository of its own whose files rt does "
                         f"not track here; start the task in {shown(inside)}")
