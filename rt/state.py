@@ -67,6 +67,12 @@ def head(text: str, what: str = "task text", limit: int = TEXT_SHOWN, whole: str
     return f"{text[:limit]}... (the {what} goes on for {len(text) - limit:,} more characters: {whole})"
 
 
+def line(text: str, what: str = "task text", limit: int = TEXT_SHOWN, whole: str = "`rt status --json`") -> str:
+    """`head()` of a text shown after a label on one line (`rt status`): its line breaks and tabs (the only control
+    characters `checked_text` keeps) folded into single spaces, so no line of it passes for a line of rt's."""
+    return head(" ".join(text.split()), what, limit, whole)
+
+
 def now() -> float:
     return round(time.time(), 3)
 

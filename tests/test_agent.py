@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
 from agent_support import FakeEndpoint, Slow, Status, edit, plan
+from conftest import ROOT
 from rt import budget
 
 PRICE = '''"""Prices."""
@@ -360,6 +365,29 @@ def test_an_endpoint_failing_mid_run_blocks_the_task_and_runs_nothing_after(shop
     assert "2 skipped: not run: the endpoint failed" in out
     assert shop.rt_json("tasks")["tasks"][0]["state"] == "blocked"
     assert tree(shop)["src/shop/price.py"] == PRICE.encode()
+
+
+def test_sigterm_while_a_call_hangs_ends_rt_agent_at_once_and_the_task_stays_as_it_was(shop):
+    """An endpoint that took the call and never answers: SIGTERM ends rt agent as documented (`rt: error:
+    interrupted`, exit 2) without waiting out the call's timeout; the task stays planned, nothing written."""
+    steps = plan((1, "src/shop/price.py", "edit", "rename total to order_total", []))
+    with FakeEndpoint([steps], {1: [Slow(3600, "never")]}) as fake:
+        proc = subprocess.Popen([sys.executable, "-m", "rt", "agent", "rename total", "--endpoint", fake.url,
+                                 "--model", "m", "--timeout", "3000"], cwd=shop.root, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        try:
+            for _ in range(2400):   # the executor's call has reached the endpoint, which holds it
+                if fake.of("1") or proc.poll() is not None:
+                    break
+                time.sleep(0.05)
+            proc.send_signal(signal.SIGTERM)
+            out, err = proc.communicate(timeout=120)   # not the call's 3000 s
+        finally:
+            proc.kill()
+    assert (proc.returncode, err) == (2, "rt: error: interrupted\n"), out + err
+    task = shop.rt_json("status")["task"]
+    assert task["state"] == "planned" and task["scope"]["edit"] == ["src/shop/price.py"]
+    assert shop.read("src/shop/price.py") == PRICE
 
 
 def test_the_api_key_comes_from_the_named_environment_variable(shop, monkeypatch):

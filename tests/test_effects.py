@@ -2,6 +2,12 @@
 (as a popular HTTP library's does) must not fail verify, count as a fix attempt, or stand in the way of a plan."""
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+import time
+
+from conftest import ROOT
 from tests.checks_support import CALC, commit_config, python_project
 from tests.hooks_support import bash, context_text, hook, payload
 
@@ -120,3 +126,35 @@ def test_rt_starts_baseline_watches_from_the_snapshot_it_just_took_not_read_back
     project.rt("start", "make add sum three")
     monkeypatch.undo()
     assert project.rt("delta").splitlines()[1] == "made by the checks themselves (not counted): A test (pytest)"
+
+
+def test_an_edit_made_while_a_check_runs_stays_the_tasks_and_is_scope_checked(project, tmp_path):
+    """A file no check wrote before, changed while one runs, may be an edit made meanwhile (rt cannot tell who
+    wrote it): it counts as the task's, as any other edit does. A file the check makes is still its own."""
+    signals = tmp_path / "signals"
+    signals.mkdir()
+    project.write("a.py", "x = 1\n")
+    project.write("b.py", "y = 1\n")
+    project.init_git()
+    wait = (f"if [ -f {signals}/wait ]; then echo out > made.txt; touch {signals}/started; i=0; "
+            f"while [ ! -f {signals}/edited ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i+1)); done; fi; true")
+    commit_config(project, f'[checks.slow]\nkind = "lint"\nparser = "generic"\ncommand = ["sh", "-c", "{wait}"]\n')
+    project.rt("start", "t")
+    project.rt("plan", "--edit", "a.py")
+    project.write("a.py", "x = 2\n")
+    (signals / "wait").touch()
+    proc = subprocess.Popen([sys.executable, "-m", "rt", "verify"], cwd=project.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    for _ in range(1200):   # the check has started: edit meanwhile, then let it end
+        if (signals / "started").exists():
+            break
+        time.sleep(0.05)
+    project.write("b.py", "y = 'the user edited this meanwhile'\n")
+    (signals / "edited").touch()
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 1, out + err
+    assert "- changed outside the plan: b.py" in out
+    assert "## made by the checks themselves (theirs, not the task's: not counted)\n- A made.txt (slow)" in out
+    assert project.rt("delta", ret=1).splitlines() == [
+        "2 file(s) changed since task 1-t started; 1 outside the planned scope",
+        "M a.py  +1 -1", "M b.py  +1 -1  OUTSIDE SCOPE", "made by the checks themselves (not counted): A made.txt (slow)"]

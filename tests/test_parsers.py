@@ -22,6 +22,10 @@ def test_rel_path():
     assert rel_path("./src/a.py", "/w/repo") == "src/a.py"
     assert rel_path("src\\win\\a.py", None) == "src/win/a.py"
     assert rel_path("/elsewhere/a.py", "/w/repo") == "/elsewhere/a.py"
+    for spelled in ("./src//a.py", "src/./a.py", "src/x/../a.py", "/w/repo//src/a.py", "/w/repo/src/../src/a.py"):
+        assert rel_path(spelled, "/w/repo") == "src/a.py", spelled
+    for outside in ("../x//a.py", "src/../../a.py", "/elsewhere//a.py"):   # out of the repository: as printed
+        assert rel_path(outside, "/w/repo") == outside
 
 
 # ---------------------------------------------------------------- real tools

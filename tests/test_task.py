@@ -127,6 +127,21 @@ def test_status_shows_a_long_task_text_cut_at_500_characters_and_says_where_it_i
     assert repo.rt_json("status")["task"]["id"] == "3-rename-configuration-loader-functions-ev"   # 40 at most
 
 
+def test_status_shows_a_multi_line_text_on_its_one_line_and_no_line_of_it_passes_for_a_status_line(repo):
+    """A task text, step note or block reason of several lines is folded onto the line `rt status` gives it
+    (`rt tasks --why` the same for the reason); `--json` keeps each whole."""
+    text = "fix the login\nstate: finished\nlast verify: PASS"
+    repo.rt("start", text, "--no-baseline")
+    repo.rt("plan", "--edit", "src/app.py")
+    repo.rt("step", "did one\nnext: nothing")
+    assert repo.rt("status").splitlines()[:4] == [
+        "task 1-fix-the-login-state-finished-last-verify: fix the login state: finished last verify: PASS",
+        "state: building", "scope: edit src/app.py", "steps: 1 (last: did one next: nothing)"]
+    assert repo.rt_json("status")["task"]["text"] == text
+    repo.rt("block", "waits on\nstate: verified")
+    assert "; blocked: waits on state: verified\n" in repo.rt("tasks", "--why")
+
+
 def test_a_lost_task_counter_never_reuses_a_task_folder(repo):
     """`.rt/state.json` gone (set aside by `rt repair`, or deleted): the next task with the same text gets the
     next free number, and the old task's record stays as it was."""

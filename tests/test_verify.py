@@ -475,6 +475,38 @@ def test_tool_output_loses_the_absolute_repository_path(project):
     assert "    | setup.cfg: cannot read" in out and str(project.root) not in out
 
 
+SPELLINGS = """import os
+if "BAD" in open("src/a.py").read():
+    print("./src//a.py:1:1: E9 old")
+    print("./src/a.py:3:1: E1 one")
+    print("src//a.py:3:1: E2 two")
+    print("src/./a.py:3:1: E3 three")
+    print(os.getcwd() + "/src/../src/a.py:3:1: E4 four")
+    print("../elsewhere/a.py:3:1: E5 outside")
+else:
+    print("src/a.py:1:1: E9 old")
+raise SystemExit(1)
+"""
+
+
+def test_a_file_a_tool_spells_its_own_way_is_the_file_the_baseline_and_rt_check_name(project):
+    """`./src//a.py`, `src/./a.py`, `<root>/src/../src/a.py` are `src/a.py`: its new findings are found and its old
+    one stays old; a path out of the repository is left as printed."""
+    project.write("src/a.py", "x = 1\ny = 2\nz = 3\n")
+    project.write("spell.py", SPELLINGS)
+    project.init_git()
+    commit_config(project, '[checks.spell]\nparser = "generic"\ncommand = ["python3", "spell.py"]\n')
+    project.rt("start", "t")
+    project.rt("plan", "--edit", "src/a.py")
+    project.write("src/a.py", "x = 1\ny = 2\nz = BAD\n")
+    assert project.rt("check", "src/a.py", ret=1).splitlines() == [
+        "4 new diagnostic(s) after editing src/a.py:", "  src/a.py:3:1 spell E1 one", "  src/a.py:3:1 spell E2 two",
+        "  src/a.py:3:1 spell E3 three", "  src/a.py:3:1 spell E4 four"]
+    assert new_lines(project.rt("verify", ret=1)) == [
+        "- ../elsewhere/a.py:3:1 spell E5 outside", "- src/a.py:3:1 spell E1 one", "- src/a.py:3:1 spell E2 two",
+        "- src/a.py:3:1 spell E3 three", "- src/a.py:3:1 spell E4 four"]
+
+
 def test_damaged_baseline_is_set_aside_by_repair(project):
     python_project(project, tools="ruff")
     project.rt("start", "damage")

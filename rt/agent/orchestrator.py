@@ -10,8 +10,8 @@ are taken in plan order whatever order the calls end in. A task that fails stops
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 from rt.agent.client import EndpointError
@@ -119,26 +119,52 @@ def run(plan: list[list[Step]], deps: dict[str, tuple[str, ...]], jobs: int,
     order, in this thread, before the next wave starts. An endpoint failure ends the run after its wave."""
     outcomes: dict[str, Outcome] = {}
     broken = ""
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        for wave in plan:
-            pending: list[tuple[Step, object]] = []
-            for s in wave:
-                failed = [d for d in deps[s.id] if outcomes[d].status not in ("done", "answered")]
-                if broken:
-                    pending.append((s, Outcome("skipped", f"not run: the endpoint failed ({broken})")))
-                elif failed:
-                    pending.append((s, Outcome("skipped", f"not run: it depends on task {', '.join(failed)}, "
-                                                          f"which did not succeed")))
-                else:
-                    pending.append((s, start(s)))
-            futures = [(s, pool.submit(_guarded, job) if callable(job) else job) for s, job in pending]
-            results = [(s, f if isinstance(f, Outcome) else f.result()) for s, f in futures]
-            for s, o in results:
-                outcomes[s.id] = o
-                if o.status == "failed" and o.detail.startswith(ENDPOINT):
-                    broken = broken or o.detail[len(ENDPOINT):]
-            done(results)
+    slots = threading.BoundedSemaphore(jobs)
+    for wave in plan:
+        pending: list[tuple[Step, object]] = []
+        for s in wave:
+            failed = [d for d in deps[s.id] if outcomes[d].status not in ("done", "answered")]
+            if broken:
+                pending.append((s, Outcome("skipped", f"not run: the endpoint failed ({broken})")))
+            elif failed:
+                pending.append((s, Outcome("skipped", f"not run: it depends on task {', '.join(failed)}, "
+                                                      f"which did not succeed")))
+            else:
+                pending.append((s, start(s)))
+        calls = [(s, _Call(job, slots) if callable(job) else job) for s, job in pending]
+        results = [(s, c if isinstance(c, Outcome) else c.outcome()) for s, c in calls]
+        for s, o in results:
+            outcomes[s.id] = o
+            if o.status == "failed" and o.detail.startswith(ENDPOINT):
+                broken = broken or o.detail[len(ENDPOINT):]
+        done(results)
     return outcomes
+
+
+class _Call(threading.Thread):
+    """One call, started once one of the `jobs` slots is free, in a daemon thread: a pool's threads are joined
+    when it closes and at exit, so Ctrl-C or SIGTERM would wait out a call the endpoint never answers."""
+
+    def __init__(self, job: Callable[[], Outcome], slots: threading.BoundedSemaphore):
+        super().__init__(daemon=True)
+        self.job, self.slots = job, slots
+        self.result: Outcome | BaseException | None = None
+        slots.acquire()
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.result = _guarded(self.job)
+        except BaseException as e:   # a bug in rt: raised again in the run's thread, as a pool's future would
+            self.result = e
+        finally:
+            self.slots.release()
+
+    def outcome(self) -> Outcome:
+        self.join()
+        if isinstance(self.result, BaseException):
+            raise self.result
+        return self.result
 
 
 ENDPOINT = "the endpoint failed: "

@@ -168,7 +168,7 @@ def _gone_lines(errors: list[Error], labels: dict[int, str]) -> str:
     """The errors one run no longer saw, under what changed before it: the files and the last steps noted."""
     first = errors[0]
     how = f"after changes to {', '.join(map(shown, first.changed))}" if first.changed else "with no file changed in between"
-    steps = "".join(f"; step: {state.head(s, 'note', 200)}" for s in first.steps[-2:])
+    steps = "".join(f"; step: {state.line(s, 'note', 200)}" for s in first.steps[-2:])
     lines = [f"- gone in {labels[first.gone]} {how}{steps}:"]
     for err in errors:
         lines += [f"  - {err.text}; {_seen(err, labels)}", *_also(err, "    ")]

@@ -13,18 +13,18 @@ from rt.snapshot import blob_id, current_bytes, hash_path, scan
 
 def describe(task: dict) -> str:
     """Where the task stands, short enough to paste into a fresh session; byte-stable."""
-    lines = [f"task {task['id']}: {state.head(task['text'])}", f"state: {task['state']}"]
+    lines = [f"task {task['id']}: {state.line(task['text'])}", f"state: {task['state']}"]
     if task.get("scope"):
         lines.append(scope_line(task))
     if task.get("paths"):
         lines.append("pinned: " + ", ".join(task["paths"]))
     if task["steps"]:
-        lines.append(f"steps: {len(task['steps'])} (last: {state.head(task['steps'][-1]['note'], 'note', 200)})")
+        lines.append(f"steps: {len(task['steps'])} (last: {state.line(task['steps'][-1]['note'], 'note', 200)})")
     if task.get("verify"):
         v = task["verify"]
         lines.append(f"last verify: {v['verdict']}" + (f" ({v['summary']})" if v.get("summary") else ""))
     if task.get("block_reason"):
-        lines.append(f"blocked: {state.head(task['block_reason'], 'reason', 200)}")
+        lines.append(f"blocked: {state.line(task['block_reason'], 'reason', 200)}")
     lines.append(f"next: {state.NEXT_STEP[task['state']]}")
     return "\n".join(lines)
 
@@ -160,7 +160,7 @@ def _why(ctx, tasks: list[dict], share: str) -> Result:
             bits = [r["state"] if r["state"] == "blocked" else "still active",
                     f"last verify {r['last_verdict'] or 'never run'}", f"{r['failed_verifies']} failed verify run(s)"]
             if r["block_reason"]:
-                bits.append("blocked: " + state.head(r["block_reason"], "reason", 200))
+                bits.append("blocked: " + state.line(r["block_reason"], "reason", 200))
             lines.append(f"  {r['id']}: " + "; ".join(bits))
     verdicts: dict[str, int] = {}
     for group in rows.values():

@@ -85,10 +85,13 @@ def _cut_line(ran: Ran, log: str) -> str:
 # ---------------------------------------------------------------- running the checks, watching the tree
 
 def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs: str,
-                fresh: bool = False) -> tuple[list[Ran], dict]:
+                fresh: bool = False, baseline: bool = False) -> tuple[list[Ran], dict]:
     """Run the checks with the tree scanned around each (the stat cache keeps that cheap): a file one
     makes, changes or deletes that the task had left as it was (or as a check left it) is the check's,
     recorded in the task's effects, not the task's change. The runs, and the tree after the last.
+    Who wrote a file is not known, only that it changed while the check ran: after the `baseline`, a file
+    the task left as it was, that no check wrote before, is the check's only when the check made it;
+    changed or deleted, it may be an edit made meanwhile, and stays a change like any other (scope-checked).
     `fresh`: the task's snapshot was just taken, so it is the tree before the first check (`ctx.files` when
     `rt start` wrote it in this process)."""
     store = ctx.store
@@ -104,7 +107,8 @@ def run_watched(ctx, task: dict, checks: list[Check], timeout: int | None, logs:
         now = scan(ctx.repo, store).files
         for path, _ in changes(tree, now):
             was = tree.get(path)
-            if was == before.get(path) or (path in effects and was == effects[path][1]):
+            theirs = path in effects and was == effects[path][1]   # as a check of this task left it
+            if theirs or was == before.get(path) and (baseline or was is None):
                 effects[path] = (check.name, now.get(path))
         tree = now
 
@@ -138,7 +142,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
                          f"edited files would hide their problems: undo them, or `rt start --force` a new task")
     checks = select(ctx.repo, with_ or [])
     logs = f"{task_dir(task)}/baseline"
-    ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted)
+    ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted, baseline=True)
     with store.locked():
         task = state.active_task(store)
         path = f"{task_dir(task)}/baseline.json"

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import posixpath
 import re
 from collections.abc import Callable, Iterator
 
@@ -38,7 +39,9 @@ LOCATED = re.compile(rf"^{FILE}:(?P<line>\d+)(?::(?P<col>\d+))?:\s*(?P<msg>\S.*)
 
 def rel_path(path: str, root: str | None) -> str:
     """A path from a tool's output as repo-relative POSIX when it lies under `root`, else as printed
-    (backslashes made slashes, so a Windows log reads like any other, unless a file under `root` is named so)."""
+    (backslashes made slashes, so a Windows log reads like any other, unless a file under `root` is named so).
+    One under `root` is spelled as rt spells it (`./src//a.py`, `src/x/../a.py`: `src/a.py`), so the baseline's
+    findings and the edited file's match the tool's whatever way it joined the path."""
     path = path.strip().removeprefix("file://")
     if "\\" in path and not (root and os.path.lexists(os.path.join(root, path))):   # a file's own backslash stays
         path = path.replace("\\", "/")
@@ -46,10 +49,16 @@ def rel_path(path: str, root: str | None) -> str:
         path = path[1:]
     if root:
         base = root.replace("\\", "/").rstrip("/") + "/"
+        if path.startswith("/") and posixpath.normpath(path).startswith(base):   # `<root>//a.py`, `<root>/x/../a.py`
+            path = posixpath.normpath(path)
         if path.startswith(base) or path.lower().startswith(base.lower()) and re.match(r"^[A-Za-z]:/", base):
             path = path[len(base):]
     while path.startswith("./"):
         path = path[2:]
+    if path and not path.startswith("/") and not re.match(r"^[A-Za-z]:/", path):   # relative to the root, where it runs
+        tidy = posixpath.normpath(path)
+        if tidy not in (".", "..") and not tidy.startswith("../"):   # one climbing out of the repository stays as printed
+            path = tidy
     return path
 
 
