@@ -196,7 +196,7 @@ def test_an_index_folder_that_is_a_link_or_no_folder_is_never_written_through(pr
     assert sorted(os.listdir(victim)) == ["notes.txt"]
 
 
-@pytest.mark.parametrize("name", ["meta.json", "paths", "s000.json", "blobs.json", "delta.json"])
+@pytest.mark.parametrize("name", ["meta.json", "paths", "s000.json", "blobs.json", "delta.json", "quick"])
 def test_an_index_file_that_is_a_folder_is_one_line_and_repair_mends_it(project, name):
     """A folder where the index keeps a file was an internal error (IsADirectoryError) on every look-up; then the
     error came after a notice that the index was "rebuilt from the tree", which it never was."""

@@ -851,7 +851,8 @@ def damaged(store) -> list[str]:
     if meta["version"] != VERSION:
         return []
     bad = []
-    if store.path(DIR, QUICK).is_file() and freshness.read(store, QUICK_REL) is None:
+    quick = store.path(DIR, QUICK)
+    if os.path.lexists(quick) and (not quick.is_file() or freshness.read(store, QUICK_REL) is None):
         bad.append(QUICK)
     idx = Index(store, meta)
     names = [f"{fam}{i:03d}.json" for fam in sorted(set(FAMILY.values())) for i in range(meta["shards"])]
