@@ -249,3 +249,24 @@ def test_a_path_in_a_submodule_is_refused_for_the_plan(project, tmp_path):
     project.rt("plan", "--edit", "a.txt")
     project.rt("scope", "add", "sub/s.txt", ret=2)
     assert "is in the submodule sub" in project.last_err
+
+
+def test_a_file_the_task_deleted_outside_the_plan_is_approved_as_a_deletion(repo):
+    """`rt verify` says to approve a change outside the plan with `rt scope add F`; for a file the task deleted
+    that must plan its deletion, not its creation (planned, never done: a FAIL no edit could mend)."""
+    repo.rt("start", "t", "--no-baseline")
+    repo.rt("plan", "--edit", "src/app.py")
+    repo.write("src/app.py", "def total(x):\n    return x + 1\n")
+    (repo.root / "src/util.py").unlink()
+    assert repo.rt_json("delta", ret=1)["outside_scope"] == ["src/util.py"]
+    repo.rt("scope", "add", "src/util.py")
+    assert repo.rt_json("status")["task"]["scope"] == {"create": [], "delete": ["src/util.py"], "edit": ["src/app.py"]}
+    repo.rt("scope", "remove", "src/util.py")
+    repo.rt("scope", "add", "--delete", "src/util.py")
+    assert repo.rt_json("delta")["outside_scope"] == []
+    repo.rt("start", "u", "--force", "--no-baseline")
+    repo.git("rm", "-q", "README.md")   # deleted before the plan: --delete names it still
+    repo.rt("plan", "--delete", "README.md")
+    repo.rt("scope", "add", "--delete", "gone.py", ret=2)   # never there: nothing to delete
+    assert "gone.py: cannot be planned for deletion, it does not exist" in repo.last_err
+

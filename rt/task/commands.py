@@ -182,8 +182,9 @@ def args_plan(p) -> None:
     p.add_argument("--note", default="", help="the approach, in a line")
 
 
-def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> list[str]:
-    """Repository paths for a plan; `made`: files the task's checks made, which may be planned for creation."""
+def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=(), gone=()) -> list[str]:
+    """Repository paths for a plan; `made`: files the task's checks made, which may be planned for creation;
+    `gone`: files the task has deleted already, which may be planned as existing."""
     out = []
     modules = _submodules(ctx.repo) if paths else []
     for p in paths:
@@ -193,7 +194,7 @@ def _checked(ctx, paths: list[str], must_exist: bool, flag: str, made=()) -> lis
         exists = os.path.lexists(path)
         if exists and path.is_dir() and rel not in modules:   # a submodule, a commit to the snapshot, is planned whole
             raise PathError(f"{flag} {shown(p)}: is a folder; name the files inside it")
-        if must_exist and not exists:
+        if must_exist and not exists and rel not in gone:
             near = closest_paths(rel, list_files(ctx.repo))
             hint = f"closest existing: {', '.join(map(shown, near))}" if near else "no similar path exists"
             raise PathError(f"{flag} {shown(p)}: no such file ({hint}); to add a new file use --create")
@@ -241,7 +242,7 @@ def cmd_plan(ctx, args) -> Result:
     scope = {
         "edit": _checked(ctx, args.edit, True, "--edit"),
         "create": _checked(ctx, args.create, False, "--create", made),
-        "delete": _checked(ctx, args.delete, True, "--delete"),
+        "delete": _checked(ctx, args.delete, True, "--delete", gone=state.load_snapshot(store, task) if args.delete else ()),
     }
     with store.locked():
         task = state.active_task(store)
@@ -269,6 +270,7 @@ def cmd_scope(ctx, args) -> Result:
             raise StateError(f"task {task['id']} is {task['state']} with no plan; record one first with `rt plan --edit F ...`")
         scope = task["scope"]
         modules = _submodules(ctx.repo) if args.action == "add" else []
+        before = None
         for p in args.files:
             rel = to_rel(ctx.repo, p)
             _outside_submodules(modules, rel, shown(p))
@@ -279,10 +281,14 @@ def cmd_scope(ctx, args) -> Result:
                     if rel in v:
                         v.remove(rel)
                 continue
-            exists = os.path.lexists(ctx.repo.root / rel)
-            if args.delete and not exists:
+            path = ctx.repo.root / rel
+            exists = os.path.lexists(path)
+            if not exists and before is None:
+                before = state.load_snapshot(store, task)
+            gone = not exists and rel in before   # the task deleted it: approving that plans its deletion
+            if args.delete and not (exists or gone):
                 raise PathError(f"{p}: cannot be planned for deletion, it does not exist")
-            kind = "delete" if args.delete else "edit" if exists else "create"
+            kind = "delete" if args.delete or gone else "edit" if exists else "create"
             if rel not in scope[kind]:
                 scope[kind] = sorted(scope[kind] + [rel])
             if kind != "create" and rel not in task["originals"]:
