@@ -270,3 +270,12 @@ def test_a_file_the_task_deleted_outside_the_plan_is_approved_as_a_deletion(repo
     repo.rt("scope", "add", "--delete", "gone.py", ret=2)   # never there: nothing to delete
     assert "gone.py: cannot be planned for deletion, it does not exist" in repo.last_err
 
+
+def test_scope_add_refuses_a_folder_as_the_plan_does(repo):
+    """A folder in the scope is a path no change ever has: 'planned but not done' at every verify."""
+    repo.rt("start", "t", "--no-baseline")
+    repo.rt("plan", "--edit", "src/app.py")
+    repo.rt("scope", "add", "src", ret=2)
+    assert "src: is a folder; name the files inside it" in repo.last_err
+    repo.rt("scope", "add", "--delete", "src/", ret=2)
+    assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/app.py"]

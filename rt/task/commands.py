@@ -283,6 +283,8 @@ def cmd_scope(ctx, args) -> Result:
                 continue
             path = ctx.repo.root / rel
             exists = os.path.lexists(path)
+            if exists and path.is_dir() and rel not in modules:   # no change is ever a folder's: planned, never done
+                raise PathError(f"{shown(p)}: is a folder; name the files inside it")
             if not exists and before is None:
                 before = state.load_snapshot(store, task)
             gone = not exists and rel in before   # the task deleted it: approving that plans its deletion
