@@ -216,6 +216,17 @@ def active_task(store: Store, *, required: bool = True) -> dict | None:
     return load_task(store, task_id)
 
 
+def still_active(store: Store, task: dict) -> dict:
+    """The task as saved now, read again under the lock after its checks ran: a StateError when it is no longer
+    the active one (finished, blocked, or set aside by `rt start --force` meanwhile), so that what the run found
+    is never recorded as another task's."""
+    now = active_task(store, required=False)
+    if now is None or now["id"] != task["id"]:
+        raise StateError(f"task {task['id']} was closed while its checks ran" + (f" ({now['id']} is active now)" if now else "")
+                         + "; nothing of the run was recorded")
+    return now
+
+
 def save_task(store: Store, task: dict) -> None:
     task["updated_at"] = now()
     store.write_json(task_file(task["id"]), task)

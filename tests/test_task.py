@@ -279,3 +279,33 @@ def test_scope_add_refuses_a_folder_as_the_plan_does(repo):
     assert "src: is a folder; name the files inside it" in repo.last_err
     repo.rt("scope", "add", "--delete", "src/", ret=2)
     assert repo.rt_json("status")["task"]["scope"]["edit"] == ["src/app.py"]
+
+
+@pytest.mark.parametrize("run", ["verify", "baseline"])
+def test_a_run_whose_task_was_set_aside_meanwhile_records_nothing_on_the_next_task(project, tmp_path, run):
+    """The checks may run for minutes; a task started with --force meanwhile must not get the verdict (nor the
+    failed verify count the edit gate reads, nor the baseline) of a tree and scope it never had."""
+    wait = f"while [ ! -e {tmp_path}/go ]; do sleep 0.05; done"
+    project.write("rt.toml", '[checks.slow]\nkind = "lint"\nparser = "generic"\ncommand = ["sh", "-c", '
+                  f'"if grep -q WAIT a.txt; then touch {tmp_path}/started; {wait}; echo a.txt:1:1: error: bad; fi"]\n')
+    project.write("a.txt", "a\n")
+    project.init_git()
+    project.rt("start", "first", *(["--no-baseline"] if run == "baseline" else []))
+    if run == "verify":
+        project.rt("plan", "--edit", "a.txt")
+    project.write("a.txt", "a\nWAIT\n")
+    if run == "baseline":
+        project.git("commit", "-qam", "wait")   # a baseline is refused once files changed: start it on this tree
+        project.rt("start", "first again", "--force", "--no-baseline")
+    proc = subprocess.Popen([sys.executable, "-m", "rt", run], cwd=project.root, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent.parent)})
+    deadline = time.monotonic() + 60
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    project.rt("start", "second", "--force", "--no-baseline")
+    (tmp_path / "go").touch()
+    out, err = proc.communicate(timeout=60)
+    task = project.rt_json("status")["task"]
+    assert proc.returncode == 2 and f"was closed while its checks ran ({task['id']} is active now)" in err, (out, err)
+    assert (task["state"], task.get("verify"), task.get("failed_verifies")) == ("scanned", None, None)
+    assert not (project.root / ".rt" / "tasks" / task["id"] / "baseline.json").exists()

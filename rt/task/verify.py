@@ -144,7 +144,7 @@ def take_baseline(ctx, with_: list[str] | None = None, timeout: int | None = Non
     logs = f"{task_dir(task)}/baseline"
     ran, _ = run_watched(ctx, task, checks, timeout, logs, fresh=just_snapshotted, baseline=True)
     with store.locked():
-        task = state.active_task(store)
+        task = state.still_active(store, task)
         path = f"{task_dir(task)}/baseline.json"
         kept = (store.read_json(path) or {"checks": {}})["checks"]
         for check, r in zip(checks, ran):
@@ -568,7 +568,7 @@ def cmd_verify(ctx, args) -> Result:
     made = state.made_by_checks(store, task, now)
     by_checks = [{"path": p, "status": s, "check": made[p]} for p, s in changes(before, now) if p in made]
     with store.locked():
-        task = state.active_task(store)
+        task = state.still_active(store, task)
         failures = task.get("failed_verifies", 0)  # FAIL verdicts since the last PASS
         failures = failures + 1 if result == "FAIL" else 0 if result == "PASS" else failures
         task["failed_verifies"] = failures
