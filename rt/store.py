@@ -42,6 +42,9 @@ SHAPES: dict[str, dict[str, tuple]] = {
 """What rt's own records hold, so that one a hand or another program left as valid JSON of another shape is damage
 (`rt repair` sets aside those in `.rt/`; install refuses its record in `.claude/`), not an internal error in every command: file name -> key -> its type, then any of: `_NULL`
 (may be null), the type of each item of a list, `_MAY_LACK` (may be absent)."""
+TASK_STATES = frozenset(("scanned", "ready", "planned", "building", "verified", "finished", "blocked"))
+"""The states of `rt.state.TRANSITIONS` (which imports this module; tests/test_damage.py holds the two the same): a
+task.json in another one is damage, which no command could move on, block or set aside."""
 _TASK_ID = r"[0-9]+-[a-z0-9][a-z0-9-]*"
 """A task's id (`state.new_task`), the name of its folder in `.rt/tasks/`: what `active` may name."""
 
@@ -64,6 +67,8 @@ def misshapen(rel: str, data: dict) -> str | None:
             return key
     if name == "snapshot.json" and not all(type(v) is list and len(v) == 2 for v in data["files"].values()):
         return "files"   # path -> [blob id, kind]
+    if name == "task.json" and rel.startswith("tasks/") and data["state"] not in TASK_STATES:
+        return "state"
     if name == "state.json" and data.get("active") is not None:
         import re   # here: only a state file naming a task pays for it
         if not re.fullmatch(_TASK_ID, data["active"]):

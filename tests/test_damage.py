@@ -110,7 +110,8 @@ def test_repair_checks_task_files_blobs_and_the_gitignore(project):
     ("journal.json", {"entries": [1]}, [("journal",), ("handoff",)]),
     ("sessions.json", {"sessions": []}, [("usage",)]),
     ("intent.json", {"on": True, "turns": [], "grants": []}, [("intent",)]),
-    ("tasks/1-t/task.json", None, [("status",), ("tasks",), ("handoff",)]),
+    ("tasks/1-t/task.json", {"history": None}, [("status",), ("tasks",), ("handoff",)]),
+    ("tasks/1-t/task.json", {"state": "done"}, [("status",), ("block", "x"), ("start", "u", "--force"), ("tasks",)]),
     ("tasks/1-t/snapshot.json", {"files": {"a.py": None}}, [("delta",)]),
 ])
 def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, record, commands):
@@ -120,8 +121,8 @@ def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, rec
     project.init_git()
     project.rt("start", "t", "--no-baseline")
     path = project.root / ".rt" / rel
-    if record is None:   # the task's own record: its history a null
-        record = json.loads(path.read_text()) | {"history": None}
+    if rel.endswith("task.json"):   # the task's own record, one key changed
+        record = json.loads(path.read_text()) | record
     path.write_text(json.dumps(record | {"schema": 1}))
     for args in commands:
         project.rt(*args, ret=2)
@@ -212,3 +213,9 @@ def test_an_index_file_that_is_a_folder_is_one_line_and_repair_mends_it(project,
         assert last.startswith("rt: error: .rt/index/") and last.endswith("run `rt repair` to set it aside")
     project.rt("repair")
     assert project.rt_proc("symbol", "f").returncode in (0, 1)
+
+
+def test_the_states_a_task_record_may_hold_are_those_of_the_state_machine():
+    from rt.state import TRANSITIONS
+    from rt.store import TASK_STATES
+    assert TASK_STATES == set(TRANSITIONS)
