@@ -476,3 +476,18 @@ def test_a_task_an_older_rt_started_keeps_its_executables_and_submodules_unchang
     os.chmod(project.root / "tool", 0o644)
     assert project.rt("delta", ret=1).splitlines()[1:] == [
         "M a.py  +1 -1", "M tool  +0 -0  no longer executable  OUTSIDE SCOPE"]
+
+
+def test_review_of_a_folder_shows_the_changes_under_it_and_never_says_none_were_made(repo):
+    """`rt review src` said "no changes since the task started" while src/app.py had changed."""
+    repo.write("src/app.py", "def total(x):\n    return x + 1\n")
+    repo.write("src/deep/new.py", "Y = 2\n")
+    for args, cwd in ((("src",), None), (("src/",), None), ((".",), repo.root / "src")):
+        out = repo.rt("review", *args, "--json", cwd=cwd)
+        assert json.loads(out)["files"] == ["src/app.py", "src/deep/new.py"], (args, out)
+    repo.write("a.py", "one\n")
+    assert json.loads(repo.rt("review", "..", "--json", cwd=repo.root / "src"))["files"] == \
+        ["a.py", "src/app.py", "src/deep/new.py"]
+    assert repo.rt("review", "src/deep").startswith("--- /dev/null\n+++ b/src/deep/new.py\n")
+    assert repo.rt("review", "b.py") == "no changes since the task started in the files named\n"
+    assert repo.rt("review", "sr") == "no changes since the task started in the files named\n"   # no folder's prefix

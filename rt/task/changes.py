@@ -89,9 +89,9 @@ def cmd_review(ctx, args) -> Result:
     task = state.active_task(ctx.store)
     before = state.load_snapshot(ctx.store, task)
     found = task_changes(ctx, task, before)
-    if args.files:
+    if args.files:   # a folder names the files under it, the repository's root every one
         wanted = {to_rel(ctx.repo, f) for f in args.files}
-        found = [c for c in found if c.path in wanted]
+        found = [c for c in found if "." in wanted or any(c.path == w or c.path.startswith(w + "/") for w in wanted)]
     if args.stat:
         lines = [format_change(c) for c in found]
         total_add = sum(c.added or 0 for c in found)
@@ -111,7 +111,7 @@ def cmd_review(ctx, args) -> Result:
         import difflib   # here: the post-edit hook imports this module and diffs nothing
         diff = list(_terminated(difflib.unified_diff(old, new, a, b)))[2:]   # its own head is `head` but the note
         chunks.append(head + "".join(diff))   # a mode's change alone has no hunk
-    text = "".join(chunks) if chunks else "no changes since the task started"
+    text = "".join(chunks) if chunks else "no changes since the task started" + (" in the files named" if args.files else "")
     return Result(text.rstrip("\n"), {"diff": "".join(chunks), "files": [c.path for c in found]})
 
 
