@@ -67,8 +67,13 @@ def misshapen(rel: str, data: dict) -> str | None:
             return key
     if name == "snapshot.json" and not all(type(v) is list and len(v) == 2 for v in data["files"].values()):
         return "files"   # path -> [blob id, kind]
-    if name == "task.json" and rel.startswith("tasks/") and data["state"] not in TASK_STATES:
-        return "state"
+    if name == "task.json" and rel.startswith("tasks/"):
+        if data["state"] not in TASK_STATES:
+            return "state"
+        scope = data.get("scope")   # each of its three kinds a list of paths
+        if scope is not None and not all(type(scope.get(k)) is list and all(type(p) is str for p in scope[k])
+                                         for k in ("edit", "create", "delete")):
+            return "scope"
     if name == "state.json" and data.get("active") is not None:
         import re   # here: only a state file naming a task pays for it
         if not re.fullmatch(_TASK_ID, data["active"]):

@@ -111,6 +111,8 @@ def test_repair_checks_task_files_blobs_and_the_gitignore(project):
     ("sessions.json", {"sessions": []}, [("usage",)]),
     ("intent.json", {"on": True, "turns": [], "grants": []}, [("intent",)]),
     ("tasks/1-t/task.json", {"history": None}, [("status",), ("tasks",), ("handoff",)]),
+    ("tasks/1-t/task.json", {"scope": {"edit": ["a.py"]}}, [("delta",), ("review",), ("verify",), ("scope", "add", "a.py")]),
+    ("tasks/1-t/task.json", {"scope": {"edit": "a.py", "create": [], "delete": []}}, [("delta",)]),
     ("tasks/1-t/task.json", {"state": "done"}, [("status",), ("block", "x"), ("start", "u", "--force"), ("tasks",)]),
     ("tasks/1-t/snapshot.json", {"files": {"a.py": None}}, [("delta",)]),
 ])

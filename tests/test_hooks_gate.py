@@ -202,11 +202,11 @@ def test_internal_error_blocks_the_edit_in_one_line(project):
     planned(project)
     task_file = next((project.root / ".rt" / "tasks").glob("*/task.json"))
     task = json.loads(task_file.read_text())
-    task["scope"] = {"edit": 5, "create": [], "delete": []}   # damaged by hand: reading it raises a TypeError in rt
+    task["fix_limit"] = "2"   # damaged by hand: reading it raises a TypeError in rt
     task_file.write_text(json.dumps(task))
     code, out, err = hook(project, "pre-tool-use", edit(project, "a.py"))
     assert (code, out) == (2, None)
-    assert err == ("rt hook pre-tool-use: internal error: TypeError: 'int' object is not iterable. The tool "
+    assert err == ("rt hook pre-tool-use: internal error: TypeError: can only concatenate str (not \"int\") to str. The tool "
                    "call is blocked to be safe; fix the cause (`rt doctor`, `rt repair`) or ask the user.\n")
 
 
