@@ -129,6 +129,20 @@ def test_shell_write_outside_scope_is_reported_once(project):
     assert "A c.py" in text and "b.py" not in text
 
 
+def test_a_shell_command_writing_many_files_outside_the_scope_is_said_within_the_clients_limit(project):
+    """A build or an install writing hundreds of files listed every one: past 10,000 characters the client hands
+    the model a 2 KB preview of a saved file instead. The first ones are named, the rest counted."""
+    planned(project)
+    for i in range(400):
+        project.write(f"gen/generated_output_file_{i:03}.txt", f"{i}\n")
+    code, out, err = hook(project, "post-tool-use", bash(project, "make", event="PostToolUse"))
+    text = context_text(out, "PostToolUse")
+    assert (code, err) == (0, "") and len(text) < 9000
+    assert "the shell changed 400 file(s) outside the approved scope" in text
+    assert "A gen/generated_output_file_000.txt" in text and "... and 390 more (`rt delta` lists them all)" in text
+    assert hook(project, "post-tool-use", bash(project, "ls", event="PostToolUse"))[1] is None   # each said once
+
+
 def test_shell_write_inside_scope_is_quiet(project):
     planned(project)
     project.write("a.py", "x = 5\n")
