@@ -350,3 +350,24 @@ def test_repository_without_rt_gets_no_answer_from_any_hook(project):
     for event, data in calls:
         assert hook(project, event, data) == (0, None, ""), event
     assert not (project.root / ".rt").exists()
+
+
+def test_a_scope_of_hundreds_of_files_is_named_within_the_clients_limit(project):
+    """A rename across the tree planned as 450 files: the edit gate's denial, the session's status and /runtask's
+    "already active" each listed every one, 12,000 characters, and the client gave the model a preview instead."""
+    names = [f"src/module_number_{i:03}.py" for i in range(450)]
+    for name in names:
+        project.write(name, "x = 1\n")
+    project.write("other.py", "y = 1\n")
+    project.init_git()
+    project.rt("start", "rename x", "--no-baseline")
+    project.rt("plan", "--edit", *names)
+    denied = hook(project, "pre-tool-use", edit(project, "other.py"))[1]["hookSpecificOutput"]["permissionDecisionReason"]
+    status = context_text(hook(project, "session-start", payload(project, "SessionStart", source="startup"))[1],
+                          "SessionStart")
+    again = context_text(hook(project, "user-prompt-submit",
+                              payload(project, "UserPromptSubmit", prompt="/runtask another"))[1], "UserPromptSubmit")
+    for text in (denied, status, again):
+        assert len(text) < 9000, len(text)
+        assert "src/module_number_029.py and 420 more (`rt status --json` lists them all)" in text
+    assert len(project.rt_json("status")["task"]["scope"]["edit"]) == 450

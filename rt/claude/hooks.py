@@ -335,7 +335,7 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                                     f"fails and what you tried: more attempts are their decision (`rt allow-fix`, "
                                     f"which they approve), else `rt block \"<what fails>\"`.")
         return Reply()
-    listed = ", ".join(sorted(scope)) or "nothing"
+    listed = state.listing(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
                             f"Changing the scope is the user's decision: ask the user whether {rel} may be added; "
                             f"if they agree, run `rt scope add {command_arg(rel)}` and they approve it.")
