@@ -73,6 +73,17 @@ def line(text: str, what: str = "task text", limit: int = TEXT_SHOWN, whole: str
     return head(" ".join(text.split()), what, limit, whole)
 
 
+SCOPE_SHOWN = 30
+"""Paths of one kind of a scope named in a line, the rest counted: a scope of hundreds of files (a rename across
+the tree) listed whole in the edit gate's denial and the session's status, past the client's 10,000 characters."""
+
+
+def listing(paths: list[str]) -> str:
+    """The first SCOPE_SHOWN of `paths`, comma-separated, and how many more (`rt status --json` has every one)."""
+    more = f" and {len(paths) - SCOPE_SHOWN} more (`rt status --json` lists them all)" if len(paths) > SCOPE_SHOWN else ""
+    return ", ".join(paths[:SCOPE_SHOWN]) + more
+
+
 def now() -> float:
     return round(time.time(), 3)
 

@@ -129,6 +129,20 @@ def test_shell_write_outside_scope_is_reported_once(project):
     assert "A c.py" in text and "b.py" not in text
 
 
+def test_a_shell_command_writing_many_files_outside_the_scope_is_said_within_the_clients_limit(project):
+    """A build or an install writing hundreds of files listed every one: past 10,000 characters the client hands
+    the model a 2 KB preview of a saved file instead. The first ones are named, the rest counted."""
+    planned(project)
+    for i in range(400):
+        project.write(f"gen/generated_output_file_{i:03}.txt", f"{i}\n")
+    code, out, err = hook(project, "post-tool-use", bash(project, "make", event="PostToolUse"))
+    text = context_text(out, "PostToolUse")
+    assert (code, err) == (0, "") and len(text) < 9000
+    assert "the shell changed 400 file(s) outside the approved scope" in text
+    assert "A gen/generated_output_file_000.txt" in text and "... and 390 more (`rt delta` lists them all)" in text
+    assert hook(project, "post-tool-use", bash(project, "ls", event="PostToolUse"))[1] is None   # each said once
+
+
 def test_shell_write_inside_scope_is_quiet(project):
     planned(project)
     project.write("a.py", "x = 5\n")
@@ -336,3 +350,24 @@ def test_repository_without_rt_gets_no_answer_from_any_hook(project):
     for event, data in calls:
         assert hook(project, event, data) == (0, None, ""), event
     assert not (project.root / ".rt").exists()
+
+
+def test_a_scope_of_hundreds_of_files_is_named_within_the_clients_limit(project):
+    """A rename across the tree planned as 450 files: the edit gate's denial, the session's status and /runtask's
+    "already active" each listed every one, 12,000 characters, and the client gave the model a preview instead."""
+    names = [f"src/module_number_{i:03}.py" for i in range(450)]
+    for name in names:
+        project.write(name, "x = 1\n")
+    project.write("other.py", "y = 1\n")
+    project.init_git()
+    project.rt("start", "rename x", "--no-baseline")
+    project.rt("plan", "--edit", *names)
+    denied = hook(project, "pre-tool-use", edit(project, "other.py"))[1]["hookSpecificOutput"]["permissionDecisionReason"]
+    status = context_text(hook(project, "session-start", payload(project, "SessionStart", source="startup"))[1],
+                          "SessionStart")
+    again = context_text(hook(project, "user-prompt-submit",
+                              payload(project, "UserPromptSubmit", prompt="/runtask another"))[1], "UserPromptSubmit")
+    for text in (denied, status, again):
+        assert len(text) < 9000, len(text)
+        assert "src/module_number_029.py and 420 more (`rt status --json` lists them all)" in text
+    assert len(project.rt_json("status")["task"]["scope"]["edit"]) == 450

@@ -496,3 +496,53 @@ def test_a_hook_arriving_while_the_server_is_busy_runs_in_its_own_process(projec
         assert slow.returncode == 0
     finally:
         os.kill(int(pid), signal.SIGTERM)
+
+
+def test_a_payload_slow_to_arrive_is_judged_not_let_through(project, served):
+    """The client read its stdin only after the server greeted it, and the server gives a request 2 s: a payload
+    that took longer to arrive (a Write of a large file: bash reads a pipe a byte at a time, 16 MB in about 4 s)
+    had the server hang up and the client die of SIGPIPE, answering nothing, and Claude Code ran the out-of-scope
+    edit. The payload is read first; the server's answer is the fresh hook's."""
+    data = edit(project, "b.py")
+    served("pre-tool-use", data)
+    pid = wait_for_server(project)[2]
+    try:
+        raw = json.dumps(data)
+        proc = subprocess.Popen(["bash", str(served.script), "pre-tool-use"], stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=project.root,
+                                env=served.env)
+        proc.stdin.write(raw[:20])
+        proc.stdin.flush()
+        time.sleep(3)   # Claude Code still writing a large payload
+        out, err = proc.communicate(raw[20:], timeout=60)
+        assert (proc.returncode, out, err) == served.direct("pre-tool-use", data)
+        assert "outside the approved scope" in out
+        assert served.starts == 1 and state(project)[2] == pid   # the server answered it
+    finally:
+        os.kill(int(pid), signal.SIGTERM)
+
+
+def test_a_server_that_hangs_up_mid_request_leaves_the_hook_to_its_own_process(project, served):
+    """A server that dies or drops the connection while the client sends (killed, out of memory) killed the
+    client with SIGPIPE: no answer, and Claude Code ran the edit the gate denies. The client runs the hook itself."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    port = listener.getsockname()[1]
+    (project.root / ".rt" / "hookserver").write_text(f"{port} t0ken {os.getpid()}\n")
+
+    def hang_up():
+        conn, _ = listener.accept()
+        conn.sendall(f"RT-HOOK-SERVER {os.getpid()}\n".encode())
+        conn.recv(1)
+        conn.close()
+    import threading
+    thread = threading.Thread(target=hang_up, daemon=True)
+    thread.start()
+    data = edit(project, "b.py")
+    data["tool_input"]["new_string"] = "y = 3\n" * 200_000
+    served.env["RT_HOOK_SERVER"] = "0"
+    try:
+        assert served("pre-tool-use", data) == served.direct("pre-tool-use", data)
+        assert "outside the approved scope" in served("pre-tool-use", data)[1]
+    finally:
+        listener.close()
+        (project.root / ".rt" / "hookserver").unlink()   # names this process: not for the fixture to stop

@@ -590,3 +590,13 @@ def test_a_prompt_with_a_lone_surrogate_still_gets_its_pack(project):
     text = runtask(project, "/runtask fix the save \ud800 button")
     assert "### app/save.py 1-2 of 2: " in text
     assert project.rt_json("status")["task"]["text"] == "fix the save ? button"
+
+
+def test_a_long_task_whose_words_pick_out_no_file_names_a_few_of_them(project):
+    """A spec pasted into an empty repository: every one of its words was listed as tried, 18,000 characters
+    where the client shows 10,000 and then only a 2 KB preview of a saved file."""
+    project.init_git()
+    words = [f"zq{i}xw" for i in range(2500)]
+    text = runtask(project, "/runtask build the app from this spec: " + " ".join(words))
+    assert len(text) <= INJECT_CHARS, len(text)
+    assert "(words tried: build, app, spec, zq0xw, zq, xw, zq1xw, " in text and "zq14xw and 2485 more): find" in text

@@ -335,7 +335,7 @@ def _edit_gate(repo: Repo, cwd: Path, path: str) -> Reply:
                                     f"fails and what you tried: more attempts are their decision (`rt allow-fix`, "
                                     f"which they approve), else `rt block \"<what fails>\"`.")
         return Reply()
-    listed = ", ".join(sorted(scope)) or "nothing"
+    listed = state.listing(sorted(scope)) or "nothing"
     return decision("deny", f"rt: {rel} is outside the approved scope of task {task['id']} (scope: {listed}). "
                             f"Changing the scope is the user's decision: ask the user whether {rel} may be added; "
                             f"if they agree, run `rt scope add {command_arg(rel)}` and they approve it.")
@@ -487,12 +487,17 @@ def _outside_scope(ctx, task: dict) -> str:
     if not fresh:
         return ""
     what = "the approved scope" if task.get("scope") is not None else "any approved scope (no plan yet)"
+    more = [f"  ... and {len(fresh) - OUTSIDE_SHOWN} more (`rt delta` lists them all)"] if len(fresh) > OUTSIDE_SHOWN else []
     return "\n".join([f"rt: the shell changed {len(fresh)} file(s) outside {what} of task {task['id']}:"]
-                     + [f"  {format_change(c)}" for c in fresh]
+                     + [f"  {format_change(c)}" for c in fresh[:OUTSIDE_SHOWN]] + more
                      + [UNDO_OR_ASK])
 
 
 UNDO_OR_ASK = "Tell the user, and undo these changes unless they agree to add the files (`rt scope add F`, which they approve)."
+
+OUTSIDE_SHOWN = 10
+"""Files a shell command changed outside the scope that are named, the rest counted: a build or an install writing
+hundreds would otherwise pass the client's 10,000 characters, and the model would get a preview of a saved file."""
 
 
 # ---------------------------------------------------------------- SessionStart, UserPromptSubmit, Stop

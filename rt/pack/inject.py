@@ -60,6 +60,9 @@ TEST_FILES = 3
 """Test files read to find the test functions using the shown code."""
 REST_LINES = 200
 """The most lines of a definition shown in part that its header offers to Read whole."""
+TRIED = 20
+"""The task's words named when none picks out a file, the rest counted: a long spec pasted into an empty
+repository named every one of its words, past the client's inline limit."""
 LEAD_IN = ("#", "//", "/*", "*", "@")
 """Lines above a definition that belong to it: comments, doc comments, decorators and annotations."""
 NAMED = 3
@@ -559,8 +562,8 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
             f"{files[0].rpartition('/')[2]} (stack, folders, entry points).")
     pinned = any(f.why == ["pinned"] for f in r.files)
     if r.vague and not pinned:
-        tried = ", ".join(r.terms) or "none"
-        head.append(f"The task's words pick out no files (words tried: {tried}): find the code with `rt find \"<text>\"`, "
+        tried = ", ".join(r.terms[:TRIED]) + (f" and {len(r.terms) - TRIED} more" if len(r.terms) > TRIED else "")
+        head.append(f"The task's words pick out no files (words tried: {tried or 'none'}): find the code with `rt find \"<text>\"`, "
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         if not r.recent:
             return "\n".join(head + [more]) + "\n"

@@ -32,7 +32,7 @@ def describe(task: dict) -> str:
 def scope_line(task: dict) -> str:
     """The approved scope in one line: what `rt plan` and `rt scope` answer (the task's text is the
     session's already, so it is not repeated)."""
-    return "scope: " + ("; ".join(f"{k} {', '.join(map(shown, v))}" for k, v in (task.get("scope") or {}).items() if v)
+    return "scope: " + ("; ".join(f"{k} {state.listing(list(map(shown, v)))}" for k, v in (task.get("scope") or {}).items() if v)
                         or "empty")
 
 
