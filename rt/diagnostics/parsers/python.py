@@ -200,7 +200,7 @@ def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic]
                 diags[-1], open_ = diags[-1]._replace(code=rule[1]), False
         else:
             open_ = False
-    if diags and not re.search(r"^\d+ errors?, \d+ warnings?, \d+ informations?\b", clean(output), re.M):
+    if diags and not re.search(r"^\d+ errors?, \d+ warnings?, \d+ info", clean(output), re.M):   # `informations`, or `infos`
         raise Truncated("the log ends before pyright's closing `N errors, N warnings, N informations` line")
     return found(diags, output, clean_run=bool(re.search(r"\b0 errors\b", output)))
 
