@@ -133,3 +133,14 @@ def test_the_first_three_new_failures_show_their_explaining_lines(project):
         assert f"test_totals.py::test_total_{k} (failed) assert {k + 1} == ({k} + 2)\n" in out
     explained = [k for k in range(4) if f"    | test_totals.py:{5 * k + 3}: assert total == {k} + 2\n" in out]
     assert explained == [0, 1, 2], out
+
+
+def test_one_byte_outside_utf8_leaves_the_other_lines_as_they_read(project):
+    """A CI log holds other steps' output too: one line with a byte outside UTF-8 is read as Latin-1, its
+    other lines stay UTF-8, so a finding that names `café` reads the same in both logs and stays old."""
+    save_ruff_logs(project, "def f():\n    return café\n", "def f():\n    return café\n")
+    before, after = logs(project)
+    with open(after, "ab") as f:
+        f.write(b"make: warning: cannot read build/\xff.o\n")
+    out = project.rt("diff-logs", "--parser", "ruff", before, after)
+    assert out == "PASS: 0 new, 0 fixed, 1 unchanged (ruff: 1 before, 1 after)\n"

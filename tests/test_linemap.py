@@ -108,3 +108,17 @@ def test_paths_git_quotes_are_read_back(project, quote_path):
     moved = from_patch(project.git("-c", f"core.quotePath={quote_path}", "diff"))
     for name in names:
         assert moved.place(f"lib/{name}", 13) == (f"lib/{name}", 11, False), name
+
+
+def test_removed_and_added_lines_that_look_like_file_headers_stay_in_their_hunk(project):
+    """A removed `-- comment` (SQL in a string, Lua, Haskell) is `--- comment` in the patch, an added `++ x` is
+    `+++ x`: inside a hunk they are lines of it, not a next file's header, so the renamed file keeps its map."""
+    sql = 'Q = """\nSELECT 1\n-- old note\n"""\n\n\ndef f():\n    return zz\n'
+    project.write("pkg/a.py", sql)
+    project.init_git()
+    project.git("mv", "pkg/a.py", "pkg/b.py")
+    project.write("pkg/b.py", sql.replace("-- old note\n", "++ new note\n++ more\n"))
+    project.git("add", "-A")
+    moved = from_patch(project.git("diff", "-M", "--cached"))
+    assert moved.place("pkg/a.py", 8) == ("pkg/b.py", 9, False)
+    assert set(moved.files) == {"pkg/a.py"}

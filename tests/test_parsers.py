@@ -195,6 +195,69 @@ def test_pyright_text_and_json():
     assert PARSERS["pyright"]("0 errors, 0 warnings, 0 informations \n", "pyright", None) == []
 
 
+PYRIGHT_WRAPPED = """/w/repo/a.py
+  /w/repo/a.py:7:12 - error: Type "int" is not assignable to return type "str"
+  \xa0\xa0"int" is not assignable to "str" (reportReturnType)
+  /w/repo/a.py:11:12 - error: "undefined_name" is not defined (reportUndefinedVariable)
+2 errors, 0 warnings, 0 informations
+"""
+"""pyright 1.1.414's text form: a message of several lines has its rule after the last one (indented with two
+spaces and two no-break spaces)."""
+PYRIGHT_WRAPPED_JSON = """{"version": "1.1.414", "generalDiagnostics": [{"file": "/w/repo/a.py", "severity": "error",
+ "message": "Type \\"int\\" is not assignable to return type \\"str\\"\\n  \\"int\\" is not assignable to \\"str\\"",
+ "range": {"start": {"line": 6, "character": 11}, "end": {"line": 6, "character": 12}}, "rule": "reportReturnType"},
+ {"file": "/w/repo/a.py", "severity": "error", "message": "\\"undefined_name\\" is not defined",
+ "range": {"start": {"line": 10, "character": 11}, "end": {"line": 10, "character": 25}},
+ "rule": "reportUndefinedVariable"}], "summary": {"errorCount": 2, "warningCount": 0}}"""
+
+
+def test_pyright_rule_after_a_message_of_several_lines_is_its_code():
+    """Read without its rule, a finding in the text form is another one than the same in the JSON form (or a
+    log of either form): every old finding of that kind would read as new."""
+    text = PARSERS["pyright"](PYRIGHT_WRAPPED, "pyright", "/w/repo")
+    data = PARSERS["pyright"](PYRIGHT_WRAPPED_JSON, "pyright", "/w/repo")
+    assert [d.key() for d in text] == [d.key() for d in data]
+    assert [d.code for d in text] == ["reportReturnType", "reportUndefinedVariable"]
+
+
+ESLINT_STYLISH = """
+/w/repo/src/a.js
+  2:7   error  'unused' is assigned a value but never used  no-unused-vars
+  3:23  error  'zz' is not defined                          no-undef
+  4:23  error  'zz' is not defined                          no-undef
+
+\u2716 3 problems (3 errors, 0 warnings)
+
+"""
+TSC_PRETTY = """src/b.ts:3:3 - error TS2322: Type 'number' is not assignable to type 'string'.
+
+3   return a + b;
+    ~~~~~~
+
+src/b.ts:6:7 - error TS2322: Type 'string' is not assignable to type 'number'.
+
+6 const t: number = "x";
+        ~
+
+
+Found 2 errors in the same file, starting at: src/b.ts:3
+
+"""
+"""eslint 9's stylish and tsc 5.9's `--pretty` output (colour codes taken out), as they print them."""
+
+
+@pytest.mark.parametrize("parser, log, closing", [("eslint", ESLINT_STYLISH, "\u2716 3 problems"),
+                                                   ("tsc", TSC_PRETTY, "Found 2 errors"),
+                                                   ("pyright", PYRIGHT_WRAPPED, "2 errors, 0 warnings")])
+def test_a_form_that_always_closes_with_its_count_is_cut_short_without_it(parser, log, closing):
+    """A CI log cut before the tool's closing count line may have lost the findings after the cut: a new
+    one there would read as nothing new. Every cut before that line is no complete run."""
+    assert classify(parser, parser, 1, log, "/w/repo").status == "findings"
+    cut_at = log.index(closing)
+    for end in range(1, cut_at):
+        assert classify(parser, parser, 1, log[:end], "/w/repo").status == "could_not_run", log[:end]
+
+
 def test_pylint_real_and_its_usage_error(tmp_path):
     write_tree(tmp_path, {"a.py": "import os\n\n\ndef f(x):\n    return undefined_z\n"})
     run, output = check_run("pylint", tmp_path)

@@ -464,6 +464,20 @@ def test_a_moved_file_keeps_its_old_findings_old(project):
     assert "- passed, nothing new: ruff (1 old)" in out
 
 
+def test_a_file_moved_and_edited_keeps_its_old_findings_old_and_its_new_one_is_new(project):
+    """Moved with an edit, as `git diff -M` pairs files alike (half their lines or more): its old findings,
+    at the lines the edit moved them to, are old; the one the edit added is new."""
+    python_project(project, tools="ruff")
+    project.write("legacy.py", "import os\n\n\ndef f():\n    return zz\n\n\ndef g():\n    return 1\n")
+    project.git("commit", "-qam", "more")
+    project.rt("start", "move legacy")
+    project.rt("plan", "--delete", "legacy.py", "--create", "old/legacy.py")
+    (project.root / "legacy.py").unlink()
+    project.write("old/legacy.py", "import os\nimport sys\n\n\ndef f():\n    return zz\n\n\ndef g():\n    return 2\n")
+    out = project.rt("verify", ret=1)
+    assert new_lines(out) == ["- old/legacy.py:2:8 ruff [F401] `sys` imported but unused"], out
+
+
 def test_tool_output_loses_the_absolute_repository_path(project):
     python_project(project, tools="ruff", old_problem=False)
     commit_config(project, '[checks.odd]\nparser = "ruff"\ncommand = ["python3", "-c", '

@@ -39,7 +39,8 @@ def args_diff_logs(p: argparse.ArgumentParser) -> None:
 
 
 def read_log(path: str, which: str) -> str:
-    """A log's text; refuses a missing, unreadable, binary or huge file with a one-line reason."""
+    """A log's text (each line UTF-8, else Latin-1); refuses a missing, unreadable, binary or huge file with a
+    one-line reason."""
     try:
         with open(path, "rb") as f:
             data = f.read(MAX_LOG_BYTES + 1)
@@ -51,7 +52,10 @@ def read_log(path: str, which: str) -> str:
                          "cut it to the check's output")
     if b"\x00" in data[:8192]:
         raise UsageError(f"the {which} {path} is binary, not a text log; save the check's printed output instead")
-    return decode(data)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:   # line by line: one stray byte must not turn every other line's `é` into `Ã©`
+        return "".join(map(decode, data.splitlines(keepends=True)))
 
 
 def implied_exit(parser: str, output: str, root: str) -> int | None:

@@ -79,31 +79,32 @@ def from_patch(patch: str) -> LineMap:
         if old is not None and old != "/dev/null":
             files[old] = FileMap(None if new == "/dev/null" else new, sorted(blocks))
 
-    in_hunk = False
+    # the lines the hunk's header says are still to come: a removed `-- x` is `--- x`, a line, not a header
+    left_old = left_new = 0
     for ln in patch.replace("\r\n", "\n").split("\n"):
         h = _HUNK.match(ln)
         if h and old is not None:
             end_run()
-            o, n, in_hunk = int(h[1]), int(h[3]), True
+            o, n = int(h[1]), int(h[3])
+            left_old, left_new = int(h[2] or 1), int(h[4] or 1)
             if h[2] == "0":
                 o += 1            # `-5,0`: nothing removed, the lines go after old line 5
             if h[4] == "0":
                 n += 1
             continue
-        if in_hunk and ln[:1] in (" ", "-", "+", "\\") and not ln.startswith(("--- ", "+++ ")) or in_hunk and ln == "":
+        if (left_old or left_new) and ln[:1] in (" ", "-", "+", "\\", ""):
             if ln.startswith("-"):
                 run = run or [o, 0, n, 0]
                 run[1] += 1
-                o += 1
+                o, left_old = o + 1, left_old - 1
             elif ln.startswith("+"):
                 run = run or [o, 0, n, 0]
                 run[3] += 1
-                n += 1
+                n, left_new = n + 1, left_new - 1
             elif not ln.startswith("\\"):
                 end_run()
-                o, n = o + 1, n + 1
+                o, n, left_old, left_new = o + 1, n + 1, left_old - 1, left_new - 1
             continue
-        in_hunk = False
         if ln.startswith("diff --git "):
             close()
             m = re.match(r'^diff --git ("a/(?:[^"\\]|\\.)*"|a/.+?) ("b/(?:[^"\\]|\\.)*"|b/.+)$', ln)

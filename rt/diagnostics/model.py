@@ -42,7 +42,9 @@ _VOLATILE: list[tuple[str, int, str]] = [
     (r"\b\d+(?:\.\d+)?\s?(?:ms|us|µs|ns|s|secs?|seconds?|min|minutes?)\b", 0, "<dur>"),
     (r"\b(lines?|ln|row) \d+(?:\s?[-–]\s?\d+)?", re.I, r"\1 N"),
     (r"'((?:Async)?(?:TryExcept|TryFinally|Try|If|For|While|With|Match)) \d+'", 0, r"'\1 N'"),  # mccabe
-    (r"\b(too complex|too many \w+(?: \w+)?) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I, r"\1 (N)"),  # C901, R0912
+    # C901, R0912, ruff's PLR0913 (`Too many arguments in function definition (6 > 5)`), eslint's max-depth
+    (r"\b(too complex|too many \w+(?: \w+){0,3}|nested too deeply) \(\d+(?:\s*[>/]\s*\d+)?\)", re.I, r"\1 (N)"),
+    (r"\b(has a complexity of) \d+", re.I, r"\1 N"),                  # eslint's complexity
     (r"(\.[A-Za-z0-9]{1,5})(?::\d+){1,2}\b|(\.[A-Za-z0-9]{1,5})\((\d+),(\d+)\)", 0, r"\1\2:N"),
     (r"(?<!\S)_(?: _){2,}(?!\S)", 0, " "),  # pytest's frame separators `_ _ _`
     (r"\s+", 0, " "),

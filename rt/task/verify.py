@@ -430,15 +430,52 @@ def _nothing_new(result: FileCheck) -> str:
 
 def task_line_map(ctx, task: dict, before: dict, now: dict, wanted: set[str]) -> LineMap:
     """Where the task moved the lines of the files in `wanted` (those the baseline has findings in):
-    renamed files by content, edited ones line by line against their original."""
-    files = {old: FileMap(new) for old, new in renames(before, now).items()}
+    renamed files by content, or by likeness when also edited (`edited_renames`), edited ones line by line
+    against their original."""
+    moved = renames(before, now)
+    files = {old: FileMap(new) for old, new in moved.items()}
     for path, status in changes(before, now):
         if path in wanted and status == "modified":
             old = original_lines(ctx, task, path, before)
             new = text_lines(current_bytes(ctx.repo, path))
             if old is not None and new is not None:
                 files[path] = FileMap(path, from_lines(old, new))
+    gone = [p for p in sorted(set(before) - set(now)) if p in wanted and p not in moved]
+    came = [p for p in sorted(set(now) - set(before)) if p not in moved.values()]
+    for path, (new_path, blocks) in edited_renames(ctx, task, before, gone, came).items():
+        files[path] = FileMap(new_path, blocks)
     return LineMap(files)
+
+
+RENAME_LIKENESS = 0.5
+MAX_RENAME_PAIRS = 400
+"""A deleted file and an added one are one file moved and edited when half their lines or more are alike (git's
+`-M` default); past this many (deleted x added) pairs, only files of the same name are compared."""
+
+
+def edited_renames(ctx, task: dict, before: dict, gone: list[str], came: list[str]) -> dict[str, tuple]:
+    """Deleted files paired with the added file most like each, as `git diff -M` pairs them: old path ->
+    (new path, changed blocks), so a file the task moved and edited keeps its old findings old."""
+    import difflib   # here: only a task that moved and edited a file with findings compares files
+    if not gone or not came:
+        return {}
+    same_name = len(gone) * len(came) > MAX_RENAME_PAIRS
+    added = {p: text_lines(current_bytes(ctx.repo, p)) for p in came}
+    out: dict[str, tuple] = {}
+    for path in gone:
+        old = original_lines(ctx, task, path, before)
+        if not old:
+            continue
+        best, best_ratio = None, RENAME_LIKENESS
+        for cand, new in added.items():
+            if not new or same_name and cand.rsplit("/", 1)[-1] != path.rsplit("/", 1)[-1]:
+                continue
+            matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+            if matcher.quick_ratio() >= best_ratio and (ratio := matcher.ratio()) >= best_ratio:
+                best, best_ratio = cand, ratio
+        if best is not None:
+            out[path] = (best, from_lines(old, added.pop(best)))
+    return out
 
 
 def renames(before: dict, now: dict) -> dict[str, str]:

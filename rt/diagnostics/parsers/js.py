@@ -20,16 +20,19 @@ def parse_tsc(output: str, check: str, root: str | None) -> list[Diagnostic] | N
     text = clean(output)
     if re.search(r"^tsc: The TypeScript Compiler|^Version \d", text, re.M) and "error" not in text:
         raise ToolFailure("tsc printed its help instead of checking: no tsconfig.json or files to check")
-    diags, fatal = [], []
+    diags, fatal, pretty = [], [], False
     for ln in text.split("\n"):
         m = _TSC.match(ln) or _TSC_PRETTY.match(ln)
         if m:
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]), m["code"],
                                     m["sev"], m["msg"]))
+            pretty = pretty or m.re is _TSC_PRETTY
         elif g := re.match(r"^error (TS\d+): (.*)$", ln):
             fatal.append(Diagnostic(check, "", 0, 0, g[1], "error", g[2]))
     if fatal and not diags:
         raise ToolFailure(f"tsc could not start checking: error {fatal[0].code}: {fatal[0].message}")
+    if pretty and not re.search(r"^Found \d+ errors?\b", text, re.M):   # `--pretty` always ends with it
+        raise Truncated("the log ends before tsc's closing `Found N errors` line")
     return found(diags + fatal, output)
 
 
@@ -46,8 +49,10 @@ def parse_eslint(output: str, check: str, root: str | None) -> list[Diagnostic] 
         return read_json(_eslint_report, data["results"] if isinstance(data, dict) else data, check, root)
     if re.search(r'^\s*\[\s*\{\s*"filePath"', text, re.M):
         raise Truncated("the eslint JSON report ends before its closing bracket")
-    diags = _stylish(check, root, text) + _unix_compact(check, root, text)
-    return found(diags, output)
+    stylish = _stylish(check, root, text)
+    if stylish and not re.search(r"^✖ \d+ problems? \(", text, re.M):   # stylish always ends with it
+        raise Truncated("the log ends before eslint's closing `✖ N problems` line")
+    return found(stylish + _unix_compact(check, root, text), output)
 
 
 def _eslint_shape(v) -> bool:

@@ -179,18 +179,29 @@ def _mypy_text(check: str, root: str | None, text: str) -> list[Diagnostic]:
 # ---------------------------------------------------------------- pyright
 
 def parse_pyright(output: str, check: str, root: str | None) -> list[Diagnostic] | None:
-    """`pyright --outputjson`, or its text form `  file:line:col - error: message (rule)`."""
+    """`pyright --outputjson`, or its text form `  file:line:col - error: message (rule)`; a message of
+    several lines has its rule after the last one, and its first line is the message, as in the JSON form."""
     data = json_value(output, lambda v: isinstance(v, dict) and "generalDiagnostics" in v, "{")
     if data is not None:
         return read_json(_pyright_report, data, check, root)
     diags = []
     rx = re.compile(r"^\s*(?P<file>\S.*?):(?P<line>\d+):(?P<col>\d+) - (?P<sev>error|warning):\s*(?P<msg>.*?)"
                     r"(?:\s+\((?P<code>report\w+)\))?$")
+    open_ = False      # the last finding's message may go on, indented, up to its rule
     for ln in lines(output):
         m = rx.match(ln)
         if m:
+            open_ = not m["code"]
             diags.append(Diagnostic(check, rel_path(m["file"], root), int(m["line"]), int(m["col"]),
                                     m["code"] or "", m["sev"], m["msg"]))
+        elif open_ and ln[:1].isspace():   # indented with spaces and no-break spaces
+            rule = re.search(r"\s\((report\w+)\)$", ln)
+            if rule:
+                diags[-1], open_ = diags[-1]._replace(code=rule[1]), False
+        else:
+            open_ = False
+    if diags and not re.search(r"^\d+ errors?, \d+ warnings?, \d+ info", clean(output), re.M):   # `informations`, or `infos`
+        raise Truncated("the log ends before pyright's closing `N errors, N warnings, N informations` line")
     return found(diags, output, clean_run=bool(re.search(r"\b0 errors\b", output)))
 
 
