@@ -90,6 +90,22 @@ def test_a_formatter_added_after_the_task_started_is_not_run(project, tmp_path):
     assert not marker.exists()
 
 
+def test_a_file_gone_by_the_time_the_hook_runs_is_not_formatted(project, tmp_path):
+    """A file deleted between the edit and its PostToolUse (a shell command, the user) had the formatter run on it,
+    and the model read "the formatter failed ... No such file": nothing to format, nothing to say."""
+    marker = tmp_path / "ran"
+    project.write("rt.toml", f'[format]\n"*.py" = ["{sys.executable}", "-c", "open({str(marker)!r}, \'w\'); '
+                             f'open(__import__(\'sys\').argv[1])", "{{file}}"]\n')
+    project.write("a.py", "x = 1\n")
+    project.init_git()
+    project.rt("start", "t", "--no-baseline")
+    project.rt("plan", "--edit", "a.py")
+    payload = edit(project, "a.py", event="PostToolUse")
+    (project.root / "a.py").unlink()
+    text = context_text(hook(project, "post-tool-use", payload)[1], "PostToolUse")
+    assert "format" not in text and not marker.exists(), text
+
+
 def test_check_that_cannot_run_is_said_plainly(project):
     project.write("pyproject.toml", "[tool.mypy]\n")
     project.write("rt.toml", '[checks.mypy]\ncommand = ["no-such-mypy-here", "."]\n'

@@ -459,6 +459,8 @@ def _format(ctx, task: dict, rel: str) -> str:
     from rt.sandbox import bounded
     from rt.snapshot import current_bytes
     before = current_bytes(ctx.repo, rel)
+    if before is None:   # gone since the edit (a shell command, the user): nothing to format
+        return ""
     try:
         proc = run(bounded(ctx.repo.root, argv), ctx.repo.root, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as e:
