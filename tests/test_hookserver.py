@@ -546,3 +546,19 @@ def test_a_server_that_hangs_up_mid_request_leaves_the_hook_to_its_own_process(p
     finally:
         listener.close()
         (project.root / ".rt" / "hookserver").unlink()   # names this process: not for the fixture to stop
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder"])
+def test_a_server_file_that_is_no_file_leaves_the_hook_to_its_own_process(project, served, kind):
+    """A FIFO where the server's file goes hung every hook (bash's `read`, then the hook's own look for a server,
+    waited for a writer); a folder printed bash's read error on each. Neither is a server's: the hook runs in its
+    own process."""
+    path = project.root / ".rt" / "hookserver"
+    os.mkfifo(path) if kind == "fifo" else path.mkdir()
+    data = edit(project, "b.py")
+    try:
+        code, out, err = served("pre-tool-use", data)
+        assert (code, out) == served.direct("pre-tool-use", data)[:2] and "outside the approved scope" in out
+        assert err == "", err
+    finally:
+        path.unlink() if kind == "fifo" else path.rmdir()

@@ -5,7 +5,7 @@
 event=$1
 py=${RT_PY:-python3}
 root=${CLAUDE_PROJECT_DIR:-$PWD}
-if [ -r "$root/.rt/hookserver" ] && read -r port token pid < "$root/.rt/hookserver"; then
+if [ -f "$root/.rt/hookserver" ] && [ -r "$root/.rt/hookserver" ] && read -r port token pid < "$root/.rt/hookserver"; then
     # the payload first: the server gives a request 2 s from its greeting, and bash reads a pipe a byte at a time
     # (a Write's large payload takes seconds); a server that hangs up is a fallback, not a SIGPIPE that answers nothing
     IFS= read -r -d '' payload

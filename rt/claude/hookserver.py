@@ -104,9 +104,12 @@ def status(root: str) -> str:
 
 
 def _answers(state: str) -> bool:
-    """Whether the server `state` names accepts a connection."""
+    """Whether the server `state` names accepts a connection (a FIFO or folder there names none: opening a FIFO
+    would wait for a writer)."""
     import socket
     try:
+        if not os.path.isfile(state):
+            return False
         with open(state, encoding="ascii") as f:
             port = int(f.read().split()[0])
         with socket.create_connection(("127.0.0.1", port), timeout=0.5):
