@@ -45,6 +45,8 @@ SHAPES: dict[str, dict[str, tuple]] = {
 TASK_STATES = frozenset(("scanned", "ready", "planned", "building", "verified", "finished", "blocked"))
 """The states of `rt.state.TRANSITIONS` (which imports this module; tests/test_damage.py holds the two the same): a
 task.json in another one is damage, which no command could move on, block or set aside."""
+_TASK_ITEMS = {"history": ("from", "to", "note"), "steps": ("note",), "claims": ("text",)}
+"""The texts each item of a task's lists holds, which `rt status`, `rt finish` and the handoff print."""
 _TASK_ID = r"[0-9]+-[a-z0-9][a-z0-9-]*"
 """A task's id (`state.new_task`), the name of its folder in `.rt/tasks/`: what `active` may name."""
 
@@ -74,6 +76,12 @@ def misshapen(rel: str, data: dict) -> str | None:
         if scope is not None and not all(type(scope.get(k)) is list and all(type(p) is str for p in scope[k])
                                          for k in ("edit", "create", "delete")):
             return "scope"
+        for key, said in _TASK_ITEMS.items():
+            if not all(type(item.get(k)) is str for item in data.get(key, ()) for k in said):
+                return key
+        verify = data.get("verify")
+        if verify is not None and (type(verify) is not dict or type(verify.get("verdict")) is not str):
+            return "verify"
     if name == "state.json" and data.get("active") is not None:
         import re   # here: only a state file naming a task pays for it
         if not re.fullmatch(_TASK_ID, data["active"]):

@@ -114,6 +114,10 @@ def test_repair_checks_task_files_blobs_and_the_gitignore(project):
     ("tasks/1-t/task.json", {"scope": {"edit": ["a.py"]}}, [("delta",), ("review",), ("verify",), ("scope", "add", "a.py")]),
     ("tasks/1-t/task.json", {"scope": {"edit": "a.py", "create": [], "delete": []}}, [("delta",)]),
     ("tasks/1-t/task.json", {"state": "done"}, [("status",), ("block", "x"), ("start", "u", "--force"), ("tasks",)]),
+    ("tasks/1-t/task.json", {"steps": [{}]}, [("status",)]),
+    ("tasks/1-t/task.json", {"history": [{}]}, [("status",), ("finish", "--incomplete")]),
+    ("tasks/1-t/task.json", {"claims": [{}]}, [("finish", "--incomplete")]),
+    ("tasks/1-t/task.json", {"verify": "x"}, [("status",)]),
     ("tasks/1-t/snapshot.json", {"files": {"a.py": None}}, [("delta",)]),
 ])
 def test_a_record_of_another_shape_is_damage_repair_sets_aside(project, rel, record, commands):
