@@ -478,6 +478,25 @@ def test_a_file_moved_and_edited_keeps_its_old_findings_old_and_its_new_one_is_n
     assert new_lines(out) == ["- old/legacy.py:2:8 ruff [F401] `sys` imported but unused"], out
 
 
+def test_rt_check_of_a_moved_file_keeps_its_old_findings_old(project):
+    """`rt check` and the post-edit hook compared a moved file with the baseline's findings under its new path,
+    none: every old finding was new (the model set out to fix what it never broke). Paired with the gone file most
+    like it, as verify pairs them, the old ones stay old."""
+    python_project(project, tools="ruff")
+    project.write("legacy.py", "import os\n\n\ndef f():\n    return zz\n\n\ndef g():\n    return 1\n")
+    project.git("commit", "-qam", "more")
+    project.rt("start", "move legacy")
+    project.rt("plan", "--delete", "legacy.py", "--create", "old/legacy.py")
+    project.git("mv", "legacy.py", "moved.py")
+    assert project.rt("check", "moved.py") == "nothing new in moved.py (ruff)\n"
+    (project.root / "old").mkdir()
+    project.git("mv", "moved.py", "old/legacy.py")
+    project.write("old/legacy.py", "import os\nimport sys\n\n\ndef f():\n    return zz\n\n\ndef g():\n    return 2\n")
+    out = project.rt("check", "old/legacy.py", ret=1)
+    assert out.splitlines() == ["1 new diagnostic(s) after editing old/legacy.py:",
+                                "  old/legacy.py:2:8 ruff [F401] `sys` imported but unused"], out
+
+
 def test_tool_output_loses_the_absolute_repository_path(project):
     python_project(project, tools="ruff", old_problem=False)
     commit_config(project, '[checks.odd]\nparser = "ruff"\ncommand = ["python3", "-c", '

@@ -219,7 +219,8 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"{len(found)} diagnostic(s) but {why}, so new cannot be told from old "
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
-    old = [Diagnostic(**d) for d in before["diagnostics"] if only is None or d["file"] == only]
+    old = [Diagnostic(**d) for d in before["diagnostics"]
+           if only is None or d["file"] == only or moved is not None and moved.place(d["file"], 1)[0] == only]
     result = diff(old, found, moved=moved)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
@@ -285,6 +286,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
     if not (ctx.repo.root / rel).is_file():
         return FileCheck(rel, new, failed, exists=False)  # deleted, or not a file: nothing to check in it
     baseline = load_baseline(ctx.store, task)
+    moved = _moved_to(ctx, task, rel, baseline)
     done: list[Compared] = []
     for check in detect(ctx.repo):
         if not check.required or not check.applies_to(rel) or check.kind == "build":
@@ -294,7 +296,7 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         why = held(check, task, baseline)
         ran = _not_run(check, why) if why else run_check(ctx.repo, check, file=rel if check.per_file else None)
         # a test run reports failures in the test files, not in the edited one
-        got = compare(check, ran, baseline, only=None if check.kind == "test" else rel)
+        got = compare(check, ran, baseline, only=None if check.kind == "test" else rel, moved=moved)
         done.append(got)
         new += got.new
         if got.run.status == "could_not_run":
@@ -306,6 +308,24 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
         verdict_ = "FAIL" if new else "INCOMPLETE" if failed else "PASS"
         _record_run(ctx, task, "check", verdict_, done, {rel: blob[0] if blob else None}, target=[rel])
     return result
+
+
+def _moved_to(ctx, task: dict, rel: str, baseline: dict[str, dict]) -> LineMap | None:
+    """Where `rel` came from when the task moved it (and maybe edited it) from a file the baseline has findings in
+    that is gone now, paired as verify pairs them (`edited_renames`): its old findings stay old. None for a file
+    with findings of its own, or no such file gone (a look at each file the baseline names: no snapshot read)."""
+    import os
+    named = {d["file"] for b in baseline.values() for d in b.get("diagnostics", ()) if d.get("file")}
+    if rel in named:
+        return None
+    gone = [p for p in sorted(named) if not os.path.lexists(os.path.join(ctx.repo.top, p))]
+    if not gone:
+        return None
+    before = state.load_snapshot(ctx.store, task)
+    if rel in before:
+        return None
+    pairs = edited_renames(ctx, task, before, [p for p in gone if p in before], [rel])
+    return LineMap({old: FileMap(new, blocks) for old, (new, blocks) in pairs.items()}) if pairs else None
 
 
 def _record_run(ctx, task: dict, kind: str, verdict_: str, compared: list[Compared], files: dict,
