@@ -89,6 +89,11 @@ def misshapen(rel: str, data: dict) -> str | None:
     return None
 
 
+def folder_here(rel: str) -> StoreError:
+    """The error for a folder at `rel` under `.rt/` where rt keeps a file, which `rt repair` sets aside."""
+    return StoreError(f".rt/{rel} is a folder where rt keeps a file; run `rt repair` to set it aside")
+
+
 _ENCODER = json.JSONEncoder(sort_keys=True, separators=(",", ":"), check_circular=False)
 """What `json.dumps(data, sort_keys=True, separators=(",", ":"))` uses, made once, without the check for
 cycles (rt's data has none) that costs an index build a dictionary entry per list."""
@@ -169,8 +174,7 @@ class Store:
                 raise StoreError(f".rt/{cur.relative_to(self.dir).as_posix()} is {'a link' if linked else 'no folder'}; "
                                  f"rt writes nothing through it: run `rt repair` to set it aside")
         if os.path.isdir(path) and not os.path.islink(path):
-            raise StoreError(f".rt/{path.relative_to(self.dir).as_posix()} is a folder where rt keeps a file; run "
-                             f"`rt repair` to set it aside")
+            raise folder_here(path.relative_to(self.dir).as_posix())
 
     @contextlib.contextmanager
     def writing(self, path: Path, mode: int = 0o644, *, durable: bool = True):
@@ -223,7 +227,7 @@ class Store:
                 return None
             raise StoreError(missing) from None
         except IsADirectoryError:
-            raise StoreError(f".rt/{rel} is a folder where rt keeps a file; run `rt repair` to set it aside") from None
+            raise folder_here(rel) from None
         if crc is not None and zlib.crc32(raw) != crc:
             raise StoreError(f".rt/{rel} is damaged (not the file its writer wrote); run `rt repair` to set it aside")
         try:

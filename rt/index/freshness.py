@@ -15,7 +15,8 @@ import time
 from array import array
 from collections import namedtuple
 
-from rt.core import GitProcess, Repo, StoreError, folders_up, git, git_dir, git_index, git_paths, untracked_folders
+from rt.core import GitProcess, Repo, folders_up, git, git_dir, git_index, git_paths, untracked_folders
+from rt.store import folder_here
 
 
 class Probe:
@@ -216,7 +217,7 @@ def stored(store, rel: str) -> bytes | None:
     except FileNotFoundError:
         return None
     except (IsADirectoryError, NotADirectoryError):
-        raise StoreError(f".rt/{rel} is a folder where rt keeps a file; run `rt repair` to set it aside") from None
+        raise folder_here(rel) from None
 
 
 def save(store, rel: str, quick: Quick | None) -> None:
