@@ -404,9 +404,10 @@ def upgraded(repo: Repo, files: dict[str, tuple[str, str]]) -> dict[str, tuple[s
                 out[path] = (blob, _kind(kind, os.lstat(os.path.join(repo.top, path)), modes))
             except OSError:
                 pass
-    for entry in (_git_output(repo, ("ls-files", "-s", "-z")) or b"").split(b"\0") if repo.is_git else ():
-        if entry.startswith(b"160000 ") and entry[47:50] == b" 0\t":   # `160000 <commit> 0<TAB>path`
-            out.setdefault(os.fsdecode(entry[50:]), (entry[7:47].decode("ascii"), SUBMODULE))
+    staged = _git_output(repo, _STAGED) if repo.is_git else None
+    for e in os.fsdecode(staged or b"").split("\0"):   # as `_git_scan` reads git's index
+        if e[2:8] == "160000" and e[50:51] == "0":
+            out.setdefault(e[_ENTRY:], (e[9:49], SUBMODULE))
     return out
 
 
