@@ -55,6 +55,11 @@ def _not_run(check: Check, why: str) -> Ran:
     return Ran(Run(check.name, check.required, "could_not_run", [], why), "", 0.0, 0, False)
 
 
+def baseline_files(baseline: dict[str, dict]) -> set[str]:
+    """The files the baseline has findings in ("" for a finding of no file)."""
+    return {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
+
+
 def load_baseline(store, task: dict) -> dict[str, dict]:
     """Check name -> its baseline run as kept ({status, reason, head, command, diagnostics: [dict]}); empty
     when none was taken. `compare` builds the diagnostics it compares: after an edit, only the file's."""
@@ -220,7 +225,7 @@ def compare(check: Check, ran: Ran, baseline: dict[str, dict], only: str | None 
                     f"(run `rt baseline` before editing)", "")
         return Compared(check, blind, [], 0, 0, ran)
     old = [Diagnostic(**d) for d in before["diagnostics"]
-           if only is None or d["file"] == only or moved is not None and moved.place(d["file"], 1)[0] == only]
+           if only is None or d["file"] == only or moved is not None and moved.place(d["file"], 0)[0] == only]
     result = diff(old, found, moved=moved)
     return Compared(check, run, result.new, result.fixed, result.unchanged, ran, [now for _, now in result.changed])
 
@@ -313,9 +318,10 @@ def check_file(ctx, task: dict, rel: str) -> FileCheck:
 def _moved_to(ctx, task: dict, rel: str, baseline: dict[str, dict]) -> LineMap | None:
     """Where `rel` came from when the task moved it (and maybe edited it) from a file the baseline has findings in
     that is gone now, paired as verify pairs them (`edited_renames`): its old findings stay old. None for a file
-    with findings of its own, or no such file gone (a look at each file the baseline names: no snapshot read)."""
+    with findings of its own, or no such file gone (each file the baseline names is looked at; the snapshot is
+    read only when one is gone)."""
     import os
-    named = {d["file"] for b in baseline.values() for d in b.get("diagnostics", ()) if d.get("file")}
+    named = baseline_files(baseline) - {""}
     if rel in named:
         return None
     gone = [p for p in sorted(named) if not os.path.lexists(os.path.join(ctx.repo.top, p))]
@@ -609,7 +615,7 @@ def cmd_verify(ctx, args) -> Result:
     run_ = iter(ran)
     ran = [_not_run(c, why[c.name]) if c.name in why else next(run_) for c in checks]
     before = state.load_snapshot(store, task)
-    wanted = {d["file"] for entry in baseline.values() for d in entry["diagnostics"]}
+    wanted = baseline_files(baseline)
     moves = task_line_map(ctx, task, before, now, wanted)
     compared = [compare(c, r, baseline, moved=moves) for c, r in zip(checks, ran)]
     now = rerun_failed(ctx, task, compared, baseline, moves, args.timeout, f"{base}/verify/rerun",
