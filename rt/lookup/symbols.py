@@ -240,12 +240,10 @@ def parse_range(spec: str, total: int) -> tuple[int, int, int]:
         a = b = _number(spec.strip())
     else:
         raise UsageError(f"--lines {spec!r}: give A:B, for example --lines 10:40")
-    if a > total and a >= 1:
+    if a > total:   # first: `--lines 50:10` of a 5-line file is past its end before it is a backward range
         raise UsageError(f"--lines {spec}: beyond the end, the file has {counted(total, 'line')}")
     if a < 1 or b < a:
         raise UsageError(f"--lines {spec}: the range must start at 1 or later and not end before it starts")
-    if a > total:
-        raise UsageError(f"--lines {spec}: beyond the end, the file has {counted(total, 'line')}")
     return a, min(b, total), b
 
 
