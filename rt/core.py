@@ -296,6 +296,12 @@ def counted(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+def first_few(items: list[str], n: int) -> str:
+    """The first `n` of `items`, comma-separated, and how many more: a list of hundreds named in full would bury
+    the line it stands in (and pass the client's inline limit in a hook's answer)."""
+    return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
+
+
 def command_arg(rel: str) -> str:
     """A path as the argument of an rt command rt suggests (`rt scope add ...`), to paste into a shell as it is:
     quoted where a shell would split or expand it, `./` before a leading `-` so it is no option; one holding a

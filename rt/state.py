@@ -9,7 +9,7 @@ import os
 import re
 import time
 
-from rt.core import StateError, StoreError, UsageError
+from rt.core import StateError, StoreError, UsageError, first_few
 from rt.store import Store, json_bytes
 
 TRANSITIONS: dict[str, tuple[str, ...]] = {
@@ -80,8 +80,7 @@ the tree) listed whole in the edit gate's denial and the session's status, past 
 
 def listing(paths: list[str]) -> str:
     """The first SCOPE_SHOWN of `paths`, comma-separated, and how many more (`rt status --json` has every one)."""
-    more = f" and {len(paths) - SCOPE_SHOWN} more (`rt status --json` lists them all)" if len(paths) > SCOPE_SHOWN else ""
-    return ", ".join(paths[:SCOPE_SHOWN]) + more
+    return first_few(paths, SCOPE_SHOWN) + (" (`rt status --json` lists them all)" if len(paths) > SCOPE_SHOWN else "")
 
 
 def now() -> float:

@@ -28,7 +28,7 @@ import re
 from collections import Counter
 
 from rt import budget, journal
-from rt.core import is_test, lines as split_lines, shown as path_line
+from rt.core import first_few, is_test, lines as split_lines, shown as path_line
 from rt.index.langs import language
 from rt.index.terms import keys_of_word
 from rt.pack.fragments import FEW_DEFS, Fragment, as_keys, fragments, line_keys, weight_of, words_giving
@@ -562,7 +562,7 @@ def injection(view, task_id: str, baseline: dict, files: tuple[str, str]) -> str
             f"{files[0].rpartition('/')[2]} (stack, folders, entry points).")
     pinned = any(f.why == ["pinned"] for f in r.files)
     if r.vague and not pinned:
-        tried = ", ".join(r.terms[:TRIED]) + (f" and {len(r.terms) - TRIED} more" if len(r.terms) > TRIED else "")
+        tried = first_few(r.terms, TRIED)
         head.append(f"The task's words pick out no files (words tried: {tried or 'none'}): find the code with `rt find \"<text>\"`, "
                     f"`rt symbol NAME`, or ask the user to name paths (`/runtask path ...: <task>`).")
         if not r.recent:

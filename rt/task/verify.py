@@ -12,7 +12,7 @@ from rt import state
 from rt.task.changes import MARK, original_lines, task_changes
 from rt.checks import (CONFIG, Check, Ran, cut_note, detect, failed_test_reruns, fix_attempt_limit, run_all, run_check,
                        seconds, select)
-from rt.core import ExitCode, Result, StateError, UsageError, command_arg, shown, to_rel
+from rt.core import ExitCode, Result, StateError, UsageError, command_arg, first_few, shown, to_rel
 from rt.diagnostics.diff import DETAILS_SHOWN, VERDICT_EXIT, Run, diff, explaining, format_changed, strip_root, verdict
 from rt.diagnostics.linemap import FileMap, LineMap, from_lines
 from rt.diagnostics.model import ANSI, Diagnostic
@@ -400,7 +400,7 @@ FOLDED_LINES = 8
 def format_folded(d: Diagnostic, checks: str | None, lines: list[int]) -> str:
     if not lines:
         return format_diagnostic(d, checks)
-    named = ", ".join(map(str, lines[:FOLDED_LINES])) + (f" and {len(lines) - FOLDED_LINES} more" if len(lines) > FOLDED_LINES else "")
+    named = first_few(list(map(str, lines)), FOLDED_LINES)
     return f"{format_diagnostic(d, checks)} (also line{'s' if len(lines) > 1 else ''} {named})"
 
 
