@@ -202,15 +202,20 @@ def render(sections: dict[str, list[Item]], title: str, level: float) -> tuple[s
             else:
                 gone += 1
         if gone:
-            lines.append(f"- ({gone} more left out to fit; `rt handoff --json` has them all)")
+            lines.append(_left_out(gone))
         dropped += gone
         out += ["", f"## {name}", *lines]
     return "\n".join(out), dropped
 
 
+def _left_out(gone: int) -> str:
+    """The line saying a section's `gone` items were left out."""
+    return f"- ({gone} more left out to fit; `rt handoff --json` has them all)"
+
+
 def _more(gone: int) -> int:
     """The length `render` gives the line saying `gone` items were left out, with its line break (0 for none)."""
-    return len(f"- ({gone} more left out to fit; `rt handoff --json` has them all)") + 1 if gone else 0
+    return len(_left_out(gone)) + 1 if gone else 0
 
 
 def fit(sections: dict[str, list[Item]], title: str, limit: int = HANDOFF_CHARS) -> tuple[str, int]:
